@@ -1,0 +1,74 @@
+import { GamehostConfigError } from "./errors";
+
+/** Config keys and their environment variables. One table, used by the client, the provider and docs. */
+export const CONFIG_KEYS = {
+  baseUrl: { key: "gamehost:baseUrl", env: "GAMEHOST_BASE_URL" },
+  token: { key: "gamehost:token", env: "GAMEHOST_TOKEN" },
+  maxRetries: { key: "gamehost:maxRetries", env: "GAMEHOST_MAX_RETRIES" },
+  requestTimeoutMs: { key: "gamehost:requestTimeoutMs", env: "GAMEHOST_REQUEST_TIMEOUT_MS" },
+} as const;
+
+export type ConfigName = keyof typeof CONFIG_KEYS;
+
+/** Settings a client needs; each may come from explicit options, Pulumi config or the environment. */
+export interface ConnectionSettings {
+  /** Base URL of the hosting API, e.g. `https://api.example.gg` or the emulator's URL. */
+  baseUrl?: string | undefined;
+  /** Bearer token (a user token or a game-scoped cloud token). */
+  token?: string | undefined;
+  /** Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors. */
+  maxRetries?: number | undefined;
+  /** Time allowed for response headers of an ordinary (non-watch) request, in ms. */
+  requestTimeoutMs?: number | undefined;
+}
+
+/** A lookup of a config key such as `gamehost:token` (Pulumi config, a provider's `configure` request…). */
+export type ConfigLookup = (key: string) => string | undefined;
+
+function numberSetting(name: ConfigName, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    const { key, env } = CONFIG_KEYS[name];
+    throw new GamehostConfigError(key, env, `must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/**
+ * Reads settings from a config lookup first and the environment second. Values given explicitly
+ * by the caller win over both; see {@link requireConnection}.
+ */
+export function readSettings(lookup: ConfigLookup = () => undefined, env = process.env): ConnectionSettings {
+  const get = (name: ConfigName): string | undefined => {
+    const { key, env: envVar } = CONFIG_KEYS[name];
+    const value = lookup(key) ?? env[envVar];
+    return value === "" ? undefined : value;
+  };
+  return {
+    baseUrl: get("baseUrl"),
+    token: get("token"),
+    maxRetries: numberSetting("maxRetries", get("maxRetries")),
+    requestTimeoutMs: numberSetting("requestTimeoutMs", get("requestTimeoutMs")),
+  };
+}
+
+/** Settings with base URL and token checked: a missing one fails naming its config key and env var. */
+export function requireConnection(settings: ConnectionSettings): ConnectionSettings & {
+  baseUrl: string;
+  token: string;
+} {
+  const { baseUrl, token } = settings;
+  if (!baseUrl) throw new GamehostConfigError(CONFIG_KEYS.baseUrl.key, CONFIG_KEYS.baseUrl.env);
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new GamehostConfigError(CONFIG_KEYS.baseUrl.key, CONFIG_KEYS.baseUrl.env, "is not a valid URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new GamehostConfigError(CONFIG_KEYS.baseUrl.key, CONFIG_KEYS.baseUrl.env, "must be an http(s) URL");
+  }
+  if (!token) throw new GamehostConfigError(CONFIG_KEYS.token.key, CONFIG_KEYS.token.env);
+  return { ...settings, baseUrl: baseUrl.replace(/\/+$/, ""), token };
+}

@@ -1,0 +1,4 @@
+export * from "./cloud";
+export * from "./common";
+export * from "./lobbies";
+export * from "./servers";
