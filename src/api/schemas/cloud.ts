@@ -9,6 +9,7 @@ export const Access = z.enum(["public", "private"]);
 export const Publicity = z.enum(["open", "closed"]);
 /** What a payment portal session is for. */
 export const PaymentIntent = z.enum(["general", "payment_method_update"]);
+export type PaymentIntent = z.infer<typeof PaymentIntent>;
 
 /**
  * Group bio: one to five lines, none empty except a lone newline. The seed's pattern lost its

@@ -6,7 +6,7 @@ export const ExportLobbyHistoryRequest = z
   .strictObject({ query_start: Uint64, query_end: Uint64 })
   .refine((span) => span.query_start < span.query_end, {
     path: ["query_end"],
-    error: "must be after query_start",
+    error: "must be after the start of the span",
   });
 export type ExportLobbyHistoryRequest = z.infer<typeof ExportLobbyHistoryRequest>;
 

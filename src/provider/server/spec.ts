@@ -1,0 +1,216 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { type Camelize, type MapPaths, toCamelKeys, toSnakeKeys } from "../../api/case";
+import {
+  CreateServerRequest,
+  KillTimeoutMs,
+  type Server,
+  type ServerPort,
+  ServerScope,
+  Uuid,
+} from "../../api/schemas";
+import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
+
+/**
+ * Reserved tag carried by every server this package creates. Its value is derived from the
+ * resource's stack, name and spec, so a create whose answer was lost can find the server it made —
+ * in the same run or the next — instead of making a second one. It never appears in `tags` outputs.
+ */
+export const IDEMPOTENCY_TAG = "pulumi-gamehost/idempotency-key";
+
+/** Fields of the server spec: any change replaces the server (servers are immutable). */
+export const SPEC_FIELDS = [
+  "gameId",
+  "environmentId",
+  "datacenter",
+  "tags",
+  "runtime",
+  "network",
+  "resources",
+  "lifecycle",
+] as const;
+
+/** Provider-only knobs: a change is an update that calls no API. */
+export const KNOB_FIELDS = ["waitForReady", "readyTimeoutSeconds", "destroyKillTimeout"] as const;
+
+/** camelCase paths whose object values are maps keyed by user data. */
+export const SERVER_MAP_PATHS: MapPaths = [["tags"], ["runtime", "environment"], ["network", "ports"]];
+
+/** The create body in camelCase: the wire schema, renamed. */
+export type ServerSpecBody = Camelize<CreateServerRequest>;
+
+/** Checked inputs of a Server, as the provider stores them. */
+export interface ServerInputs extends ServerSpecBody {
+  gameId: string;
+  environmentId: string;
+  waitForReady?: boolean;
+  readyTimeoutSeconds?: number;
+  destroyKillTimeout?: number;
+  adoptServerId?: string;
+  /** Name of the resource in its stack (`project/stack/name`), set by the resource class. */
+  resourceScope: string;
+  /** Value of {@link IDEMPOTENCY_TAG}, derived in `check`. */
+  idempotencyKey: string;
+}
+
+/** A port of a running server, camelCase. */
+export type ServerPortOutput = Camelize<ServerPort>;
+
+/** Everything the provider returns from create/update/read. */
+export interface ServerOutputs extends ServerInputs {
+  serverId: string;
+  createdAt: number;
+  startedAt?: number;
+  destroyedAt?: number;
+  ports: Record<string, ServerPortOutput>;
+  endpoints: Record<string, string>;
+}
+
+export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
+
+const Knobs = z.strictObject({
+  waitForReady: z.boolean().optional(),
+  readyTimeoutSeconds: z
+    .number()
+    .int({ error: "must be a whole number of seconds" })
+    .positive({ error: "must be > 0" })
+    .max(86_400, { error: "must be ≤ 86400 (one day)" })
+    .optional(),
+  destroyKillTimeout: KillTimeoutMs.optional(),
+  adoptServerId: Uuid.optional(),
+});
+
+const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as const;
+
+/** The create body (snake_case) of checked inputs, without the reserved tag. */
+export function wireBody(inputs: Partial<ServerInputs>): unknown {
+  const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId, ...rest } =
+    inputs;
+  const body: Record<string, unknown> = { ...rest };
+  for (const key of INTERNAL_FIELDS) delete body[key];
+  return toSnakeKeys(body, SERVER_MAP_PATHS);
+}
+
+/** Validates raw inputs with the API's own rules; failures name camelCase properties. */
+export function checkServerInputs(news: Record<string, unknown>): CheckFailure[] {
+  const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId } = news;
+  const failures = [
+    ...checkWire(
+      ServerScope,
+      { game_id: gameId, environment_id: environmentId },
+      { gameId, environmentId },
+      [],
+    ),
+    ...checkWire(CreateServerRequest, wireBody(news), news, SERVER_MAP_PATHS),
+    ...checkWire(
+      Knobs,
+      { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
+      { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
+      [],
+    ),
+  ];
+  const tags = news.tags;
+  if (typeof tags === "object" && tags !== null && IDEMPOTENCY_TAG in tags) {
+    failures.push({ property: `tags.${IDEMPOTENCY_TAG}`, reason: "is reserved for pulumi-gamehost; remove it" });
+  }
+  return failures;
+}
+
+/** Canonical form of a spec: defaults filled in, so equal servers compare equal. */
+export function canonicalSpec(inputs: Partial<ServerInputs>): Record<string, unknown> {
+  const ports: Record<string, unknown> = {};
+  for (const [name, port] of Object.entries(inputs.network?.ports ?? {})) {
+    const routing = port.routing?.host !== undefined ? "host" : "gameGuard";
+    ports[name] = { protocol: port.protocol, internalPort: port.internalPort ?? null, routing };
+  }
+  return {
+    gameId: inputs.gameId,
+    environmentId: inputs.environmentId,
+    datacenter: inputs.datacenter,
+    tags: sortKeys(inputs.tags ?? {}),
+    runtime: {
+      build: inputs.runtime?.build,
+      arguments: inputs.runtime?.arguments ?? [],
+      environment: sortKeys(inputs.runtime?.environment ?? {}),
+    },
+    network: { mode: inputs.network?.mode ?? "bridge", ports: sortKeys(ports) },
+    resources: { cpu: inputs.resources?.cpu, memory: inputs.resources?.memory },
+    lifecycle: { killTimeout: inputs.lifecycle?.killTimeout ?? 0 },
+  };
+}
+
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Spec fields whose canonical values differ (an unknown value counts as a difference). */
+export function changedSpecFields(olds: Partial<ServerInputs>, news: Partial<ServerInputs>): string[] {
+  const a = canonicalSpec(olds);
+  const b = canonicalSpec(news);
+  return SPEC_FIELDS.filter(
+    (field) => JSON.stringify(a[field]) !== JSON.stringify(b[field]) || JSON.stringify(b[field]).includes(UNKNOWN),
+  );
+}
+
+/** Deterministic idempotency key: same stack, resource and spec → same key. */
+export function idempotencyKey(inputs: Partial<ServerInputs>): string {
+  const material = JSON.stringify([inputs.resourceScope ?? "", canonicalSpec(inputs)]);
+  return createHash("sha256").update(material).digest("hex").slice(0, 32);
+}
+
+/** The spec as the live server reports it, in the same canonical form as the inputs. */
+export function specOfServer(server: Server, gameId: string): Record<string, unknown> {
+  const { [IDEMPOTENCY_TAG]: _key, ...tags } = server.tags;
+  const live = toCamelKeys(
+    {
+      datacenter: server.datacenter,
+      tags,
+      runtime: server.runtime,
+      network: {
+        mode: server.network.mode,
+        ports: Object.fromEntries(
+          Object.entries(server.network.ports).map(([name, port]) => [
+            name,
+            { protocol: port.protocol, internal_port: port.internal_port, routing: port.routing },
+          ]),
+        ),
+      },
+      resources: server.resources,
+      lifecycle: server.lifecycle,
+    },
+    SERVER_MAP_PATHS,
+  ) as Partial<ServerInputs>;
+  return canonicalSpec({ ...live, gameId, environmentId: server.environment });
+}
+
+/** What is still missing before a server counts as ready (connectable with every port addressed). */
+export function missingForReady(server: Server): string[] {
+  const missing: string[] = [];
+  if (server.started_at === undefined) missing.push("started_at");
+  for (const [name, port] of Object.entries(server.network.ports)) {
+    if (port.public_hostname === undefined) missing.push(`ports.${name}.public_hostname`);
+    if (port.public_port === undefined) missing.push(`ports.${name}.public_port`);
+  }
+  return missing;
+}
+
+/** Outputs: the inputs echoed, plus what the service says about the server. */
+export function serverOutputs(inputs: ServerInputs, server: Server): ServerOutputs {
+  const ports: Record<string, ServerPortOutput> = {};
+  const endpoints: Record<string, string> = {};
+  for (const [name, port] of Object.entries(server.network.ports)) {
+    ports[name] = toCamelKeys(port);
+    if (port.public_hostname !== undefined && port.public_port !== undefined) {
+      endpoints[name] = `${port.public_hostname}:${port.public_port}`;
+    }
+  }
+  return {
+    ...inputs,
+    serverId: server.id,
+    createdAt: server.created_at,
+    ...(server.started_at !== undefined ? { startedAt: server.started_at } : {}),
+    ...(server.destroyed_at !== undefined ? { destroyedAt: server.destroyed_at } : {}),
+    ports,
+    endpoints,
+  };
+}
