@@ -10,11 +10,12 @@ export type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Ta
   : S;
 
 /** Deep camelCase view of a wire type (record keys of type `string` are kept as they are). */
-export type Camelize<T> = T extends ReadonlyArray<infer U>
-  ? Camelize<U>[]
-  : T extends object
-    ? { [K in keyof T as K extends string ? SnakeToCamel<K> : K]: Camelize<T[K]> }
-    : T;
+export type Camelize<T> =
+  T extends ReadonlyArray<infer U>
+    ? Camelize<U>[]
+    : T extends object
+      ? { [K in keyof T as K extends string ? SnakeToCamel<K> : K]: Camelize<T[K]> }
+      : T;
 
 export function snakeToCamel(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -28,7 +29,9 @@ export function camelToSnake(key: string): string {
 export type MapPaths = ReadonlyArray<ReadonlyArray<string>>;
 
 function isMapPath(path: readonly string[], mapPaths: MapPaths): boolean {
-  return mapPaths.some((p) => p.length === path.length && p.every((seg, i) => seg === "*" || seg === path[i]));
+  return mapPaths.some(
+    (p) => p.length === path.length && p.every((seg, i) => seg === "*" || seg === path[i]),
+  );
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -53,22 +53,32 @@ export function readSettings(lookup: ConfigLookup = () => undefined, env = proce
   };
 }
 
+/**
+ * Checks a base URL: set, parseable, http(s). Returns it without trailing slashes. A problem fails
+ * naming `gamehost:baseUrl` and `GAMEHOST_BASE_URL`.
+ */
+export function checkBaseUrl(baseUrl: string | undefined): string {
+  const { key, env } = CONFIG_KEYS.baseUrl;
+  if (!baseUrl) throw new GamehostConfigError(key, env);
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new GamehostConfigError(key, env, "is not a valid URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new GamehostConfigError(key, env, "must be an http(s) URL");
+  }
+  return baseUrl.replace(/\/+$/, "");
+}
+
 /** Settings with base URL and token checked: a missing one fails naming its config key and env var. */
 export function requireConnection(settings: ConnectionSettings): ConnectionSettings & {
   baseUrl: string;
   token: string;
 } {
-  const { baseUrl, token } = settings;
-  if (!baseUrl) throw new GamehostConfigError(CONFIG_KEYS.baseUrl.key, CONFIG_KEYS.baseUrl.env);
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch {
-    throw new GamehostConfigError(CONFIG_KEYS.baseUrl.key, CONFIG_KEYS.baseUrl.env, "is not a valid URL");
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new GamehostConfigError(CONFIG_KEYS.baseUrl.key, CONFIG_KEYS.baseUrl.env, "must be an http(s) URL");
-  }
+  const baseUrl = checkBaseUrl(settings.baseUrl);
+  const { token } = settings;
   if (!token) throw new GamehostConfigError(CONFIG_KEYS.token.key, CONFIG_KEYS.token.env);
-  return { ...settings, baseUrl: baseUrl.replace(/\/+$/, ""), token };
+  return { ...settings, baseUrl, token };
 }

@@ -7,7 +7,9 @@ import { readSettings, requireConnection } from "../api/config";
  * config (`gamehost:baseUrl`, `gamehost:token`) and then the `GAMEHOST_*` environment variables.
  * Read at call time, never captured.
  */
-export function functionClient(options: { tokenRequired: boolean } = { tokenRequired: true }): GamehostClient {
+export function functionClient(
+  options: { tokenRequired: boolean } = { tokenRequired: true },
+): GamehostClient {
   const settings = readSettings((key) => pulumi.runtime.getConfig(key));
   return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
 }

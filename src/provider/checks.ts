@@ -15,7 +15,9 @@ export interface CheckFailure {
 export function unknownPaths(value: unknown, prefix = ""): string[] {
   if (value === UNKNOWN) return [prefix];
   if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => unknownPaths(inner, prefix ? `${prefix}.${key}` : key));
+  return Object.entries(value).flatMap(([key, inner]) =>
+    unknownPaths(inner, prefix ? `${prefix}.${key}` : key),
+  );
 }
 
 export function containsUnknown(value: unknown): boolean {

@@ -34,7 +34,9 @@ export async function diff(
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-export async function create(inputs: LobbyHistoryExportInputs): Promise<{ id: string; outs: LobbyHistoryExportOutputs }> {
+export async function create(
+  inputs: LobbyHistoryExportInputs,
+): Promise<{ id: string; outs: LobbyHistoryExportOutputs }> {
   const client = providerClient();
   const exportedAt = Date.now();
   const { url } = await client.exportLobbyHistory(inputs.gameId, {

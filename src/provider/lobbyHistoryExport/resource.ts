@@ -6,12 +6,12 @@ import * as pulumi from "@pulumi/pulumi";
  * @internal
  */
 export const lobbyHistoryExportProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (r) => require("pulumi-gamehost/provider/lobby-history-export").configure(r),
-  check: (o, n) => require("pulumi-gamehost/provider/lobby-history-export").check(o, n),
-  diff: (i, o, n) => require("pulumi-gamehost/provider/lobby-history-export").diff(i, o, n),
-  create: (n) => require("pulumi-gamehost/provider/lobby-history-export").create(n),
-  read: (i, p) => require("pulumi-gamehost/provider/lobby-history-export").read(i, p),
-  delete: (i, p) => require("pulumi-gamehost/provider/lobby-history-export").delete(i, p),
+  configure: (...a) => require("pulumi-gamehost/provider/lobby-history-export").configure(...a),
+  check: (...a) => require("pulumi-gamehost/provider/lobby-history-export").check(...a),
+  diff: (...a) => require("pulumi-gamehost/provider/lobby-history-export").diff(...a),
+  create: (...a) => require("pulumi-gamehost/provider/lobby-history-export").create(...a),
+  read: (...a) => require("pulumi-gamehost/provider/lobby-history-export").read(...a),
+  delete: (...a) => require("pulumi-gamehost/provider/lobby-history-export").delete(...a),
 };
 
 /** A span bound: a `Date`, an RFC 3339 timestamp or integer epoch milliseconds. */

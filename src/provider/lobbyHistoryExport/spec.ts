@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ExportLobbyHistoryRequest, Rfc3339, Uuid } from "../../api/schemas";
+import { ExportLobbyHistoryRequest, Rfc3339, Uint64, Uuid } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 
 /** Checked inputs of a LobbyHistoryExport: times normalized to epoch milliseconds. */
@@ -27,7 +27,7 @@ export const EXPORT_INPUT_FIELDS = ["gameId", "queryStart", "queryEnd", "trigger
  * A span bound: an RFC 3339 string or integer epoch milliseconds (the resource class turns a `Date`
  * into its ISO string before it reaches the provider, since a `Date` does not survive serialization).
  */
-const TimeInput = z.union([z.number(), Rfc3339], {
+const TimeInput = z.union([Uint64, Rfc3339], {
   error: "must be a Date, an RFC 3339 timestamp or integer epoch milliseconds",
 });
 
@@ -39,7 +39,8 @@ const Extras = z.strictObject({
 
 /** Epoch milliseconds of a checked time input; non-times pass through for the schema to reject. */
 export function toEpochMs(value: unknown): unknown {
-  if (typeof value === "string" && value !== UNKNOWN && Rfc3339.safeParse(value).success) return Date.parse(value);
+  if (typeof value === "string" && value !== UNKNOWN && Rfc3339.safeParse(value).success)
+    return Date.parse(value);
   return value;
 }
 
@@ -49,7 +50,11 @@ export function checkExportInputs(news: Record<string, unknown>): {
   failures: CheckFailure[];
 } {
   const { gameId, queryStart, queryEnd, triggers, summarize, __provider, ...unknownKeys } = news;
-  const inputs: Record<string, unknown> = { ...news, queryStart: toEpochMs(queryStart), queryEnd: toEpochMs(queryEnd) };
+  const inputs: Record<string, unknown> = {
+    ...news,
+    queryStart: toEpochMs(queryStart),
+    queryEnd: toEpochMs(queryEnd),
+  };
   const failures = [
     ...checkWire(TimeInput, queryStart, queryStart, []).map((f) => ({ ...f, property: "queryStart" })),
     ...checkWire(TimeInput, queryEnd, queryEnd, []).map((f) => ({ ...f, property: "queryEnd" })),

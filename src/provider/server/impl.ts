@@ -8,6 +8,7 @@ import type { CreateServerRequest, Server } from "../../api/schemas";
 import { type CheckFailure, containsUnknown } from "../checks";
 import { providerClient } from "../settings";
 import {
+  canonicalSpec,
   changedSpecFields,
   checkServerInputs,
   DEFAULT_READY_TIMEOUT_SECONDS,
@@ -51,7 +52,8 @@ export async function diff(
   news: ServerInputs,
 ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }> {
   const replaces: string[] = changedSpecFields(olds, news);
-  if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId) replaces.push("adoptServerId");
+  if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId)
+    replaces.push("adoptServerId");
   const knobsChanged = KNOB_FIELDS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
   return { changes: replaces.length > 0 || knobsChanged.length > 0, replaces, deleteBeforeReplace: false };
 }
@@ -125,9 +127,10 @@ async function adopt(client: GamehostClient, inputs: ServerInputs, serverId: str
     throw new GamehostError(`adoptServerId ${serverId}: the server was destroyed at ${server.destroyed_at}.`);
   }
   const live = specOfServer(server, inputs.gameId);
-  const wanted = changedSpecFields(live as Partial<ServerInputs>, inputs);
+  const wanted = changedSpecFields(live, inputs);
   if (wanted.length > 0) {
-    const details = wanted.map((f) => `${f}: live ${JSON.stringify(live[f])}`).join("; ");
+    const canonical = canonicalSpec(live);
+    const details = wanted.map((f) => `${f}: live ${JSON.stringify(canonical[f])}`).join("; ");
     throw new GamehostError(
       `adoptServerId ${serverId}: the server does not match the declared spec in ${wanted.join(", ")} (${details}). Declare the server as it is, or drop adoptServerId to create a new one.`,
     );
@@ -135,7 +138,11 @@ async function adopt(client: GamehostClient, inputs: ServerInputs, serverId: str
   return server;
 }
 
-async function waitUntilReady(client: GamehostClient, inputs: ServerInputs, created: Server): Promise<Server> {
+async function waitUntilReady(
+  client: GamehostClient,
+  inputs: ServerInputs,
+  created: Server,
+): Promise<Server> {
   const timeoutSeconds = inputs.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS;
   const deadline = Date.now() + timeoutSeconds * 1000;
   let server = created;
@@ -214,7 +221,8 @@ export async function update(
 
 export async function deleteServer(id: string, props: ServerOutputs): Promise<void> {
   const client = providerClient();
-  const query = props.destroyKillTimeout !== undefined ? { override_kill_timeout: props.destroyKillTimeout } : {};
+  const query =
+    props.destroyKillTimeout !== undefined ? { override_kill_timeout: props.destroyKillTimeout } : {};
   try {
     await client.deleteServer(props.gameId, props.environmentId, id, query);
   } catch (error) {

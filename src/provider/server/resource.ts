@@ -11,13 +11,13 @@ import type { ServerPortOutput } from "./spec";
  * @internal
  */
 export const serverProvider: pulumi.dynamic.ResourceProvider = {
-  configure: (r) => require("pulumi-gamehost/provider/server").configure(r),
-  check: (o, n) => require("pulumi-gamehost/provider/server").check(o, n),
-  diff: (i, o, n) => require("pulumi-gamehost/provider/server").diff(i, o, n),
-  create: (n) => require("pulumi-gamehost/provider/server").create(n),
-  read: (i, p) => require("pulumi-gamehost/provider/server").read(i, p),
-  update: (i, o, n) => require("pulumi-gamehost/provider/server").update(i, o, n),
-  delete: (i, p) => require("pulumi-gamehost/provider/server").delete(i, p),
+  configure: (...a) => require("pulumi-gamehost/provider/server").configure(...a),
+  check: (...a) => require("pulumi-gamehost/provider/server").check(...a),
+  diff: (...a) => require("pulumi-gamehost/provider/server").diff(...a),
+  create: (...a) => require("pulumi-gamehost/provider/server").create(...a),
+  read: (...a) => require("pulumi-gamehost/provider/server").read(...a),
+  update: (...a) => require("pulumi-gamehost/provider/server").update(...a),
+  delete: (...a) => require("pulumi-gamehost/provider/server").delete(...a),
 };
 
 /** Routing of a port: set exactly one of `gameGuard` or `host`; omitted means game guard. */
@@ -115,7 +115,11 @@ export class Server extends pulumi.dynamic.Resource {
   /** The tags as declared (the reserved idempotency tag is not shown). */
   declare readonly tags: pulumi.Output<Record<string, string>>;
   /** The runtime as declared. */
-  declare readonly runtime: pulumi.Output<{ build: string; arguments?: string[]; environment?: Record<string, string> }>;
+  declare readonly runtime: pulumi.Output<{
+    build: string;
+    arguments?: string[];
+    environment?: Record<string, string>;
+  }>;
   /** The network as declared. */
   declare readonly network: pulumi.Output<{
     mode?: NetworkMode;

@@ -84,8 +84,15 @@ const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as con
 
 /** The create body (snake_case) of checked inputs, without the reserved tag. */
 export function wireBody(inputs: Partial<ServerInputs>): unknown {
-  const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId, ...rest } =
-    inputs;
+  const {
+    gameId,
+    environmentId,
+    waitForReady,
+    readyTimeoutSeconds,
+    destroyKillTimeout,
+    adoptServerId,
+    ...rest
+  } = inputs;
   const body: Record<string, unknown> = { ...rest };
   for (const key of INTERNAL_FIELDS) delete body[key];
   return toSnakeKeys(body, SERVER_MAP_PATHS);
@@ -93,7 +100,8 @@ export function wireBody(inputs: Partial<ServerInputs>): unknown {
 
 /** Validates raw inputs with the API's own rules; failures name camelCase properties. */
 export function checkServerInputs(news: Record<string, unknown>): CheckFailure[] {
-  const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId } = news;
+  const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId } =
+    news;
   const failures = [
     ...checkWire(
       ServerScope,
@@ -111,7 +119,10 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
   ];
   const tags = news.tags;
   if (typeof tags === "object" && tags !== null && IDEMPOTENCY_TAG in tags) {
-    failures.push({ property: `tags.${IDEMPOTENCY_TAG}`, reason: "is reserved for pulumi-gamehost; remove it" });
+    failures.push({
+      property: `tags.${IDEMPOTENCY_TAG}`,
+      reason: "is reserved for pulumi-gamehost; remove it",
+    });
   }
   return failures;
 }
@@ -148,7 +159,8 @@ export function changedSpecFields(olds: Partial<ServerInputs>, news: Partial<Ser
   const a = canonicalSpec(olds);
   const b = canonicalSpec(news);
   return SPEC_FIELDS.filter(
-    (field) => JSON.stringify(a[field]) !== JSON.stringify(b[field]) || JSON.stringify(b[field]).includes(UNKNOWN),
+    (field) =>
+      JSON.stringify(a[field]) !== JSON.stringify(b[field]) || JSON.stringify(b[field]).includes(UNKNOWN),
   );
 }
 
@@ -158,8 +170,8 @@ export function idempotencyKey(inputs: Partial<ServerInputs>): string {
   return createHash("sha256").update(material).digest("hex").slice(0, 32);
 }
 
-/** The spec as the live server reports it, in the same canonical form as the inputs. */
-export function specOfServer(server: Server, gameId: string): Record<string, unknown> {
+/** The spec as the live server reports it, in the shape of inputs (compare with {@link changedSpecFields}). */
+export function specOfServer(server: Server, gameId: string): Partial<ServerInputs> {
   const { [IDEMPOTENCY_TAG]: _key, ...tags } = server.tags;
   const live = toCamelKeys(
     {
@@ -180,7 +192,7 @@ export function specOfServer(server: Server, gameId: string): Record<string, unk
     },
     SERVER_MAP_PATHS,
   ) as Partial<ServerInputs>;
-  return canonicalSpec({ ...live, gameId, environmentId: server.environment });
+  return { ...live, gameId, environmentId: server.environment };
 }
 
 /** What is still missing before a server counts as ready (connectable with every port addressed). */

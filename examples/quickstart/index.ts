@@ -1,0 +1,56 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as gamehost from "pulumi-gamehost";
+
+const config = new pulumi.Config();
+const gameId = config.require("gameId");
+const environmentId = config.require("environmentId");
+const datacenter = config.require("datacenterId");
+const build = config.require("buildId");
+
+const common = {
+  gameId,
+  environmentId,
+  datacenter,
+  runtime: { build, arguments: ["--mode", "lobby"], environment: { LOG_LEVEL: "info" } },
+  resources: { cpu: 1000, memory: 1024 },
+  lifecycle: { killTimeout: 30_000 },
+};
+
+// A lobby server: its HTTP port is proxied by game guard (hostname + port 80).
+export const lobby = new gamehost.Server("lobby", {
+  ...common,
+  tags: { role: "lobby" },
+  network: { ports: { web: { protocol: "http", internalPort: 8080, routing: { gameGuard: {} } } } },
+});
+
+// A match server: its UDP port is exposed on the node itself (host routing).
+export const match = new gamehost.Server("match", {
+  ...common,
+  tags: { role: "match" },
+  network: { mode: "host", ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+  destroyKillTimeout: 5_000,
+});
+
+const games = gamehost.getGamesOutput();
+const game = gamehost.getGameOutput({ gameId });
+
+// Yesterday, in UTC: a fixed span, so a re-run within the day changes nothing.
+const todayUtc = new Date();
+todayUtc.setUTCHours(0, 0, 0, 0);
+const yesterdayUtc = new Date(todayUtc.getTime() - 24 * 3600 * 1000);
+
+const history = new gamehost.LobbyHistoryExport("yesterday", {
+  gameId,
+  queryStart: yesterdayUtc,
+  queryEnd: todayUtc,
+  summarize: true,
+});
+
+export const lobbyEndpoint = lobby.endpoints.apply((e) => e.web);
+export const matchEndpoint = match.endpoints.apply((e) => e.game);
+export const gameNames = games.apply((g) => g.games.map((x) => x.displayName));
+export const gameName = game.apply((g) => g.game.displayName);
+export const environments = game.apply((g) => g.game.namespaces.map((n) => n.nameId));
+export const historyUrl = history.url;
+export const historyRows = history.rowCount;
+export const historySha256 = history.sha256;

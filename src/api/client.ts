@@ -1,0 +1,586 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
+import { type ConnectionSettings, checkBaseUrl, readSettings } from "./config";
+import { GamehostApiError, GamehostValidationError } from "./errors";
+import type { FieldIssue } from "./issues";
+import {
+  parseRetryAfter,
+  type ResolvedRetryPolicy,
+  type RetryPolicy,
+  resolveRetryPolicy,
+  withRetries,
+} from "./retry";
+import {
+  Bootstrap,
+  CreatePaymentPortalSessionRequest,
+  CreatePaymentPortalSessionResponse,
+  GetGameResponse,
+  GetGroupBillingResponse,
+  ListGamesResponse,
+} from "./schemas/cloud";
+import { EmptyResponse, ErrorBody, Uuid, Watch } from "./schemas/common";
+import { ExportLobbyHistoryRequest, ExportLobbyHistoryResponse } from "./schemas/lobbies";
+import {
+  type Build,
+  CreateServerRequest,
+  type Datacenter,
+  DeleteServerQuery,
+  ListBuildsQuery,
+  ListBuildsResponse,
+  ListDatacentersResponse,
+  ListServersQuery,
+  ListServersResponse,
+  type Server,
+  ServerResponse,
+} from "./schemas/servers";
+import {
+  type ClientEvent,
+  type ResolvedTimeouts,
+  readText,
+  resolveTimeouts,
+  send,
+  sharedDispatcher,
+  type Timeouts,
+  type TransportResponse,
+} from "./transport";
+import { parseWith } from "./validate";
+import { watchVersions } from "./watch";
+
+export type { RetryPolicy } from "./retry";
+export type { ClientEvent, Timeouts } from "./transport";
+
+/** Options of a {@link GamehostClient}. Explicit values win over `GAMEHOST_*` environment variables. */
+export interface ClientOptions extends ConnectionSettings {
+  /** Retry policy of idempotent calls (GET, DELETE). `maxRetries` here wins over the top-level one. */
+  retry?: RetryPolicy;
+  /** Time limits of each attempt. */
+  timeouts?: Timeouts;
+  /** Appended to the `User-Agent` header, after `pulumi-gamehost/<version>`. */
+  userAgent?: string;
+  /**
+   * Dispatcher to send through (undici's retry interceptor is composed on it; its own connect
+   * timeout applies). Default: one shared keep-alive Agent per process, created on first use.
+   */
+  dispatcher?: Dispatcher;
+  /** Called for each request, retry and final response. Events never carry the token, a query or a body. */
+  onEvent?: (event: ClientEvent) => void;
+}
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Aborts the call; the returned promise then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** Options of a call to a watchable endpoint. */
+export interface WatchableOptions extends RequestOptions {
+  /**
+   * `watch.index` of an earlier answer: the service holds the call until the data changes (at most
+   * 40 s) and then answers with the current data. Without it the call answers at once.
+   */
+  watchIndex?: string;
+}
+
+/** Counters of a client's traffic, for fault campaigns and metrics. */
+export interface ClientStats {
+  /** Calls sent (each counted once, however many attempts it took). */
+  requests: number;
+  /** Extra attempts made by retries. */
+  retries: number;
+}
+
+type Method = "GET" | "POST" | "DELETE";
+type QueryValue = string | number | boolean | undefined;
+
+/** One endpoint call, described once and run by {@link GamehostClient.call}. */
+interface Call<S extends z.ZodType> {
+  method: Method;
+  /** Path template as documented, e.g. `/cloud/games/{game_id}`: named in validation errors. */
+  template: string;
+  /** Path parameters (all UUIDs), by their template names. */
+  ids?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  response: S;
+  /** Long-poll: headers may take up to the service's hold. */
+  watch?: boolean;
+  options?: RequestOptions | undefined;
+}
+
+/** One request as {@link GamehostClient} hands it to the transport. */
+interface Exchange {
+  method: Method;
+  url: URL;
+  /** Path for errors and events (no query). */
+  path: string;
+  body?: string | undefined;
+  /** A call of the hosting API (token, JSON); false for the export download. */
+  api: boolean;
+  /** Long-poll: allow the longer headers timeout. */
+  watch?: boolean;
+  signal: AbortSignal | undefined;
+}
+
+const WatchIndex = Watch.shape.index;
+
+/** Path ids are checked before anything is sent (a non-UUID would only meet a 404); each bad one is named. */
+function checkIds(method: Method, template: string, ids: Record<string, string>): void {
+  const issues: FieldIssue[] = [];
+  for (const [name, value] of Object.entries(ids)) {
+    const result = Uuid.safeParse(value);
+    if (!result.success) {
+      issues.push({
+        path: name,
+        message: typeof value === "string" ? "must be a lowercase hyphenated UUID" : "must be a string UUID",
+      });
+    }
+  }
+  if (issues.length > 0) throw new GamehostValidationError(`path of ${method} ${template}`, issues);
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The instant (epoch ms) a 429 names: the precise one in `metadata` if present, else `Retry-After`. */
+function retryAfterOf(headers: IncomingHttpHeaders, metadata: unknown, now: number): number | undefined {
+  const fromMetadata = epochFromMetadata(metadata);
+  if (fromMetadata !== undefined) return fromMetadata;
+  return parseRetryAfter(headers["retry-after"], now);
+}
+
+// Plausible epoch-ms range (2001–2286): tells a timestamp apart from counts and limits in metadata.
+const isEpochMs = (n: unknown): n is number => typeof n === "number" && n > 1e12 && n < 1e13;
+
+function epochFromMetadata(metadata: unknown): number | undefined {
+  if (isEpochMs(metadata)) return metadata;
+  if (typeof metadata !== "object" || metadata === null) return undefined;
+  for (const [key, value] of Object.entries(metadata)) {
+    if (/retry|reset|until|window|end/i.test(key) && isEpochMs(value)) return value;
+  }
+  return undefined;
+}
+
+function encodeQuery(query: Record<string, QueryValue> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function nonNegativeOption(issues: FieldIssue[], path: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+    issues.push({ path, message: `must be a non-negative number, got ${String(value)}` });
+  }
+}
+
+/**
+ * Typed client of the hosting API. Requests are validated strictly before sending, answers
+ * tolerantly after; idempotent calls are retried by undici's retry interceptor; failures are
+ * {@link GamehostApiError} (the service said no), {@link GamehostNetworkError} (no answer) or
+ * {@link GamehostValidationError} (bad input, or an answer missing required fields).
+ */
+export class GamehostClient {
+  /** Base URL, without trailing slash. */
+  readonly baseUrl: string;
+  /** Traffic counters. */
+  readonly stats: ClientStats = { requests: 0, retries: 0 };
+
+  readonly #token: string | undefined;
+  readonly #retry: ResolvedRetryPolicy;
+  readonly #timeouts: ResolvedTimeouts;
+  readonly #userAgent: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #onEvent: ((event: ClientEvent) => void) | undefined;
+
+  /**
+   * @param options explicit settings; each missing one is read from `GAMEHOST_*` environment
+   * variables. The base URL is required (a {@link GamehostConfigError} names `gamehost:baseUrl`
+   * and `GAMEHOST_BASE_URL`); without a token no `Authorization` header is sent. An explicit
+   * empty `token` means "no token" even when `GAMEHOST_TOKEN` is set.
+   */
+  constructor(options: ClientOptions = {}) {
+    const env = readSettings();
+    this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl);
+    this.#token = options.token !== undefined ? options.token || undefined : env.token;
+
+    const issues: FieldIssue[] = [];
+    nonNegativeOption(issues, "maxRetries", options.maxRetries);
+    nonNegativeOption(issues, "requestTimeoutMs", options.requestTimeoutMs);
+    for (const [key, value] of Object.entries(options.retry ?? {}))
+      nonNegativeOption(issues, `retry.${key}`, value);
+    for (const [key, value] of Object.entries(options.timeouts ?? {}))
+      nonNegativeOption(issues, `timeouts.${key}`, value);
+    if (issues.length > 0) throw new GamehostValidationError("client options", issues);
+
+    this.#retry = resolveRetryPolicy(options.retry, options.maxRetries ?? env.maxRetries);
+    this.#timeouts = resolveTimeouts(options.timeouts, options.requestTimeoutMs ?? env.requestTimeoutMs);
+    const suffix = options.userAgent?.trim();
+    this.#userAgent = `${PACKAGE_NAME}/${PACKAGE_VERSION}${suffix ? ` ${suffix}` : ""}`;
+    this.#dispatcher = options.dispatcher
+      ? withRetries(options.dispatcher)
+      : sharedDispatcher(this.#timeouts.connectMs);
+    this.#onEvent = options.onEvent;
+  }
+
+  /** `GET /cloud/bootstrap`: what a client needs to know about this deployment. */
+  async getBootstrap(o?: RequestOptions): Promise<Bootstrap> {
+    return this.call({ method: "GET", template: "/cloud/bootstrap", response: Bootstrap, options: o });
+  }
+
+  /** `GET /cloud/games`: the games of the identity's groups, and those groups. */
+  async listGames(o?: WatchableOptions): Promise<ListGamesResponse> {
+    return this.call({
+      method: "GET",
+      template: "/cloud/games",
+      query: { watch_index: o?.watchIndex },
+      watch: o?.watchIndex !== undefined,
+      response: ListGamesResponse,
+      options: o,
+    });
+  }
+
+  /** `GET /cloud/games/{game_id}`: one game with its regions, namespaces (environments) and versions. */
+  async getGame(gameId: string, o?: WatchableOptions): Promise<GetGameResponse> {
+    return this.call({
+      method: "GET",
+      template: "/cloud/games/{game_id}",
+      ids: { game_id: gameId },
+      query: { watch_index: o?.watchIndex },
+      watch: o?.watchIndex !== undefined,
+      response: GetGameResponse,
+      options: o,
+    });
+  }
+
+  /**
+   * `POST …/servers`: creates a dynamic server. Never retried: after a lost answer
+   * ({@link GamehostNetworkError} with `mayHaveCommitted`) the server may exist; look it up by tags.
+   */
+  async createServer(
+    gameId: string,
+    environmentId: string,
+    body: CreateServerRequest,
+    o?: RequestOptions,
+  ): Promise<Server> {
+    const template = "/games/{game_id}/environments/{environment_id}/servers";
+    const answer = await this.call({
+      method: "POST",
+      template,
+      ids: { game_id: gameId, environment_id: environmentId },
+      body: parseWith(CreateServerRequest, body, `request body of POST ${template}`),
+      response: ServerResponse,
+      options: o,
+    });
+    return answer.server;
+  }
+
+  /** `GET …/servers/{server_id}`: a server, destroyed ones included (with `destroyed_at`). */
+  async getServer(
+    gameId: string,
+    environmentId: string,
+    serverId: string,
+    o?: RequestOptions,
+  ): Promise<Server> {
+    const answer = await this.call({
+      method: "GET",
+      template: "/games/{game_id}/environments/{environment_id}/servers/{server_id}",
+      ids: { game_id: gameId, environment_id: environmentId, server_id: serverId },
+      response: ServerResponse,
+      options: o,
+    });
+    return answer.server;
+  }
+
+  /** `DELETE …/servers/{server_id}`: destroys a server, optionally with a shorter kill timeout. */
+  async deleteServer(
+    gameId: string,
+    environmentId: string,
+    serverId: string,
+    query?: DeleteServerQuery,
+    o?: RequestOptions,
+  ): Promise<void> {
+    const template = "/games/{game_id}/environments/{environment_id}/servers/{server_id}";
+    const q = parseWith(DeleteServerQuery, query ?? {}, `query of DELETE ${template}`);
+    await this.call({
+      method: "DELETE",
+      template,
+      ids: { game_id: gameId, environment_id: environmentId, server_id: serverId },
+      query: { override_kill_timeout: q.override_kill_timeout },
+      response: EmptyResponse,
+      options: o,
+    });
+  }
+
+  /** `GET …/servers`: servers newest first, filtered by tag containment; destroyed ones on request. */
+  async listServers(
+    gameId: string,
+    environmentId: string,
+    query?: ListServersQuery,
+    o?: RequestOptions,
+  ): Promise<Server[]> {
+    const template = "/games/{game_id}/environments/{environment_id}/servers";
+    const q = parseWith(ListServersQuery, query ?? {}, `query of GET ${template}`);
+    const answer = await this.call({
+      method: "GET",
+      template,
+      ids: { game_id: gameId, environment_id: environmentId },
+      query: {
+        tags_json: q.tags !== undefined ? JSON.stringify(q.tags) : undefined,
+        include_destroyed: q.include_destroyed,
+        cursor: q.cursor,
+      },
+      response: ListServersResponse,
+      options: o,
+    });
+    return answer.servers;
+  }
+
+  /** `GET …/datacenters`: datacenters of the game's cluster, sorted by slug. */
+  async listDatacenters(gameId: string, environmentId: string, o?: RequestOptions): Promise<Datacenter[]> {
+    const answer = await this.call({
+      method: "GET",
+      template: "/games/{game_id}/environments/{environment_id}/datacenters",
+      ids: { game_id: gameId, environment_id: environmentId },
+      response: ListDatacentersResponse,
+      options: o,
+    });
+    return answer.datacenters;
+  }
+
+  /** `GET …/builds`: builds of the environment, filtered by tag containment. */
+  async listBuilds(
+    gameId: string,
+    environmentId: string,
+    query?: ListBuildsQuery,
+    o?: RequestOptions,
+  ): Promise<Build[]> {
+    const template = "/games/{game_id}/environments/{environment_id}/builds";
+    const q = parseWith(ListBuildsQuery, query ?? {}, `query of GET ${template}`);
+    const answer = await this.call({
+      method: "GET",
+      template,
+      ids: { game_id: gameId, environment_id: environmentId },
+      query: { tags_json: q.tags !== undefined ? JSON.stringify(q.tags) : undefined },
+      response: ListBuildsResponse,
+      options: o,
+    });
+    return answer.builds;
+  }
+
+  /**
+   * `POST /cloud/games/{game_id}/matchmaker/lobbies/export-history`: exports the lobby history of a
+   * span (epoch ms) as CSV. The answer's `url` is a presigned secret valid for one hour.
+   */
+  async exportLobbyHistory(
+    gameId: string,
+    body: ExportLobbyHistoryRequest,
+    o?: RequestOptions,
+  ): Promise<ExportLobbyHistoryResponse> {
+    const template = "/cloud/games/{game_id}/matchmaker/lobbies/export-history";
+    return this.call({
+      method: "POST",
+      template,
+      ids: { game_id: gameId },
+      body: parseWith(ExportLobbyHistoryRequest, body, `request body of POST ${template}`),
+      response: ExportLobbyHistoryResponse,
+      options: o,
+    });
+  }
+
+  /** `GET /cloud/groups/{group_id}/billing`: billing timestamps of a group. */
+  async getGroupBilling(groupId: string, o?: WatchableOptions): Promise<GetGroupBillingResponse> {
+    return this.call({
+      method: "GET",
+      template: "/cloud/groups/{group_id}/billing",
+      ids: { group_id: groupId },
+      query: { watch_index: o?.watchIndex },
+      watch: o?.watchIndex !== undefined,
+      response: GetGroupBillingResponse,
+      options: o,
+    });
+  }
+
+  /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived, personal portal URL. */
+  async createPaymentPortalSession(
+    groupId: string,
+    body: CreatePaymentPortalSessionRequest,
+    o?: RequestOptions,
+  ): Promise<CreatePaymentPortalSessionResponse> {
+    const template = "/cloud/groups/{group_id}/billing/payment-portal-session";
+    return this.call({
+      method: "POST",
+      template,
+      ids: { group_id: groupId },
+      body: parseWith(CreatePaymentPortalSessionRequest, body, `request body of POST ${template}`),
+      response: CreatePaymentPortalSessionResponse,
+      options: o,
+    });
+  }
+
+  /** Each new version of the game list, until `o.signal` fires (see {@link watchVersions}). */
+  watchGames(o?: RequestOptions): AsyncIterableIterator<ListGamesResponse> {
+    return watchVersions(
+      (watchIndex, signal) => this.listGames({ ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
+      o?.signal,
+    );
+  }
+
+  /** Each new version of one game, until `o.signal` fires. */
+  watchGame(gameId: string, o?: RequestOptions): AsyncIterableIterator<GetGameResponse> {
+    return watchVersions(
+      (watchIndex, signal) =>
+        this.getGame(gameId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
+      o?.signal,
+    );
+  }
+
+  /** Each new version of a group's billing, until `o.signal` fires. */
+  watchGroupBilling(groupId: string, o?: RequestOptions): AsyncIterableIterator<GetGroupBillingResponse> {
+    return watchVersions(
+      (watchIndex, signal) =>
+        this.getGroupBilling(groupId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
+      o?.signal,
+    );
+  }
+
+  /**
+   * GETs a presigned export URL (absolute; sent WITHOUT the `Authorization` header, since it is
+   * another origin in production) and returns the body as a byte stream, which the caller must
+   * consume or destroy. Errors and events name only the URL's path: its query is the secret.
+   */
+  async openExport(url: string, o?: RequestOptions): Promise<Readable> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new GamehostValidationError("export URL", [{ path: "url", message: "must be an absolute URL" }]);
+    }
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      throw new GamehostValidationError("export URL", [{ path: "url", message: "must be an http(s) URL" }]);
+    }
+    const path = target.pathname;
+    const res = await this.exchange({ method: "GET", url: target, path, api: false, signal: o?.signal });
+    if (res.status >= 200 && res.status < 300) return res.body;
+    const text = await readText(res, "GET", path, o?.signal);
+    throw this.apiError("GET", path, res, text);
+  }
+
+  /** Validates, sends, reads and validates one call. */
+  private async call<S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> {
+    const { method, template } = spec;
+    const signal = spec.options?.signal;
+    if (spec.ids) checkIds(method, template, spec.ids);
+    const watchIndex = spec.query?.watch_index;
+    if (watchIndex !== undefined) parseWith(WatchIndex, watchIndex, `watch_index of ${method} ${template}`);
+
+    let path = template;
+    for (const [name, value] of Object.entries(spec.ids ?? {})) {
+      path = path.replace(`{${name}}`, encodeURIComponent(value));
+    }
+    const url = new URL(`${this.baseUrl}${path}${encodeQuery(spec.query)}`);
+    const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+    const res = await this.exchange({
+      method,
+      url,
+      path,
+      body,
+      api: true,
+      watch: spec.watch === true,
+      signal,
+    });
+    const text = await readText(res, method, path, signal);
+    if (res.status < 200 || res.status >= 300) throw this.apiError(method, path, res, text);
+
+    const where = `response of ${method} ${template}`;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new GamehostValidationError(where, [{ path: "", message: "is not valid JSON" }]);
+    }
+    return parseWith(spec.response, json, where);
+  }
+
+  /** Sends one call and emits its events; the body of the answer is left to the caller. */
+  private async exchange(call: Exchange): Promise<TransportResponse> {
+    const { method, url, path, body, signal } = call;
+    // The export download goes to another origin (object storage): no token, no JSON expectations.
+    const headers: Record<string, string> = {
+      "user-agent": this.#userAgent,
+      accept: call.api ? "application/json" : "*/*",
+    };
+    if (call.api && this.#token) headers.authorization = `Bearer ${this.#token}`;
+    if (body !== undefined) headers["content-type"] = "application/json";
+
+    this.stats.requests += 1;
+    this.emit({ type: "request", method, path });
+    const res = await send(this.#dispatcher, {
+      method,
+      url,
+      path,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      signal,
+      headersTimeoutMs: call.watch ? this.#timeouts.watchHeadersMs : this.#timeouts.headersMs,
+      bodyTimeoutMs: this.#timeouts.bodyMs,
+      retry: this.#retry,
+      onRetry: (notice) => {
+        this.stats.retries += 1;
+        this.emit({ type: "retry", method, path, ...notice });
+      },
+    });
+    this.emit({ type: "response", method, path, status: res.status, attempt: res.attempts });
+    return res;
+  }
+
+  /** The service's error answer as a {@link GamehostApiError}, whatever its body looks like. */
+  private apiError(method: Method, path: string, res: TransportResponse, text: string): GamehostApiError {
+    let parsed: ErrorBody | undefined;
+    try {
+      const result = ErrorBody.safeParse(JSON.parse(text));
+      if (result.success) parsed = result.data;
+    } catch {
+      // Not JSON (a proxy's HTML page, an object store's XML…): described below from the status.
+    }
+    const snippet = text.replace(/\s+/g, " ").trim().slice(0, 200);
+    const rayId = parsed?.ray_id ?? header(res.headers, "rvt-ray-id");
+    const retryAfterMs =
+      res.status === 429 ? retryAfterOf(res.headers, parsed?.metadata, Date.now()) : undefined;
+    return new GamehostApiError({
+      method,
+      path,
+      status: res.status,
+      code: parsed?.code ?? `HTTP_${res.status}`,
+      message: this.redact(parsed?.message ?? (snippet || `HTTP ${res.status} without a body`)),
+      ...(rayId !== undefined ? { rayId } : {}),
+      ...(parsed?.documentation !== undefined ? { documentation: parsed.documentation } : {}),
+      ...(parsed?.metadata !== undefined ? { metadata: parsed.metadata } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+
+  /** A service that echoes the request must not leak the token into an error message. */
+  private redact(text: string): string {
+    return this.#token ? text.split(this.#token).join("[redacted]") : text;
+  }
+
+  private emit(event: ClientEvent): void {
+    if (!this.#onEvent) return;
+    try {
+      this.#onEvent(event);
+    } catch {
+      // A failing listener must not fail the call it observes.
+    }
+  }
+}
+
+function indexOption(watchIndex: string | undefined): { watchIndex?: string } {
+  return watchIndex !== undefined ? { watchIndex } : {};
+}

@@ -1,0 +1,181 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Readable } from "node:stream";
+import { Agent, type Dispatcher, request } from "undici";
+import { GamehostNetworkError } from "./errors";
+import {
+  createRetryCallback,
+  mayHaveCommitted,
+  type ResolvedRetryPolicy,
+  type RetryNotice,
+  type RetryState,
+  withRetries,
+} from "./retry";
+
+/** Time limits of one attempt, in ms. */
+export interface Timeouts {
+  /** Establishing the TCP/TLS connection (default 10 000). */
+  connectMs?: number;
+  /** Waiting for response headers of an ordinary request (default 30 000, or `requestTimeoutMs`). */
+  headersMs?: number;
+  /** Idle time between body chunks (default 30 000). */
+  bodyMs?: number;
+  /** Waiting for headers of a watch (long-poll) request: must exceed the service's 40 s hold (default 70 000). */
+  watchHeadersMs?: number;
+}
+
+/** {@link Timeouts} with every default filled in. */
+export type ResolvedTimeouts = Required<Timeouts>;
+
+/** Defaults of {@link Timeouts}. */
+export const DEFAULT_TIMEOUTS: ResolvedTimeouts = {
+  connectMs: 10_000,
+  headersMs: 30_000,
+  bodyMs: 30_000,
+  watchHeadersMs: 70_000,
+};
+
+/** Fills in the defaults; `requestTimeoutMs` (config) stands in for `headersMs` when that is not given. */
+export function resolveTimeouts(timeouts: Timeouts = {}, requestTimeoutMs?: number): ResolvedTimeouts {
+  return {
+    connectMs: timeouts.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
+    headersMs: timeouts.headersMs ?? requestTimeoutMs ?? DEFAULT_TIMEOUTS.headersMs,
+    bodyMs: timeouts.bodyMs ?? DEFAULT_TIMEOUTS.bodyMs,
+    watchHeadersMs: timeouts.watchHeadersMs ?? DEFAULT_TIMEOUTS.watchHeadersMs,
+  };
+}
+
+/**
+ * Something that happened to a call, for logging and metrics. It carries the method and the path
+ * (never the query, the token or a body), so it is safe to log.
+ */
+export interface ClientEvent {
+  /** `request`: a call is sent; `retry`: an attempt failed and another follows; `response`: the final answer. */
+  type: "request" | "retry" | "response";
+  method: string;
+  /** Path of the call, without query string. */
+  path: string;
+  /** HTTP status of the final answer (`response`) or of the failed attempt (`retry`). */
+  status?: number;
+  /** `retry`: number of the attempt about to be sent (2 for the first retry); `response`: attempts made. */
+  attempt?: number;
+  /** `retry`: wait before the next attempt, in ms. */
+  delayMs?: number;
+  /** `retry`: error code of a failed attempt that got no answer (e.g. `ECONNRESET`). */
+  errorCode?: string;
+}
+
+const sharedAgents = new Map<number, Dispatcher>();
+
+/**
+ * The process-wide keep-alive dispatcher (one per connect timeout), with undici's retry
+ * interceptor composed on it. Created on first use, so importing this package opens nothing.
+ */
+export function sharedDispatcher(connectMs = DEFAULT_TIMEOUTS.connectMs): Dispatcher {
+  let dispatcher = sharedAgents.get(connectMs);
+  if (!dispatcher) {
+    dispatcher = withRetries(new Agent({ connect: { timeout: connectMs } }));
+    sharedAgents.set(connectMs, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** Closes the shared dispatchers (their idle keep-alive sockets). Later calls create new ones. */
+export async function closeSharedDispatchers(): Promise<void> {
+  const agents = [...sharedAgents.values()];
+  sharedAgents.clear();
+  await Promise.all(agents.map((agent) => agent.close()));
+}
+
+/** One call, as the transport sends it. */
+export interface TransportRequest {
+  method: "GET" | "POST" | "DELETE";
+  url: URL;
+  /** Path named in errors and events: the URL's path without query (which may hold secrets). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal | undefined;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  retry: ResolvedRetryPolicy;
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** An answer with its body still unread. */
+export interface TransportResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable & { text(): Promise<string> };
+  /** Attempts made, the final one included. */
+  attempts: number;
+}
+
+/** Whether `err` is the abort of `signal` (the caller's own doing, passed on unchanged). */
+export function isAbort(err: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true && (err === signal.reason || errorName(err) === "AbortError");
+}
+
+function errorName(err: unknown): string | undefined {
+  return err instanceof Error ? err.name : undefined;
+}
+
+/**
+ * Sends one call through `dispatcher` (which has the retry interceptor composed on it), retrying
+ * per `req.retry`. Resolves with the final answer, whatever its status; rejects with a
+ * {@link GamehostNetworkError} when no answer came, or with the abort reason when `req.signal` fired.
+ */
+export async function send(dispatcher: Dispatcher, req: TransportRequest): Promise<TransportResponse> {
+  const state: RetryState = { retries: 0, totalDelayMs: 0, mayHaveCommitted: false, responded: false };
+  const retryOptions = {
+    retry: createRetryCallback({
+      method: req.method,
+      policy: req.retry,
+      state,
+      signal: req.signal,
+      ...(req.onRetry ? { onRetry: req.onRetry } : {}),
+    }),
+  };
+  // `retryOptions` is read by the retry interceptor from the dispatch options; undici's request()
+  // passes unknown options through to dispatch, but its types do not declare this one.
+  const options: Parameters<typeof request>[1] & { retryOptions: typeof retryOptions } = {
+    dispatcher,
+    method: req.method,
+    headers: req.headers,
+    body: req.body ?? null,
+    signal: req.signal,
+    headersTimeout: req.headersTimeoutMs,
+    bodyTimeout: req.bodyTimeoutMs,
+    retryOptions,
+  };
+  try {
+    const res = await request(req.url, options);
+    state.responded = true;
+    return { status: res.statusCode, headers: res.headers, body: res.body, attempts: state.retries + 1 };
+  } catch (err) {
+    if (isAbort(err, req.signal)) throw req.signal?.reason ?? err;
+    throw new GamehostNetworkError(
+      req.method,
+      req.path,
+      err,
+      state.mayHaveCommitted || mayHaveCommitted(err),
+    );
+  }
+}
+
+/**
+ * Reads a whole body as text. A failure while reading (reset, body timeout) means the call ran
+ * but its answer was lost, so it becomes a {@link GamehostNetworkError} that may have committed.
+ */
+export async function readText(
+  res: TransportResponse,
+  method: string,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  try {
+    return await res.body.text();
+  } catch (err) {
+    if (isAbort(err, signal)) throw signal?.reason ?? err;
+    throw new GamehostNetworkError(method, path, err, true);
+  }
+}

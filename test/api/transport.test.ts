@@ -1,0 +1,613 @@
+import { inspect } from "node:util";
+import { Agent } from "undici";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { type ClientEvent, type ClientOptions, GamehostClient } from "../../src/api/client";
+import {
+  GamehostApiError,
+  GamehostConfigError,
+  GamehostNetworkError,
+  GamehostValidationError,
+} from "../../src/api/errors";
+import { closeSharedDispatchers } from "../../src/api/transport";
+import { PACKAGE_VERSION } from "../../src/version";
+import { BOOTSTRAP, closedPort, json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+
+const TOKEN = "tok_SECRET_abc123";
+const GAME = "00000000-0000-4000-8000-000000000003";
+const ENV = "00000000-0000-4000-8000-000000000005";
+
+let servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+  vi.unstubAllEnvs();
+});
+afterAll(() => closeSharedDispatchers());
+
+async function scripted(script: Parameters<typeof startScripted>[0]): Promise<ScriptedServer> {
+  const server = await startScripted(script);
+  servers.push(server);
+  return server;
+}
+
+function client(url: string, extra: ClientOptions = {}): { client: GamehostClient; events: ClientEvent[] } {
+  const events: ClientEvent[] = [];
+  const c = new GamehostClient({
+    baseUrl: url,
+    token: TOKEN,
+    retry: { minDelayMs: 10, maxDelayMs: 40 },
+    onEvent: (e) => events.push(e),
+    ...extra,
+  });
+  return { client: c, events };
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+const serverBody = {
+  datacenter: "00000000-0000-4000-8000-000000000007",
+  network: { ports: { game: { protocol: "udp" as const } } },
+  resources: { cpu: 100, memory: 128 },
+  runtime: { build: "00000000-0000-4000-8000-000000000009" },
+  tags: { t: "1" },
+};
+
+describe("headers", () => {
+  it("sends the user agent, bearer token and JSON content type", async () => {
+    const s = await scripted((_req, res) => json(res, 200, { url: "https://x/y.csv" }));
+    const { client: c } = client(s.url, { userAgent: "my-tool/2" });
+    await c.exportLobbyHistory(GAME, { query_start: 1, query_end: 2 });
+    await c.getBootstrap().catch(() => undefined);
+    const [post, get] = s.seen;
+    expect(post?.headers["user-agent"]).toBe(`pulumi-gamehost/${PACKAGE_VERSION} my-tool/2`);
+    expect(post?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(post?.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(post?.body ?? "")).toEqual({ query_start: 1, query_end: 2 });
+    expect(get?.headers["content-type"]).toBeUndefined();
+  });
+
+  it("sends no Authorization header without a token", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    vi.stubEnv("GAMEHOST_TOKEN", "from-env");
+    const c = new GamehostClient({ baseUrl: s.url, token: "" });
+    await c.getBootstrap();
+    expect(s.seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it("never sends the token to an export URL", async () => {
+    const s = await scripted((_req, res) => {
+      res.writeHead(200, { "content-type": "text/csv" });
+      res.end("lobby_id\n1\n");
+    });
+    const { client: c } = client(s.url);
+    const stream = await c.openExport(`${s.url}/uploads/u1/export.csv?X-Signature=abc`);
+    let text = "";
+    for await (const chunk of stream) text += String(chunk);
+    expect(text).toBe("lobby_id\n1\n");
+    expect(s.seen[0]?.headers.authorization).toBeUndefined();
+    expect(s.seen[0]?.url).toBe("/uploads/u1/export.csv?X-Signature=abc");
+  });
+
+  it("consumes the body of an error answer, so its connection serves the next call", async () => {
+    const s = await scripted((_req, res, n) =>
+      n === 0 ? json(res, 400, { code: "GAME_NOT_FOUND", message: "no game" }) : json(res, 200, BOOTSTRAP),
+    );
+    // One connection only: an unread body would hold it and the second call would never be sent.
+    const dispatcher = new Agent({ connections: 1 });
+    const { client: c } = client(s.url, { dispatcher });
+    await expect(c.getGame(GAME)).rejects.toBeInstanceOf(GamehostApiError);
+    await expect(c.getBootstrap({ signal: AbortSignal.timeout(2_000) })).resolves.toEqual(BOOTSTRAP);
+    expect(s.seen[1]?.remotePort).toBe(s.seen[0]?.remotePort);
+    await dispatcher.close();
+  });
+});
+
+describe("configuration", () => {
+  it("reads the base URL and token from the environment when not given", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    vi.stubEnv("GAMEHOST_BASE_URL", `${s.url}/`);
+    vi.stubEnv("GAMEHOST_TOKEN", "env-token");
+    const c = new GamehostClient();
+    expect(c.baseUrl).toBe(s.url);
+    await c.getBootstrap();
+    expect(s.seen[0]?.headers.authorization).toBe("Bearer env-token");
+  });
+
+  it("lets explicit options win over the environment", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    vi.stubEnv("GAMEHOST_BASE_URL", "http://127.0.0.1:1");
+    vi.stubEnv("GAMEHOST_TOKEN", "env-token");
+    const c = new GamehostClient({ baseUrl: s.url, token: "explicit" });
+    await c.getBootstrap();
+    expect(s.seen[0]?.headers.authorization).toBe("Bearer explicit");
+  });
+
+  it("fails without a base URL, naming the config key and environment variable", () => {
+    vi.stubEnv("GAMEHOST_BASE_URL", "");
+    const err = (() => {
+      try {
+        new GamehostClient({ token: "x" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(GamehostConfigError);
+    expect((err as Error).message).toContain("gamehost:baseUrl");
+    expect((err as Error).message).toContain("GAMEHOST_BASE_URL");
+  });
+
+  it("rejects a base URL that is not http(s)", () => {
+    expect(() => new GamehostClient({ baseUrl: "ftp://example.gg" })).toThrow(/gamehost:baseUrl.*http/);
+  });
+
+  it("rejects negative retry and timeout options, naming them", () => {
+    expect(() => new GamehostClient({ baseUrl: "http://127.0.0.1:1", retry: { maxRetries: -1 } })).toThrow(
+      /retry\.maxRetries/,
+    );
+    expect(
+      () => new GamehostClient({ baseUrl: "http://127.0.0.1:1", timeouts: { headersMs: Number.NaN } }),
+    ).toThrow(/timeouts\.headersMs/);
+  });
+});
+
+describe("retries", () => {
+  it("honours Retry-After given as an HTTP date", async () => {
+    let retryAt = 0;
+    const s = await scripted((_req, res, n) => {
+      if (n === 0) {
+        // The next whole second at least 300 ms away: an HTTP date has no milliseconds.
+        retryAt = Math.ceil((Date.now() + 300) / 1000) * 1000;
+        json(
+          res,
+          429,
+          { code: "API_RATE_LIMIT", message: "slow down", metadata: { retry_after_ts: retryAt } },
+          { "retry-after": new Date(retryAt).toUTCString() },
+        );
+      } else json(res, 200, BOOTSTRAP);
+    });
+    const { client: c, events } = client(s.url);
+    await c.getBootstrap();
+    expect(s.seen).toHaveLength(2);
+    const second = s.seen[1]!.at;
+    expect(second).toBeGreaterThanOrEqual(retryAt - 15);
+    expect(second).toBeLessThan(retryAt + 400);
+    expect(c.stats).toEqual({ requests: 1, retries: 1 });
+    expect(events.filter((e) => e.type === "retry")).toEqual([
+      expect.objectContaining({ method: "GET", path: "/cloud/bootstrap", status: 429, attempt: 2 }),
+    ]);
+  });
+
+  it("honours Retry-After given in seconds", async () => {
+    const s = await scripted((_req, res, n) =>
+      n === 0
+        ? json(res, 503, { code: "ERROR", message: "busy" }, { "retry-after": "1" })
+        : json(res, 200, BOOTSTRAP),
+    );
+    const { client: c } = client(s.url);
+    await c.getBootstrap();
+    const gap = s.seen[1]!.at - s.seen[0]!.at;
+    expect(gap).toBeGreaterThanOrEqual(980);
+    expect(gap).toBeLessThan(1500);
+  });
+
+  it("turns a 429 that outlasts the retries into an error carrying retryAfterMs", async () => {
+    const until = Date.now() + 5_000;
+    const s = await scripted((_req, res) =>
+      json(
+        res,
+        429,
+        {
+          code: "API_RATE_LIMIT",
+          message: "slow down",
+          ray_id: "ray-1",
+          metadata: { retry_after_ts: until },
+        },
+        { "retry-after": new Date(until).toUTCString() },
+      ),
+    );
+    // The service asks for 5 s; a 1 s budget cannot wait that long, so the answer comes back at once.
+    const { client: c } = client(s.url, { retry: { maxTotalDelayMs: 1_000 } });
+    const err = await failure(c.getBootstrap());
+    expect(err).toBeInstanceOf(GamehostApiError);
+    const api = err as GamehostApiError;
+    expect(api.status).toBe(429);
+    expect(api.isRateLimited).toBe(true);
+    expect(api.code).toBe("API_RATE_LIMIT");
+    expect(api.retryAfterMs).toBe(until);
+    expect(api.rayId).toBe("ray-1");
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("retries a GET after a 500 and after a connection reset", async () => {
+    const s = await scripted((_req, res, n) => {
+      if (n === 0) json(res, 500, { code: "ERROR", message: "An internal error has occurred." });
+      else if (n === 1) res.socket?.destroy();
+      else json(res, 200, BOOTSTRAP);
+    });
+    const { client: c, events } = client(s.url);
+    await expect(c.getBootstrap()).resolves.toEqual(BOOTSTRAP);
+    expect(s.seen).toHaveLength(3);
+    expect(c.stats.retries).toBe(2);
+    const retries = events.filter((e) => e.type === "retry");
+    expect(retries[0]).toMatchObject({ status: 500, attempt: 2 });
+    expect(retries[1]).toMatchObject({ attempt: 3 });
+    expect(retries[1]?.errorCode).toMatch(/ECONNRESET|UND_ERR_SOCKET/);
+    expect(events.at(-1)).toEqual({
+      type: "response",
+      method: "GET",
+      path: "/cloud/bootstrap",
+      status: 200,
+      attempt: 3,
+    });
+  });
+
+  it("retries a DELETE after a 502", async () => {
+    const s = await scripted((_req, res, n) =>
+      n === 0 ? json(res, 502, { code: "ERROR", message: "bad gateway" }) : json(res, 200, {}),
+    );
+    const { client: c } = client(s.url);
+    await c.deleteServer(GAME, ENV, "00000000-0000-4000-8000-000000000008", { override_kill_timeout: 0 });
+    expect(s.seen.map((r) => r.method)).toEqual(["DELETE", "DELETE"]);
+    expect(s.seen[0]?.url).toBe(
+      `/games/${GAME}/environments/${ENV}/servers/00000000-0000-4000-8000-000000000008?override_kill_timeout=0`,
+    );
+  });
+
+  it("does not retry a POST answered with 500", async () => {
+    const s = await scripted((_req, res) =>
+      json(res, 500, { code: "ERROR", message: "An internal error has occurred." }),
+    );
+    const { client: c } = client(s.url);
+    const err = await failure(c.createServer(GAME, ENV, serverBody));
+    expect(err).toBeInstanceOf(GamehostApiError);
+    expect((err as GamehostApiError).status).toBe(500);
+    expect(s.seen).toHaveLength(1);
+    expect(c.stats.retries).toBe(0);
+  });
+
+  it("does not retry a POST whose answer was lost, and says it may have committed", async () => {
+    const s = await scripted((_req, res) => {
+      res.socket?.destroy();
+    });
+    const { client: c } = client(s.url);
+    const err = await failure(c.createServer(GAME, ENV, serverBody));
+    expect(err).toBeInstanceOf(GamehostNetworkError);
+    const net = err as GamehostNetworkError;
+    expect(net.mayHaveCommitted).toBe(true);
+    expect(net.method).toBe("POST");
+    expect(net.path).toBe(`/games/${GAME}/environments/${ENV}/servers`);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("caps attempts at maxRetries + 1", async () => {
+    const s = await scripted((_req, res) => json(res, 503, { code: "ERROR", message: "unavailable" }));
+    const { client: c } = client(s.url, { retry: { maxRetries: 3, minDelayMs: 5, maxDelayMs: 5 } });
+    const err = await failure(c.getBootstrap());
+    expect((err as GamehostApiError).status).toBe(503);
+    expect(s.seen).toHaveLength(4);
+    expect(c.stats).toEqual({ requests: 1, retries: 3 });
+  });
+
+  it("reads maxRetries from the top-level option (config) when the policy leaves it out", async () => {
+    const s = await scripted((_req, res) => json(res, 503, { code: "ERROR", message: "unavailable" }));
+    const { client: c } = client(s.url, { maxRetries: 1 });
+    await failure(c.getBootstrap());
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it("caps the total wait at maxTotalDelayMs", async () => {
+    const s = await scripted((_req, res) => json(res, 500, { code: "ERROR", message: "boom" }));
+    // Each wait is 25–50 ms, so a 300 ms budget allows 6 to 12 retries, far fewer than 100.
+    const { client: c } = client(s.url, {
+      retry: { maxRetries: 100, minDelayMs: 50, maxDelayMs: 50, maxTotalDelayMs: 300 },
+    });
+    const started = Date.now();
+    await failure(c.getBootstrap());
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(s.seen.length).toBeGreaterThanOrEqual(7);
+    expect(s.seen.length).toBeLessThanOrEqual(13);
+  });
+
+  it("retries a refused connection, then reports that nothing was sent", async () => {
+    const port = await closedPort();
+    const { client: c } = client(`http://127.0.0.1:${port}`, { retry: { maxRetries: 2, minDelayMs: 5 } });
+    const err = await failure(c.getBootstrap());
+    expect(err).toBeInstanceOf(GamehostNetworkError);
+    expect((err as GamehostNetworkError).mayHaveCommitted).toBe(false);
+    expect(c.stats.retries).toBe(2);
+  });
+
+  it("does not retry when the body of a 200 breaks off, and says it may have committed", async () => {
+    const s = await scripted((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "500" });
+      res.write('{"cluster":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const { client: c } = client(s.url);
+    const err = await failure(c.getBootstrap());
+    expect(err).toBeInstanceOf(GamehostNetworkError);
+    expect((err as GamehostNetworkError).mayHaveCommitted).toBe(true);
+    expect(s.seen).toHaveLength(1);
+  });
+});
+
+describe("timeouts", () => {
+  // undici checks headers and body timeouts on a coarse (about 0.5–1 s) clock, hence the margins.
+  it("gives up waiting for headers after headersMs and says the request may have committed", async () => {
+    const s = await scripted(() => undefined);
+    const { client: c } = client(s.url, { timeouts: { headersMs: 100 } });
+    const started = Date.now();
+    const err = await failure(c.exportLobbyHistory(GAME, { query_start: 1, query_end: 2 }));
+    expect(err).toBeInstanceOf(GamehostNetworkError);
+    expect((err as GamehostNetworkError).mayHaveCommitted).toBe(true);
+    expect((err as Error).message).toMatch(/Headers Timeout/i);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("allows watch calls the longer watchHeadersMs", async () => {
+    const s = await scripted((_req, res) => {
+      setTimeout(() => json(res, 200, { games: [], groups: [], watch: { index: "2" } }), 2_000);
+    });
+    const { client: c } = client(s.url, {
+      retry: { maxRetries: 0 },
+      timeouts: { headersMs: 100, watchHeadersMs: 10_000 },
+    });
+    const [plain, watch] = await Promise.allSettled([c.listGames(), c.listGames({ watchIndex: "1" })]);
+    expect(plain.status === "rejected" && plain.reason).toBeInstanceOf(GamehostNetworkError);
+    expect(watch).toEqual({ status: "fulfilled", value: { games: [], groups: [], watch: { index: "2" } } });
+    expect(s.seen.map((r) => r.url).sort()).toEqual(["/cloud/games", "/cloud/games?watch_index=1"]);
+  });
+});
+
+describe("abort", () => {
+  it("stops waiting for a Retry-After at once", async () => {
+    const s = await scripted((_req, res) =>
+      json(res, 503, { code: "ERROR", message: "busy" }, { "retry-after": "5" }),
+    );
+    const { client: c } = client(s.url);
+    const started = Date.now();
+    const err = await failure(c.getBootstrap({ signal: AbortSignal.timeout(100) }));
+    expect((err as Error).name).toMatch(/AbortError|TimeoutError/);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("stops waiting between connection attempts at once", async () => {
+    const port = await closedPort();
+    const { client: c } = client(`http://127.0.0.1:${port}`, {
+      retry: { minDelayMs: 5_000, maxDelayMs: 5_000 },
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const err = await failure(c.getBootstrap({ signal: controller.signal }));
+    expect((err as Error).name).toBe("AbortError");
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("aborts a call in flight", async () => {
+    const s = await scripted(() => undefined);
+    const { client: c } = client(s.url);
+    const err = await failure(c.getBootstrap({ signal: AbortSignal.timeout(50) }));
+    expect((err as Error).name).toBe("TimeoutError");
+  });
+});
+
+describe("error answers", () => {
+  it("builds a GamehostApiError from a non-JSON body, with the ray id header", async () => {
+    const s = await scripted((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html", "rvt-ray-id": "ray-from-header" });
+      res.end("<html><body>Bad Gateway</body></html>");
+    });
+    const { client: c } = client(s.url);
+    const err = await failure(c.exportLobbyHistory(GAME, { query_start: 1, query_end: 2 }));
+    expect(err).toBeInstanceOf(GamehostApiError);
+    const api = err as GamehostApiError;
+    expect(api.status).toBe(502);
+    expect(api.code).toBe("HTTP_502");
+    expect(api.serviceMessage).toContain("Bad Gateway");
+    expect(api.rayId).toBe("ray-from-header");
+    expect(api.message).toContain(`POST /cloud/games/${GAME}/matchmaker/lobbies/export-history`);
+  });
+
+  it("keeps code, message, documentation and metadata of a JSON error", async () => {
+    const s = await scripted((_req, res) =>
+      json(
+        res,
+        400,
+        {
+          code: "SERVERS_SERVER_FAILED_TO_CREATE",
+          message: "placement failed",
+          ray_id: "ray-body",
+          documentation: "https://docs.example/x",
+          metadata: { reason: "capacity" },
+        },
+        { "rvt-ray-id": "ray-header" },
+      ),
+    );
+    const { client: c } = client(s.url);
+    const api = (await failure(c.createServer(GAME, ENV, serverBody))) as GamehostApiError;
+    expect(api).toMatchObject({
+      status: 400,
+      code: "SERVERS_SERVER_FAILED_TO_CREATE",
+      serviceMessage: "placement failed",
+      rayId: "ray-body",
+      documentation: "https://docs.example/x",
+      metadata: { reason: "capacity" },
+      isAuthError: false,
+    });
+  });
+
+  it.each([
+    [401, "API_UNAUTHORIZED", true],
+    [408, "CLAIMS_ENTITLEMENT_EXPIRED", true],
+    [400, "TOKEN_INVALID", true],
+    [403, "API_FORBIDDEN", false],
+  ])("flags %i %s as an auth error: %s", async (status, code, auth) => {
+    const s = await scripted((_req, res) => json(res, status, { code, message: "m" }));
+    const { client: c } = client(s.url);
+    const api = (await failure(c.getBootstrap())) as GamehostApiError;
+    expect(api.status).toBe(status);
+    expect(api.isAuthError).toBe(auth);
+  });
+
+  it("fails a 200 that lacks a required field, naming endpoint template and field path", async () => {
+    const s = await scripted((_req, res) =>
+      json(res, 200, { game: { game_id: GAME }, watch: { index: "5" }, extra: true }),
+    );
+    const { client: c } = client(s.url);
+    const err = (await failure(c.getGame(GAME))) as GamehostValidationError;
+    expect(err).toBeInstanceOf(GamehostValidationError);
+    expect(err.where).toBe("response of GET /cloud/games/{game_id}");
+    expect(err.issues.map((i) => i.path)).toContain("game.name_id");
+    expect(err.message).toContain("game.available_regions");
+  });
+
+  it("fails a 200 whose body is not JSON", async () => {
+    const s = await scripted((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("ok");
+    });
+    const { client: c } = client(s.url);
+    const err = (await failure(c.getBootstrap())) as GamehostValidationError;
+    expect(err).toBeInstanceOf(GamehostValidationError);
+    expect(err.message).toMatch(/response of GET \/cloud\/bootstrap.*not valid JSON/);
+  });
+
+  it("fails an export download that is refused, without the URL's secret query", async () => {
+    const s = await scripted((_req, res) => {
+      res.writeHead(403, { "content-type": "application/xml" });
+      res.end("<Error><Code>AccessDenied</Code></Error>");
+    });
+    const { client: c, events } = client(s.url);
+    const err = (await failure(
+      c.openExport(`${s.url}/u/export.csv?X-Signature=topsecret`),
+    )) as GamehostApiError;
+    expect(err).toBeInstanceOf(GamehostApiError);
+    expect(err.status).toBe(403);
+    expect(err.path).toBe("/u/export.csv");
+    expect(inspect(err)).not.toContain("topsecret");
+    expect(JSON.stringify(events)).not.toContain("topsecret");
+  });
+
+  it("rejects an export URL that is not absolute http(s), sending nothing", async () => {
+    const { client: c } = client("http://127.0.0.1:1");
+    await expect(c.openExport("/relative.csv")).rejects.toBeInstanceOf(GamehostValidationError);
+    await expect(c.openExport("file:///etc/passwd")).rejects.toThrow(/http\(s\)/);
+    expect(c.stats.requests).toBe(0);
+  });
+});
+
+describe("request validation", () => {
+  it("sends nothing when an id, body, query or watch index is invalid", async () => {
+    const s = await scripted((_req, res) => json(res, 200, {}));
+    const { client: c } = client(s.url);
+    const cases: Array<[() => Promise<unknown>, string, string]> = [
+      [() => c.getGame("NOT-A-UUID"), "game_id", "path of GET /cloud/games/{game_id}"],
+      [() => c.getServer(GAME, ENV, "x"), "server_id", "path of GET"],
+      [
+        () => c.createServer(GAME, ENV, { ...serverBody, color: "red" } as never),
+        "color",
+        "request body of POST",
+      ],
+      [
+        () => c.createServer(GAME, ENV, { ...serverBody, resources: { cpu: 0, memory: 1 } }),
+        "resources.cpu",
+        "request body",
+      ],
+      [
+        () => c.deleteServer(GAME, ENV, GAME, { override_kill_timeout: 7_200_000 }),
+        "override_kill_timeout",
+        "query of DELETE",
+      ],
+      [() => c.listServers(GAME, ENV, { tags: { a: 1 as never } }), "tags.a", "query of GET"],
+      [() => c.listServers(GAME, ENV, { cursor: "nope" }), "cursor", "query of GET"],
+      [() => c.listBuilds(GAME, ENV, { tag: {} } as never), "tag", "query of GET"],
+      [() => c.exportLobbyHistory(GAME, { query_start: 5, query_end: 1 }), "query_end", "request body"],
+      [() => c.createPaymentPortalSession(GAME, { intent: "refund" as never }), "intent", "request body"],
+      [() => c.getGroupBilling(GAME, { watchIndex: "latest" }), "", "watch_index of GET"],
+    ];
+    for (const [call, path, where] of cases) {
+      const err = (await failure(call())) as GamehostValidationError;
+      expect(err).toBeInstanceOf(GamehostValidationError);
+      expect(err.where).toContain(where);
+      expect(err.issues.map((i) => i.path)).toContain(path);
+    }
+    expect(s.seen).toHaveLength(0);
+    expect(c.stats.requests).toBe(0);
+  });
+
+  it("encodes list queries as the service expects", async () => {
+    const s = await scripted((_req, res) => json(res, 200, { servers: [], builds: [] }));
+    const { client: c } = client(s.url);
+    await c.listServers(GAME, ENV, { tags: { a: "b c" }, include_destroyed: true, cursor: GAME });
+    await c.listBuilds(GAME, ENV, { tags: { current: "true" } });
+    const first = new URL(s.seen[0]!.url, s.url);
+    expect(first.pathname).toBe(`/games/${GAME}/environments/${ENV}/servers`);
+    expect(JSON.parse(first.searchParams.get("tags_json") ?? "")).toEqual({ a: "b c" });
+    expect(first.searchParams.get("include_destroyed")).toBe("true");
+    expect(first.searchParams.get("cursor")).toBe(GAME);
+    const second = new URL(s.seen[1]!.url, s.url);
+    expect(JSON.parse(second.searchParams.get("tags_json") ?? "")).toEqual({ current: "true" });
+  });
+});
+
+describe("secrecy of the token", () => {
+  it("keeps the token out of errors, their causes and events", async () => {
+    const s = await scripted((req, res, n) => {
+      if (n === 0) {
+        // A service (or proxy) that echoes the Authorization header back.
+        json(res, 401, { code: "API_UNAUTHORIZED", message: `bad header ${req.headers.authorization}` });
+      } else if (n === 1) {
+        res.writeHead(500, { "content-type": "text/plain" });
+        res.end(`internal: ${req.headers.authorization}`);
+      } else res.socket?.destroy();
+    });
+    const events: ClientEvent[] = [];
+    const c = new GamehostClient({
+      baseUrl: s.url,
+      token: TOKEN,
+      retry: { maxRetries: 0 },
+      onEvent: (e) => events.push(e),
+    });
+    const port = await closedPort();
+    const refused = new GamehostClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+      retry: { maxRetries: 0 },
+    });
+    const errors = [
+      await failure(c.getBootstrap()),
+      await failure(c.createServer(GAME, ENV, serverBody)),
+      await failure(c.createServer(GAME, ENV, serverBody)),
+      await failure(refused.getBootstrap()),
+      await failure(c.getGame("bad")),
+    ];
+    expect(errors.map((e) => (e as Error).name)).toEqual([
+      "GamehostApiError",
+      "GamehostApiError",
+      "GamehostNetworkError",
+      "GamehostNetworkError",
+      "GamehostValidationError",
+    ]);
+    for (const err of errors) {
+      const e = err as Error;
+      expect(String(e)).not.toContain(TOKEN);
+      expect(e.stack ?? "").not.toContain(TOKEN);
+      expect(inspect(e, { depth: 8, showHidden: true })).not.toContain(TOKEN);
+      expect(JSON.stringify(e)).not.toContain(TOKEN);
+    }
+    expect((errors[0] as GamehostApiError).serviceMessage).toContain("[redacted]");
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.stringify(events)).not.toContain(TOKEN);
+    expect(inspect(c, { depth: 8, showHidden: true })).not.toContain(TOKEN);
+  });
+});

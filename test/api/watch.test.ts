@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GamehostClient } from "../../src/api/client";
+import { GamehostApiError } from "../../src/api/errors";
+import { closeSharedDispatchers } from "../../src/api/transport";
+import { watchVersions } from "../../src/api/watch";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+
+interface Version {
+  value: number;
+  watch: { index: string };
+}
+
+/** A fake endpoint answering from a script; records the index of each call. */
+function scripted(answers: Version[]) {
+  const indexes: Array<string | undefined> = [];
+  const fetch = async (watchIndex: string | undefined): Promise<Version> => {
+    indexes.push(watchIndex);
+    const next = answers.shift();
+    if (!next) throw new Error("script exhausted");
+    return next;
+  };
+  return { fetch, indexes };
+}
+
+async function take<T>(iterator: AsyncIterator<T>, n: number): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) {
+    const next = await iterator.next();
+    if (next.done) break;
+    out.push(next.value);
+  }
+  return out;
+}
+
+describe("watchVersions", () => {
+  it("yields the first answer and then only new versions, passing the last index", async () => {
+    const { fetch, indexes } = scripted([
+      { value: 1, watch: { index: "10" } },
+      { value: 1, watch: { index: "10" } }, // hold ended, same index
+      { value: 1, watch: { index: "20" } }, // hold ended, fresh index, same data
+      { value: 2, watch: { index: "30" } }, // a change
+      { value: 3, watch: { index: "40" } },
+    ]);
+    const seen = await take(watchVersions(fetch), 3);
+    expect(seen.map((v) => v.value)).toEqual([1, 2, 3]);
+    expect(indexes).toEqual([undefined, "10", "10", "20", "30"]);
+  });
+
+  it("propagates an error of the endpoint", async () => {
+    const { fetch } = scripted([{ value: 1, watch: { index: "1" } }]);
+    const iterator = watchVersions(fetch);
+    await iterator.next();
+    await expect(iterator.next()).rejects.toThrow("script exhausted");
+  });
+
+  it("ends without error when aborted during a call", async () => {
+    const controller = new AbortController();
+    const fetch = (_index: string | undefined, signal?: AbortSignal) =>
+      new Promise<Version>((_resolve, reject) => {
+        signal?.addEventListener("abort", () => reject(signal.reason));
+      });
+    const iterator = watchVersions(fetch, controller.signal);
+    const pending = iterator.next();
+    controller.abort();
+    await expect(pending).resolves.toEqual({ done: true, value: undefined });
+  });
+
+  it("does not call at all when already aborted", async () => {
+    const { fetch, indexes } = scripted([]);
+    const iterator = watchVersions(fetch, AbortSignal.abort());
+    await expect(iterator.next()).resolves.toMatchObject({ done: true });
+    expect(indexes).toEqual([]);
+  });
+});
+
+describe("watch against the emulator", () => {
+  const HOLD_MS = 250;
+  let emu: RunningEmulator;
+  let game: string;
+  let group: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ watchHoldMs: HOLD_MS });
+    game = emu.fixture.games[0]!.id;
+    group = emu.fixture.games[0]!.developerGroupId;
+  });
+  afterAll(async () => {
+    await emu.stop();
+    await closeSharedDispatchers();
+  });
+
+  const client = (token = emu.tokens.user) => new GamehostClient({ baseUrl: emu.url, token });
+
+  it("wakes up on a change, well before the hold ends", async () => {
+    const controller = new AbortController();
+    const iterator = client().watchGame(game, { signal: controller.signal });
+    const first = await iterator.next();
+    const start = first.done ? 0 : first.value.game.total_player_count;
+    const next = iterator.next();
+    await waitFor(() => emu.watcherCount() === 1);
+    const changedAt = Date.now();
+    emu.mutate.setTotalPlayerCount(game, start + 7);
+    const second = await next;
+    expect(Date.now() - changedAt).toBeLessThan(HOLD_MS);
+    expect(second.done ? undefined : second.value.game.total_player_count).toBe(start + 7);
+    controller.abort();
+    await expect(iterator.next()).resolves.toMatchObject({ done: true });
+  });
+
+  it("does not yield when holds time out unchanged, then yields the change", async () => {
+    const controller = new AbortController();
+    const iterator = client().watchGroupBilling(group, { signal: controller.signal });
+    await iterator.next();
+    emu.resetRequests();
+    const next = iterator.next();
+    let settled = false;
+    void next.then(() => {
+      settled = true;
+    });
+    // Let three holds expire: each answers 200 with the same data, which must not be yielded.
+    await new Promise((r) => setTimeout(r, HOLD_MS * 3 + 50));
+    expect(settled).toBe(false);
+    const holds = emu.requests.filter((r) => r.path === `/cloud/groups/${group}/billing` && r.status === 200);
+    expect(holds.length).toBeGreaterThanOrEqual(2);
+
+    emu.mutate.setBilling(group, { payment_failed_ts: "2024-09-01T00:00:00.000Z" });
+    const changed = await next;
+    expect(changed.done ? undefined : changed.value.group.payment_failed_ts).toBe("2024-09-01T00:00:00.000Z");
+    controller.abort();
+  });
+
+  it("stops cleanly when aborted during a hold and frees the held request", async () => {
+    const controller = new AbortController();
+    const iterator = client().watchGames({ signal: controller.signal });
+    await iterator.next();
+    const next = iterator.next();
+    await waitFor(() => emu.watcherCount() === 1);
+    controller.abort();
+    await expect(next).resolves.toEqual({ done: true, value: undefined });
+    await waitFor(() => emu.watcherCount() === 0);
+  });
+
+  it("propagates a refusal", async () => {
+    const iterator = client(emu.tokens.otherUser).watchGame(game);
+    await expect(iterator.next()).rejects.toBeInstanceOf(GamehostApiError);
+  });
+
+  it("propagates a refusal that comes on the first held call (cloud token watching /cloud/games)", async () => {
+    const iterator = client(emu.tokens.cloud[game]).watchGames();
+    await expect(iterator.next()).resolves.toMatchObject({ done: false });
+    await expect(iterator.next()).rejects.toMatchObject({ status: 403, code: "API_FORBIDDEN" });
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../src/provider/checks";
+import { check, diff } from "../../src/provider/lobbyHistoryExport/impl";
+import type { LobbyHistoryExportOutputs } from "../../src/provider/lobbyHistoryExport/spec";
+import { summarizeCsv } from "../../src/provider/lobbyHistoryExport/summary";
+
+const GAME = "22222222-2222-4222-8222-222222222222";
+
+describe("LobbyHistoryExport check", () => {
+  it("stores RFC 3339 and millisecond bounds as epoch ms", async () => {
+    const { inputs, failures } = await check(
+      {},
+      { gameId: GAME, queryStart: "2024-08-16T00:00:00.000Z", queryEnd: 1_723_852_800_000 },
+    );
+    expect(failures).toEqual([]);
+    expect(inputs.queryStart).toBe(Date.UTC(2024, 7, 16));
+    expect(inputs.queryEnd).toBe(1_723_852_800_000);
+  });
+
+  it("names each bad field", async () => {
+    const { failures } = await check(
+      {},
+      { gameId: "g", queryStart: "yesterday", queryEnd: -1, summarize: "yes", extra: 1 },
+    );
+    expect(failures.map((f) => f.property).sort()).toEqual([
+      "extra",
+      "gameId",
+      "queryEnd",
+      "queryStart",
+      "summarize",
+    ]);
+  });
+
+  it("requires the span to start before it ends", async () => {
+    const { failures } = await check({}, { gameId: GAME, queryStart: 2000, queryEnd: 1000 });
+    expect(failures).toEqual([{ property: "queryEnd", reason: "must be after the start of the span" }]);
+  });
+
+  it("lets unknown bounds pass in preview", async () => {
+    const { failures } = await check({}, { gameId: GAME, queryStart: UNKNOWN, queryEnd: 1000 });
+    expect(failures).toEqual([]);
+  });
+});
+
+describe("LobbyHistoryExport diff", () => {
+  const olds: LobbyHistoryExportOutputs = {
+    gameId: GAME,
+    queryStart: 1,
+    queryEnd: 2,
+    triggers: { day: "a" },
+    url: "u",
+    exportedAt: "t",
+    expiresAt: "t",
+  };
+  it("replaces on any input change, triggers included", async () => {
+    expect(
+      await diff("id", olds, { gameId: GAME, queryStart: 1, queryEnd: 2, triggers: { day: "b" } }),
+    ).toEqual({
+      changes: true,
+      replaces: ["triggers"],
+      deleteBeforeReplace: false,
+    });
+  });
+  it("reports no change when inputs are equal", async () => {
+    expect(
+      (await diff("id", olds, { gameId: GAME, queryStart: 1, queryEnd: 2, triggers: { day: "a" } })).changes,
+    ).toBe(false);
+  });
+});
+
+describe("CSV summary", () => {
+  it("counts records (quoted newlines included), bytes and SHA-256 in one pass", async () => {
+    const csv = 'a,b\n1,"two\nlines"\n3,4\n';
+    const chunks = [csv.slice(0, 5), csv.slice(5, 9), csv.slice(9)].map((s) => Buffer.from(s));
+    const summary = await summarizeCsv(Readable.from(chunks));
+    expect(summary).toEqual({
+      rowCount: 2,
+      byteLength: Buffer.byteLength(csv),
+      sha256: createHash("sha256").update(csv).digest("hex"),
+    });
+  });
+
+  it("reports zero rows for a header-only file", async () => {
+    expect((await summarizeCsv(Readable.from([Buffer.from("a,b\n")]))).rowCount).toBe(0);
+  });
+});

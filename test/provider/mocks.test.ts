@@ -1,0 +1,204 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { dist, REPO_ROOT } from "../support/dist";
+import { serverTarget, startTestEmulator } from "../support/emulator";
+import { valueOf } from "../support/outputs";
+
+const pulumi = dist.pulumi();
+const gamehost = dist.pkg();
+
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, unknown>;
+  at: number;
+}
+const registered: Registered[] = [];
+const secretOutputsByName = new Map<string, string[]>();
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  await pulumi.runtime.setMocks(
+    {
+      async newResource(args) {
+        // A slow create, so ordering against dependsOn is observable.
+        await new Promise((r) => setTimeout(r, 150));
+        registered.push({ type: args.type, name: args.name, inputs: args.inputs, at: Date.now() });
+        return {
+          id: `${args.name}-id`,
+          state: { ...args.inputs, serverId: `${args.name}-id`, endpoints: {}, url: "https://x/y" },
+        };
+      },
+      call: () => ({}),
+    },
+    "gamehost-quickstart",
+    "dev",
+    false,
+  );
+  // The mock monitor ignores additionalSecretOutputs (the engine applies them), so record what the
+  // SDK asks the engine to keep secret.
+  const monitor = pulumi.runtime.getMonitor() as unknown as {
+    registerResource(
+      req: { getName(): string; getAdditionalsecretoutputsList(): string[] },
+      cb: unknown,
+    ): void;
+  };
+  const register = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req, cb) => {
+    secretOutputsByName.set(req.getName(), req.getAdditionalsecretoutputsList());
+    register(req, cb);
+  };
+  const target = serverTarget(emulator);
+  pulumi.runtime.setAllConfig(
+    {
+      "gamehost:baseUrl": emulator.url,
+      "gamehost:token": emulator.tokens.user,
+      "gamehost-quickstart:gameId": target.gameId,
+      "gamehost-quickstart:environmentId": target.environmentId,
+      "gamehost-quickstart:datacenterId": target.datacenter,
+      "gamehost-quickstart:buildId": target.build,
+    },
+    ["gamehost:token"],
+  );
+});
+afterAll(() => emulator.stop());
+
+function serverArgs() {
+  const t = serverTarget(emulator);
+  return {
+    gameId: t.gameId,
+    environmentId: t.environmentId,
+    datacenter: t.datacenter,
+    tags: { a: "b" },
+    runtime: { build: t.build },
+    network: { ports: { web: { protocol: "http" as const } } },
+    resources: { cpu: 100, memory: 128 },
+  };
+}
+
+describe("resources under mocks", () => {
+  it("register with the gamehost type tokens and a small serialized provider without the token", async () => {
+    const server = new gamehost.Server("mock-server", serverArgs());
+    const exp = new gamehost.LobbyHistoryExport("mock-export", {
+      gameId: serverTarget(emulator).gameId,
+      queryStart: new Date("2024-08-16T00:00:00Z"),
+      queryEnd: "2024-08-17T00:00:00Z",
+    });
+    await valueOf(server.id);
+    await valueOf(exp.id);
+    const s = registered.find((r) => r.name === "mock-server")!;
+    const e = registered.find((r) => r.name === "mock-export")!;
+    expect(s.type).toBe("pulumi-nodejs:dynamic/gamehost:Server");
+    expect(e.type).toBe("pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport");
+    expect(s.inputs.resourceScope).toBe("gamehost-quickstart/dev/mock-server");
+    expect(e.inputs.queryStart).toBe("2024-08-16T00:00:00.000Z");
+    for (const r of [s, e]) {
+      const text = r.inputs.__provider as string;
+      expect(text.length).toBeLessThan(2048);
+      expect(text).toContain('require("pulumi-gamehost/provider/');
+      expect(text).not.toContain(emulator.tokens.user);
+      expect(JSON.stringify(r.inputs)).not.toContain(emulator.tokens.user);
+    }
+  });
+
+  it("asks the engine to keep the export URL secret", async () => {
+    const exp = new gamehost.LobbyHistoryExport("secret-export", {
+      gameId: serverTarget(emulator).gameId,
+      queryStart: 1,
+      queryEnd: 2,
+    });
+    await valueOf(exp.id);
+    expect(secretOutputsByName.get("secret-export")).toEqual(["url"]);
+    expect(secretOutputsByName.get("mock-server")).toEqual([]);
+  });
+});
+
+describe("data sources", () => {
+  it("getGamesOutput and getGameOutput return camelCase, validated data from the service", async () => {
+    const t = serverTarget(emulator);
+    const games = await valueOf(gamehost.getGamesOutput());
+    expect(games.games.map((g) => g.gameId)).toContain(t.gameId);
+    expect(games.groups[0]).toHaveProperty("isCurrentIdentityMember", true);
+    const game = await valueOf(gamehost.getGameOutput({ gameId: pulumi.output(t.gameId) }));
+    expect(game.game.namespaces.map((n) => n.namespaceId)).toContain(t.environmentId);
+    expect(game.watch.index).toMatch(/^\d+$/);
+    const promised = await gamehost.getGame({ gameId: t.gameId });
+    expect(promised.game.displayName).toBe(game.game.displayName);
+  });
+
+  it("getBootstrap needs no token", async () => {
+    const bootstrap = await gamehost.getBootstrap();
+    expect(bootstrap.loginMethods).toEqual({ accessToken: false, email: true });
+  });
+
+  it("waits for dependsOn resources before calling the service", async () => {
+    const server = new gamehost.Server("dep-server", serverArgs());
+    emulator.resetRequests();
+    const gameCalls = () => emulator.requests.filter((r) => r.route === "GET /cloud/games/:game").length;
+    const game = gamehost.getGameOutput({ gameId: serverTarget(emulator).gameId }, { dependsOn: [server] });
+    // The mock takes 150 ms to create the server: the data source must not have run yet.
+    await new Promise((r) => setTimeout(r, 75));
+    expect(registered.some((r) => r.name === "dep-server")).toBe(false);
+    expect(gameCalls()).toBe(0);
+    await valueOf(game);
+    expect(registered.some((r) => r.name === "dep-server")).toBe(true);
+    expect(gameCalls()).toBe(1);
+  });
+
+  it("marks the payment portal URL as a secret", async () => {
+    const groupId = emulator.fixture.groups[0]!.id;
+    const session = gamehost.createPaymentPortalSessionOutput({ groupId, intent: "general" });
+    expect(await pulumi.isSecret(session)).toBe(true);
+    expect((await valueOf(session)).url).toMatch(/^https?:\/\//);
+  });
+
+  it("reports a missing token by config key and env var", async () => {
+    pulumi.runtime.setConfig("gamehost:token", "");
+    const saved = process.env.GAMEHOST_TOKEN;
+    delete process.env.GAMEHOST_TOKEN;
+    try {
+      await expect(gamehost.getGames()).rejects.toThrow(/gamehost:token.*GAMEHOST_TOKEN/);
+    } finally {
+      pulumi.runtime.setConfig("gamehost:token", emulator.tokens.user);
+      if (saved !== undefined) process.env.GAMEHOST_TOKEN = saved;
+    }
+  });
+});
+
+describe("examples/quickstart", () => {
+  it("declares two servers (game-guard http, host-routed udp), reads games and exports yesterday", async () => {
+    const file = path.join(REPO_ROOT, "examples", "quickstart", "index.ts");
+    const { outputText } = ts.transpileModule(readFileSync(file, "utf8"), {
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2020,
+        esModuleInterop: true,
+      },
+    });
+    const exports: Record<string, unknown> = {};
+    const requireFromExample = createRequire(file);
+    new Function("exports", "require", "module", outputText)(exports, requireFromExample, { exports });
+    const gameName = await valueOf(exports.gameName as ReturnType<typeof pulumi.output<string>>);
+    expect(gameName).toBe(emulator.fixture.games[0]!.displayName);
+    await valueOf((exports.lobby as InstanceType<typeof gamehost.Server>).id);
+    await valueOf((exports.match as InstanceType<typeof gamehost.Server>).id);
+    const lobby = registered.find((r) => r.name === "lobby")!;
+    const match = registered.find((r) => r.name === "match")!;
+    const history = registered.find((r) => r.name === "yesterday");
+    expect(lobby.inputs.network).toMatchObject({
+      ports: { web: { protocol: "http", routing: { gameGuard: {} } } },
+    });
+    expect(match.inputs.network).toMatchObject({
+      ports: { game: { protocol: "udp", routing: { host: {} } } },
+    });
+    expect(history?.type).toBe("pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport");
+    const start = Date.parse(history!.inputs.queryStart as string);
+    const end = Date.parse(history!.inputs.queryEnd as string);
+    expect(end - start).toBe(24 * 3600 * 1000);
+  });
+});

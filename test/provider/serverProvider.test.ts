@@ -1,0 +1,210 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import type { ServerInputs } from "../../src/provider/server/spec";
+import { dist } from "../support/dist";
+import { liveServers, type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
+
+const impl = dist.serverImpl();
+const { IDEMPOTENCY_TAG } = dist.pkg();
+
+let emulator: RunningEmulator;
+let target: ServerTarget;
+let scopeCounter = 0;
+
+function useConfig(values: Record<string, string | undefined>) {
+  impl.configure({ config: { get: (key: string) => values[key] } });
+}
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  target = serverTarget(emulator);
+  useConfig({ "gamehost:baseUrl": emulator.url, "gamehost:token": emulator.tokens.user });
+});
+afterAll(() => emulator.stop());
+afterEach(() => {
+  emulator.faults.clear();
+  emulator.setPlacement("auto");
+  useConfig({ "gamehost:baseUrl": emulator.url, "gamehost:token": emulator.tokens.user });
+});
+
+/** Checked inputs for a fresh resource (a new scope each time, so keys never collide across tests). */
+async function inputs(overrides: Record<string, unknown> = {}): Promise<ServerInputs> {
+  const news = {
+    gameId: target.gameId,
+    environmentId: target.environmentId,
+    datacenter: target.datacenter,
+    tags: { role: "test" },
+    runtime: { build: target.build },
+    network: {
+      ports: {
+        web: { protocol: "http", internalPort: 8080 },
+        voice: { protocol: "udp", internalPort: 7777, routing: { host: {} } },
+      },
+    },
+    resources: { cpu: 250, memory: 256 },
+    resourceScope: `test/dev/server-${++scopeCounter}`,
+    ...overrides,
+  };
+  const { inputs: checked, failures } = await impl.check({}, news);
+  expect(failures).toEqual([]);
+  return checked as unknown as ServerInputs;
+}
+
+const posts = () => emulator.requests.filter((r) => r.method === "POST").length;
+
+describe("Server provider against the emulator", () => {
+  it("creates, waits until placed, and reports endpoints", async () => {
+    const { id, outs } = await impl.create(await inputs());
+    expect(outs.serverId).toBe(id);
+    expect(outs.startedAt).toBeGreaterThanOrEqual(outs.createdAt);
+    expect(outs.tags).toEqual({ role: "test" });
+    const dc = target.datacenter;
+    expect(outs.endpoints.web).toBe(`${id}-web.lobby.${dc}.example.run:80`);
+    const [host, port] = outs.endpoints.voice!.split(":");
+    expect(host).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(Number(port)).toBeGreaterThanOrEqual(26000);
+    expect(Number(port)).toBeLessThanOrEqual(31999);
+    const live = emulator.servers().find((s) => s.id === id)!;
+    expect(live.tags[IDEMPOTENCY_TAG]).toBe(outs.idempotencyKey);
+  });
+
+  it("returns without waiting when waitForReady is false", async () => {
+    const { outs } = await impl.create(await inputs({ waitForReady: false }));
+    expect(outs.startedAt).toBeUndefined();
+    expect(outs.endpoints).toEqual({});
+  });
+
+  it("reads current outputs and drops a server deleted out of band", async () => {
+    const { id, outs } = await impl.create(await inputs());
+    const read = await impl.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props?.endpoints).toEqual(outs.endpoints);
+    await dist
+      .api()
+      .GamehostClient.prototype.deleteServer.call(
+        new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user }),
+        target.gameId,
+        target.environmentId,
+        id,
+      );
+    expect(await impl.read(id, outs)).toEqual({ id: "" });
+  });
+
+  it("drops a server the service no longer knows", async () => {
+    const { outs } = await impl.create(await inputs());
+    expect(await impl.read("00000000-0000-4000-8000-00000000dead", outs)).toEqual({ id: "" });
+  });
+
+  it("updates provider-only knobs without calling the API", async () => {
+    const created = await impl.create(await inputs());
+    emulator.resetRequests();
+    const news = { ...(await inputs()), readyTimeoutSeconds: 60, destroyKillTimeout: 1000 };
+    const { outs } = await impl.update(created.id, created.outs, news);
+    expect(emulator.requests).toEqual([]);
+    expect(outs.serverId).toBe(created.id);
+    expect(outs.endpoints).toEqual(created.outs.endpoints);
+    expect(outs.readyTimeoutSeconds).toBe(60);
+  });
+
+  it("deletes with the kill-timeout override, and treats gone servers as deleted", async () => {
+    const { id, outs } = await impl.create(await inputs({ destroyKillTimeout: 4321 }));
+    const before = Date.now();
+    await impl.delete(id, outs);
+    const server = emulator.servers().find((s) => s.id === id)!;
+    expect(server.destroyed_at).toBeGreaterThanOrEqual(before - 5);
+    const deadline = emulator.killDeadline(id)!;
+    expect(deadline - server.destroyed_at!).toBe(4321);
+    await expect(impl.delete(id, outs)).resolves.toBeUndefined();
+    await expect(impl.delete("00000000-0000-4000-8000-00000000dead", outs)).resolves.toBeUndefined();
+  });
+
+  it("records a server that never gets placed as partially created, with what is missing", async () => {
+    emulator.setPlacement("never");
+    const checked = await inputs({ readyTimeoutSeconds: 1 });
+    const error = await impl.create(checked).then(
+      () => undefined,
+      (e: unknown) =>
+        e as { id?: string; message: string; properties?: { serverId?: string }; reasons?: string[] },
+    );
+    expect(error?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error?.properties?.serverId).toBe(error?.id);
+    expect(error?.message).toMatch(
+      /not ready after 1s: still missing started_at, ports\.web\.public_hostname/,
+    );
+    expect(liveServers(emulator).some((s) => s.id === error?.id)).toBe(true);
+  });
+
+  it.each(["commit_then_reset", "commit_then_500"] as const)(
+    "adopts the server when the create answer is lost (%s): exactly one server",
+    async (kind) => {
+      const checked = await inputs();
+      emulator.faults.inject({ method: "POST", path: /\/servers$/, kind });
+      const { id } = await impl.create(checked);
+      const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
+      expect(withKey.map((s) => s.id)).toEqual([id]);
+    },
+  );
+
+  it("posts again when the connection failed before the create was committed", async () => {
+    const checked = await inputs();
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "reset" });
+    emulator.resetRequests();
+    const { id } = await impl.create(checked);
+    const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
+    expect(withKey.map((s) => s.id)).toEqual([id]);
+  });
+
+  it("waits out a rate-limited create and then creates once", async () => {
+    const checked = await inputs();
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "rate_limit", retryAfterMs: 300 });
+    const { id } = await impl.create(checked);
+    expect(
+      liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey),
+    ).toHaveLength(1);
+    expect(id).toBeTruthy();
+  });
+
+  it("finds the server an earlier failed run created instead of creating a second", async () => {
+    const checked = await inputs();
+    const first = await impl.create({ ...checked, waitForReady: false });
+    emulator.resetRequests();
+    const again = await impl.create(checked);
+    expect(again.id).toBe(first.id);
+    expect(posts()).toBe(0);
+  });
+
+  it("adopts an existing server that matches the spec", async () => {
+    const existing = await impl.create(await inputs());
+    emulator.resetRequests();
+    const adopted = await impl.create(await inputs({ adoptServerId: existing.id }));
+    expect(adopted.id).toBe(existing.id);
+    expect(posts()).toBe(0);
+  });
+
+  it("refuses to adopt a server whose spec differs, naming the fields", async () => {
+    const existing = await impl.create(await inputs());
+    const wrong = await inputs({ adoptServerId: existing.id, resources: { cpu: 500, memory: 256 } });
+    await expect(impl.create(wrong)).rejects.toThrow(/does not match the declared spec in resources/);
+  });
+
+  it("refuses to adopt a server that does not exist", async () => {
+    const missing = await inputs({ adoptServerId: "00000000-0000-4000-8000-00000000dead" });
+    await expect(impl.create(missing)).rejects.toThrow(/SERVERS_SERVER_NOT_FOUND/);
+  });
+
+  it("fails fast naming the config key and env var when the token is missing", async () => {
+    const saved = process.env.GAMEHOST_TOKEN;
+    delete process.env.GAMEHOST_TOKEN;
+    useConfig({ "gamehost:baseUrl": emulator.url });
+    try {
+      await expect(impl.create(await inputs())).rejects.toThrow(/gamehost:token.*GAMEHOST_TOKEN/);
+    } finally {
+      if (saved !== undefined) process.env.GAMEHOST_TOKEN = saved;
+    }
+  });
+
+  it("surfaces a service rejection of the spec with the service's code", async () => {
+    const bad = await inputs({ datacenter: "00000000-0000-4000-8000-00000000dead" });
+    await expect(impl.create(bad)).rejects.toThrow(/CLUSTER_DATACENTER_NOT_FOUND/);
+  });
+});

@@ -1,0 +1,167 @@
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../src/provider/checks";
+import { check, diff } from "../../src/provider/server/impl";
+import {
+  changedSpecFields,
+  IDEMPOTENCY_TAG,
+  idempotencyKey,
+  type ServerInputs,
+  type ServerOutputs,
+  wireBody,
+} from "../../src/provider/server/spec";
+
+const ID = "11111111-1111-4111-8111-111111111111";
+
+function spec(overrides: Partial<ServerInputs> = {}): ServerInputs {
+  return {
+    gameId: ID,
+    environmentId: ID,
+    datacenter: ID,
+    tags: { role: "lobby" },
+    runtime: { build: ID },
+    network: { ports: { web: { protocol: "http", internalPort: 8080 } } },
+    resources: { cpu: 1000, memory: 512 },
+    resourceScope: "proj/dev/lobby",
+    idempotencyKey: "",
+    ...overrides,
+  };
+}
+
+function asOutputs(inputs: ServerInputs): ServerOutputs {
+  return { ...inputs, serverId: ID, createdAt: 1, ports: {}, endpoints: {} };
+}
+
+describe("Server check", () => {
+  it("accepts a valid spec and derives a stable idempotency key from scope and spec", async () => {
+    const a = await check({}, { ...spec() });
+    const b = await check({}, { ...spec() });
+    expect(a.failures).toEqual([]);
+    expect(a.inputs.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(a.inputs.idempotencyKey).toBe(b.inputs.idempotencyKey);
+    const otherName = await check({}, { ...spec({ resourceScope: "proj/dev/match" }) });
+    expect(otherName.inputs.idempotencyKey).not.toBe(a.inputs.idempotencyKey);
+    const otherSpec = await check({}, { ...spec({ resources: { cpu: 2000, memory: 512 } }) });
+    expect(otherSpec.inputs.idempotencyKey).not.toBe(a.inputs.idempotencyKey);
+  });
+
+  it("names each bad field by its camelCase property path", async () => {
+    const { failures } = await check(
+      {},
+      {
+        ...spec(),
+        gameId: "not-a-uuid",
+        tags: { ok: "x", bad: 3, [IDEMPOTENCY_TAG]: "mine" },
+        network: {
+          mode: "overlay",
+          ports: {
+            web: { protocol: "http", routing: { host: {} } },
+            voice: { protocol: "udp", routing: {} },
+            quic: { protocol: "quic", internalPort: 70_000 },
+          },
+        },
+        resources: { cpu: 0, memory: 1.5 },
+        lifecycle: { killTimeout: 7_200_000 },
+        readyTimeoutSeconds: -1,
+        destroyKillTimeout: -5,
+        colour: "red",
+      },
+    );
+    const props = failures.map((f) => f.property).sort();
+    expect(props).toEqual(
+      [
+        "colour",
+        "destroyKillTimeout",
+        "gameId",
+        "lifecycle.killTimeout",
+        "network.mode",
+        "network.ports.quic.internalPort",
+        "network.ports.quic.protocol",
+        "network.ports.voice.routing",
+        "network.ports.web.protocol",
+        "readyTimeoutSeconds",
+        "resources.cpu",
+        "resources.memory",
+        "tags.bad",
+        `tags.${IDEMPOTENCY_TAG}`,
+      ].sort(),
+    );
+    const byProp = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
+    expect(byProp["network.mode"]).toMatch(/bridge.*host/);
+    expect(byProp["network.ports.web.protocol"]).toMatch(/host routing supports only tcp and udp/);
+    expect(byProp["network.ports.voice.routing"]).toMatch(/exactly one/);
+    expect(byProp["lifecycle.killTimeout"]).toMatch(/7200000/);
+  });
+
+  it("lets values that are unknown during preview pass", async () => {
+    const { failures, inputs } = await check(
+      {},
+      {
+        ...spec(),
+        datacenter: UNKNOWN,
+        resources: { cpu: UNKNOWN, memory: 512 },
+        tags: UNKNOWN,
+      },
+    );
+    expect(failures).toEqual([]);
+    expect(inputs.idempotencyKey).toBe("");
+  });
+});
+
+describe("Server diff", () => {
+  it("treats defaults written out and left out as the same server", async () => {
+    const olds = asOutputs(spec());
+    const news = spec({
+      runtime: { build: ID, arguments: [], environment: {} },
+      network: {
+        mode: "bridge",
+        ports: { web: { protocol: "http", internalPort: 8080, routing: { gameGuard: {} } } },
+      },
+      lifecycle: { killTimeout: 0 },
+    });
+    expect(await diff(ID, olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces on any spec change and names the fields", async () => {
+    const olds = asOutputs(spec());
+    const result = await diff(
+      ID,
+      olds,
+      spec({ tags: { role: "match" }, resources: { cpu: 500, memory: 512 } }),
+    );
+    expect(result.changes).toBe(true);
+    expect(result.replaces).toEqual(["tags", "resources"]);
+  });
+
+  it("updates without replacing when only provider knobs change", async () => {
+    const olds = asOutputs(spec({ readyTimeoutSeconds: 300 }));
+    const result = await diff(ID, olds, spec({ readyTimeoutSeconds: 60, destroyKillTimeout: 10 }));
+    expect(result).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("ignores the serialized provider text and the derived key", async () => {
+    const olds = { ...asOutputs(spec()), __provider: "old text", idempotencyKey: "a" } as ServerOutputs;
+    const news = { ...spec(), __provider: "new text", idempotencyKey: "b" } as ServerInputs;
+    expect((await diff(ID, olds, news)).changes).toBe(false);
+  });
+
+  it("replaces when a spec value is unknown in preview", () => {
+    expect(changedSpecFields(spec(), spec({ datacenter: UNKNOWN }))).toEqual(["datacenter"]);
+  });
+});
+
+describe("wire body", () => {
+  it("drops provider-only fields and renames to snake_case", () => {
+    const body = wireBody({ ...spec({ waitForReady: false, destroyKillTimeout: 5, adoptServerId: ID }) });
+    expect(body).toEqual({
+      datacenter: ID,
+      tags: { role: "lobby" },
+      runtime: { build: ID },
+      network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
+      resources: { cpu: 1000, memory: 512 },
+    });
+  });
+
+  it("keys differ when the resource scope differs", () => {
+    expect(idempotencyKey(spec())).not.toBe(idempotencyKey(spec({ resourceScope: "proj/prod/lobby" })));
+  });
+});

@@ -1,0 +1,34 @@
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
+import { dist } from "./dist";
+
+/** The ids a server spec needs, taken from the emulator's fixture (the main game's first environment). */
+export interface ServerTarget {
+  gameId: string;
+  environmentId: string;
+  datacenter: string;
+  build: string;
+  /** A second datacenter, to change a spec. */
+  otherDatacenter: string;
+}
+
+export function serverTarget(emulator: RunningEmulator): ServerTarget {
+  const game = emulator.fixture.games[0]!;
+  const environment = game.environments[0]!;
+  return {
+    gameId: game.id,
+    environmentId: environment.id,
+    datacenter: game.datacenters[0]!.id,
+    otherDatacenter: game.datacenters[1]!.id,
+    build: environment.builds[0]!.id,
+  };
+}
+
+/** Starts the compiled emulator with fast placement, for tests. */
+export async function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return dist.emulator().startEmulator({ placementDelayMs: 20, watchHoldMs: 500, ...options });
+}
+
+/** Servers in the emulator that are not destroyed. */
+export function liveServers(emulator: RunningEmulator) {
+  return emulator.servers().filter((s) => s.destroyed_at === undefined);
+}
