@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
 import { serverTarget, startTestEmulator } from "../support/emulator";
-import { valueOf } from "../support/outputs";
+import { resolvedValue } from "../support/outputs";
 
 const pulumi = dist.pulumi();
 const gamehost = dist.pkg();
@@ -89,8 +89,8 @@ describe("resources under mocks", () => {
       queryStart: new Date("2024-08-16T00:00:00Z"),
       queryEnd: "2024-08-17T00:00:00Z",
     });
-    await valueOf(server.id);
-    await valueOf(exp.id);
+    await resolvedValue(server.id);
+    await resolvedValue(exp.id);
     const s = registered.find((r) => r.name === "mock-server")!;
     const e = registered.find((r) => r.name === "mock-export")!;
     expect(s.type).toBe("pulumi-nodejs:dynamic/gamehost:Server");
@@ -112,7 +112,7 @@ describe("resources under mocks", () => {
       queryStart: 1,
       queryEnd: 2,
     });
-    await valueOf(exp.id);
+    await resolvedValue(exp.id);
     expect(secretOutputsByName.get("secret-export")).toEqual(["url"]);
     expect(secretOutputsByName.get("mock-server")).toEqual([]);
   });
@@ -121,10 +121,10 @@ describe("resources under mocks", () => {
 describe("data sources", () => {
   it("getGamesOutput and getGameOutput return camelCase, validated data from the service", async () => {
     const t = serverTarget(emulator);
-    const games = await valueOf(gamehost.getGamesOutput());
+    const games = await resolvedValue(gamehost.getGamesOutput());
     expect(games.games.map((g) => g.gameId)).toContain(t.gameId);
     expect(games.groups[0]).toHaveProperty("isCurrentIdentityMember", true);
-    const game = await valueOf(gamehost.getGameOutput({ gameId: pulumi.output(t.gameId) }));
+    const game = await resolvedValue(gamehost.getGameOutput({ gameId: pulumi.output(t.gameId) }));
     expect(game.game.namespaces.map((n) => n.namespaceId)).toContain(t.environmentId);
     expect(game.watch.index).toMatch(/^\d+$/);
     const promised = await gamehost.getGame({ gameId: t.gameId });
@@ -145,7 +145,7 @@ describe("data sources", () => {
     await new Promise((r) => setTimeout(r, 75));
     expect(registered.some((r) => r.name === "dep-server")).toBe(false);
     expect(gameCalls()).toBe(0);
-    await valueOf(game);
+    await resolvedValue(game);
     expect(registered.some((r) => r.name === "dep-server")).toBe(true);
     expect(gameCalls()).toBe(1);
   });
@@ -154,7 +154,7 @@ describe("data sources", () => {
     const groupId = emulator.fixture.groups[0]!.id;
     const session = gamehost.createPaymentPortalSessionOutput({ groupId, intent: "general" });
     expect(await pulumi.isSecret(session)).toBe(true);
-    expect((await valueOf(session)).url).toMatch(/^https?:\/\//);
+    expect((await resolvedValue(session)).url).toMatch(/^https?:\/\//);
   });
 
   it("reports a missing token by config key and env var", async () => {
@@ -183,10 +183,10 @@ describe("examples/quickstart", () => {
     const exports: Record<string, unknown> = {};
     const requireFromExample = createRequire(file);
     new Function("exports", "require", "module", outputText)(exports, requireFromExample, { exports });
-    const gameName = await valueOf(exports.gameName as ReturnType<typeof pulumi.output<string>>);
+    const gameName = await resolvedValue(exports.gameName as ReturnType<typeof pulumi.output<string>>);
     expect(gameName).toBe(emulator.fixture.games[0]!.displayName);
-    await valueOf((exports.lobby as InstanceType<typeof gamehost.Server>).id);
-    await valueOf((exports.match as InstanceType<typeof gamehost.Server>).id);
+    await resolvedValue((exports.lobby as InstanceType<typeof gamehost.Server>).id);
+    await resolvedValue((exports.match as InstanceType<typeof gamehost.Server>).id);
     const lobby = registered.find((r) => r.name === "lobby")!;
     const match = registered.find((r) => r.name === "match")!;
     const history = registered.find((r) => r.name === "yesterday");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT, requireFromRepo } from "../support/dist";
 import { liveServers, serverTarget, startTestEmulator } from "../support/emulator";
-import { valueOf } from "../support/outputs";
+import { resolvedValue } from "../support/outputs";
 
 const pulumi = dist.pulumi();
 const gamehost = dist.pkg();
@@ -45,7 +45,7 @@ beforeAll(async () => {
     resources: { cpu: 100, memory: 64 },
   });
   const exp = new gamehost.LobbyHistoryExport("e", { gameId: t.gameId, queryStart: 0, queryEnd: Date.now() });
-  await Promise.all([valueOf(server.id), valueOf(exp.id)]);
+  await Promise.all([resolvedValue(server.id), resolvedValue(exp.id)]);
   // A program directory where the package is installed from npm (node_modules/pulumi-gamehost).
   programDir = mkdtempSync(path.join(tmpdir(), "gamehost-program-"));
   mkdirSync(path.join(programDir, "node_modules"));
