@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { CONFIG_KEYS } from "../api/config";
+import { PACKAGE_VERSION } from "../version";
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./emulator";
+
+const USAGE = `Usage: gamehost-emulator [options]
+
+Runs a local emulator of the game hosting service on 127.0.0.1.
+
+Options:
+  --port N              port to listen on (default 0: a free port, printed at start)
+  --fixture FILE        fixture JSON (default: the package's fixtures/default.json)
+  --state FILE          keep servers and exports in FILE across restarts
+  --placement-delay MS  delay between server create and placement (default 1000)
+  --watch-hold MS       longest hold of a watch request (default 40000)
+  --export-dir DIR      where lobby export CSVs are written (default: a temporary directory)
+  --rate-limit          enforce the service's rate limits
+  --admin               serve the /__admin test-control routes
+  --help                show this help
+  --version             show the version`;
+
+/** A command-line mistake: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+function intFlag(name: string, raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) {
+    throw new UsageError(`--${name} must be an integer from 0 to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+/** Parses the command line into emulator options (or help/version requests). */
+export function parseCli(argv: string[]): { help: true } | { version: true } | { options: EmulatorOptions } {
+  let values: ReturnType<typeof parse>["values"];
+  function parse() {
+    return parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        fixture: { type: "string" },
+        state: { type: "string" },
+        "placement-delay": { type: "string" },
+        "watch-hold": { type: "string" },
+        "export-dir": { type: "string" },
+        "rate-limit": { type: "boolean" },
+        admin: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    });
+  }
+  try {
+    values = parse().values;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (values.help) return { help: true };
+  if (values.version) return { version: true };
+  const options: EmulatorOptions = {};
+  const port = intFlag("port", values.port, 65_535);
+  if (port !== undefined) options.port = port;
+  const placementDelay = intFlag("placement-delay", values["placement-delay"], 86_400_000);
+  if (placementDelay !== undefined) options.placementDelayMs = placementDelay;
+  const watchHold = intFlag("watch-hold", values["watch-hold"], 49_000);
+  if (watchHold !== undefined) options.watchHoldMs = watchHold;
+  if (values.fixture !== undefined) options.fixture = values.fixture;
+  if (values.state !== undefined) options.stateFile = values.state;
+  if (values["export-dir"] !== undefined) options.exportDir = values["export-dir"];
+  if (values["rate-limit"]) options.rateLimit = true;
+  if (values.admin) options.admin = true;
+  return { options };
+}
+
+/** What the CLI prints once listening: the URL, the tokens, and how to use them. */
+export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
+  const lines = [
+    `gamehost emulator ${PACKAGE_VERSION} listening on ${emu.url}`,
+    "",
+    "Tokens (Authorization: Bearer <token>):",
+  ];
+  lines.push(`  user        ${emu.tokens.user}`);
+  lines.push(`  otherUser   ${emu.tokens.otherUser}   (not in the main game's group)`);
+  lines.push(`  expired     ${emu.tokens.expired}`);
+  for (const game of emu.fixture.games) {
+    const token = emu.tokens.cloud[game.id];
+    if (token) lines.push(`  cloud       ${token}   (game ${game.displayName}, ${game.id})`);
+  }
+  lines.push(
+    "",
+    "Try:",
+    `  curl -H "Authorization: Bearer ${emu.tokens.user}" ${emu.url}/cloud/games`,
+    "",
+    "Point the provider at it:",
+    `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`,
+    `  export ${CONFIG_KEYS.token.env}=${emu.tokens.user}`,
+  );
+  if (options.admin)
+    lines.push("", `Admin routes: ${emu.url}/__admin/… (faults, placement, mutate, servers, requests)`);
+  if (options.stateFile) lines.push("", `State file: ${options.stateFile}`);
+  lines.push("", "Press Ctrl+C to stop.");
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseCli>;
+  try {
+    parsed = parseCli(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`gamehost-emulator: ${(err as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if ("help" in parsed) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if ("version" in parsed) {
+    process.stdout.write(`${PACKAGE_VERSION}\n`);
+    return;
+  }
+  let emu: RunningEmulator;
+  try {
+    emu = await startEmulator(parsed.options);
+  } catch (err) {
+    process.stderr.write(`gamehost-emulator: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`${banner(emu, parsed.options)}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\nReceived ${signal}, stopping…\n`);
+    emu.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+if (require.main === module) void main();

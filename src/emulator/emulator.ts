@@ -1,0 +1,417 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { ERROR_CODES } from "../api/errors";
+import type { Server } from "../api/schemas/servers";
+import { EmulatorCore, type Handler, type PlacementMode, type RequestContext } from "./core";
+import { type FaultController, FaultQueue, type PendingFault } from "./faults";
+import { type Fixture, type FixtureInput, loadFixture } from "./fixture";
+import { internalError, notFoundRoute, readBody, ServiceError, writeError, writeJson } from "./http";
+import { type Mutations, mutationsOf } from "./mutations";
+import { RateLimiter } from "./rateLimit";
+import type { Router } from "./router";
+import { adminRouter } from "./routes/admin";
+import { apiRouter, EXPORT_DOWNLOAD_ROUTE } from "./routes/index";
+import { badBody } from "./validation";
+
+/** Options of {@link startEmulator}. */
+export interface EmulatorOptions {
+  /** Port on 127.0.0.1; default 0 (a free port). */
+  port?: number;
+  /** A fixture object or a JSON file path; default the shipped `fixtures/default.json`. */
+  fixture?: FixtureInput | string;
+  /** Servers and export records persist here: loaded at start, written atomically on each mutation. */
+  stateFile?: string;
+  /** Longest hold of a watch request; default 40 000 ms. */
+  watchHoldMs?: number;
+  /** A `watch_index` older than this is answered at once; default 300 000 ms. */
+  watchMaxIndexAgeMs?: number;
+  /** Delay between create and placement; default 1 000 ms. */
+  placementDelayMs?: number;
+  /** `never`: servers are never placed (partial-create tests); default `auto`. */
+  placement?: PlacementMode;
+  /** Enforce the service's rate limits (service-facts §8); default false. */
+  rateLimit?: boolean;
+  /** Serve the `/__admin` routes; default false. */
+  admin?: boolean;
+  /** Largest accepted request body; default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Requests still unanswered after this get 500 `API_REQUEST_TIMEOUT`; default 50 000 ms. */
+  requestTimeCapMs?: number;
+  /** Where export CSVs are written; default a fresh temporary directory removed on stop. */
+  exportDir?: string;
+  /** Clock in epoch ms (expiry, index age, timestamps); default `Date.now`. */
+  now?: () => number;
+}
+
+/** One answered (or dropped: status 0) request, for test assertions. */
+export interface RequestLogEntry {
+  method: string;
+  /** Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` for 404s. */
+  route: string;
+  /** The request path as sent. */
+  path: string;
+  /** HTTP status; 0 when the connection was dropped without an answer. */
+  status: number;
+}
+
+/** Tokens of the fixture, by their role in tests. */
+export interface EmulatorTokens {
+  /** The main user (member of the main game's group). */
+  user: string;
+  /** A user who is not in the main game's group. */
+  otherUser: string;
+  /** A cloud token per game id. */
+  cloud: Record<string, string>;
+  /** A token that has expired. */
+  expired: string;
+}
+
+/** A started emulator. */
+export interface RunningEmulator {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  port: number;
+  tokens: EmulatorTokens;
+  /** The parsed fixture (tests read ids from it). */
+  fixture: Fixture;
+  faults: FaultController;
+  setPlacement(mode: PlacementMode): void;
+  /** Every server including destroyed ones, in wire shape. */
+  servers(): Server[];
+  /** When SIGKILL would land for a deleted server (epoch ms), from the override or stored kill timeout. */
+  killDeadline(serverId: string): number | undefined;
+  /** Requests so far (the newest 100 000). */
+  readonly requests: ReadonlyArray<RequestLogEntry>;
+  resetRequests(): void;
+  /** Watch requests currently held. */
+  watcherCount(): number;
+  /** Changes to watched data. */
+  mutate: Mutations;
+  /** Closes the server, ends held watches, frees timers, removes a temporary export dir. */
+  stop(): Promise<void>;
+}
+
+const DEFAULTS = {
+  port: 0,
+  watchHoldMs: 40_000,
+  watchMaxIndexAgeMs: 300_000,
+  placementDelayMs: 1_000,
+  bodyLimitBytes: 1024 * 1024,
+  requestTimeCapMs: 50_000,
+} as const;
+
+const REQUEST_LOG_LIMIT = 100_000;
+
+function tokensOf(fixture: Fixture, now: number): EmulatorTokens {
+  const live = (t: Fixture["tokens"][number]) => t.role !== "expired" && (t.expiresAt ?? Infinity) > now;
+  const byRole = (role: string) => fixture.tokens.find((t) => t.role === role)?.token;
+  const cloud: Record<string, string> = {};
+  for (const t of fixture.tokens) {
+    if (t.kind === "cloud" && live(t) && cloud[t.gameId] === undefined) cloud[t.gameId] = t.token;
+  }
+  return {
+    user: byRole("user") ?? fixture.tokens.find((t) => t.kind === "user" && live(t))?.token ?? "",
+    otherUser: byRole("otherUser") ?? "",
+    cloud,
+    expired: byRole("expired") ?? fixture.tokens.find((t) => !live(t))?.token ?? "",
+  };
+}
+
+function checkMs(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`Emulator option ${name} must be an integer ≥ 0, got ${value}`);
+  return value;
+}
+
+/**
+ * Starts the emulator of the hosting service on 127.0.0.1. It answers as service-facts.md
+ * describes: same routes, auth rules, errors, watch semantics and placement.
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const fixture = loadFixture(options.fixture);
+  const now = options.now ?? Date.now;
+  const requestTimeCapMs = checkMs("requestTimeCapMs", options.requestTimeCapMs ?? DEFAULTS.requestTimeCapMs);
+  const settings = {
+    watchHoldMs: checkMs("watchHoldMs", options.watchHoldMs ?? DEFAULTS.watchHoldMs),
+    watchMaxIndexAgeMs: checkMs(
+      "watchMaxIndexAgeMs",
+      options.watchMaxIndexAgeMs ?? DEFAULTS.watchMaxIndexAgeMs,
+    ),
+    placementDelayMs: checkMs("placementDelayMs", options.placementDelayMs ?? DEFAULTS.placementDelayMs),
+    placement: options.placement ?? "auto",
+    bodyLimitBytes: checkMs("bodyLimitBytes", options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes),
+    stateFile: options.stateFile,
+    now,
+  };
+  const tempExportDir = options.exportDir === undefined;
+  const exportDir = options.exportDir ?? mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-"));
+  let core: EmulatorCore;
+  try {
+    core = new EmulatorCore(fixture, { ...settings, exportDir });
+  } catch (err) {
+    if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
+    throw err;
+  }
+  const faults = new FaultQueue();
+  const limiter = options.rateLimit ? new RateLimiter() : undefined;
+  const mutations = mutationsOf(core);
+  let requests: RequestLogEntry[] = [];
+  const api = apiRouter();
+  const admin = options.admin
+    ? adminRouter({
+        faults,
+        mutations,
+        requests: () => requests,
+        resetRequests: () => {
+          requests = [];
+        },
+      })
+    : undefined;
+  const capTimers = new Set<NodeJS.Timeout>();
+
+  const log = (entry: RequestLogEntry) => {
+    if (requests.length >= REQUEST_LOG_LIMIT) requests = requests.slice(REQUEST_LOG_LIMIT / 2);
+    requests.push(entry);
+  };
+
+  function contextOf(
+    req: IncomingMessage,
+    url: URL,
+    params: Record<string, string>,
+    rayId: string,
+    signal: AbortSignal,
+  ): RequestContext {
+    let body: Promise<unknown> | undefined;
+    return {
+      method: req.method ?? "GET",
+      pathname: url.pathname,
+      query: url.searchParams,
+      params,
+      rayId,
+      authorization: req.headers.authorization,
+      signal,
+      json() {
+        body ??= readBody(req, core.options.bodyLimitBytes).then((buf) => {
+          const type = req.headers["content-type"];
+          if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
+            throw badBody(
+              `Content-Type must be application/json, got ${type ? JSON.stringify(type) : "none"}.`,
+            );
+          }
+          if (buf.length === 0) throw badBody("Request body is empty: expected a JSON object.");
+          try {
+            return JSON.parse(buf.toString("utf8")) as unknown;
+          } catch (err) {
+            throw badBody(`Request body is not valid JSON: ${(err as Error).message}`);
+          }
+        });
+        return body;
+      },
+    };
+  }
+
+  async function run(handler: Handler, ctx: RequestContext) {
+    try {
+      return { reply: await handler(core, ctx) };
+    } catch (err) {
+      if (err instanceof ServiceError) return { error: err };
+      // The client left mid-request (e.g. while sending its body): nobody to answer, nothing wrong.
+      if (ctx.signal.aborted) return { reply: undefined };
+      process.emitWarning(
+        `gamehost emulator: internal error in ${ctx.method} ${ctx.pathname}: ${String(err)}`,
+      );
+      return { error: internalError() };
+    }
+  }
+
+  async function handleAdmin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    rayId: string,
+    router: Router<Handler>,
+  ) {
+    const match = router.match(req.method ?? "GET", url.pathname);
+    if (!match) return writeError(res, rayId, notFoundRoute());
+    const ctx = contextOf(req, url, match.params, rayId, new AbortController().signal);
+    const { reply, error } = await run(match.route.handler, ctx);
+    if (error) return writeError(res, rayId, error);
+    if (reply?.kind === "json") writeJson(res, rayId, reply.status, reply.body, reply.headers);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rayId = randomUUID();
+    const method = req.method ?? "GET";
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://127.0.0.1");
+    } catch {
+      log({ method, route: `${method} <unknown>`, path: req.url ?? "", status: 404 });
+      return writeError(res, rayId, notFoundRoute());
+    }
+    if (admin && url.pathname.startsWith("/__admin/")) return handleAdmin(req, res, url, rayId, admin);
+
+    const match = api.match(method, url.pathname);
+    const route = match?.name ?? `${method} <unknown>`;
+    let done = false;
+    const finish = (status: number) => {
+      if (done) return;
+      done = true;
+      clearTimeout(cap);
+      capTimers.delete(cap);
+      log({ method, route, path: url.pathname, status });
+    };
+    const answerError = (error: ServiceError) => {
+      writeError(res, rayId, error);
+      finish(error.status);
+    };
+    const abort = new AbortController();
+    const cap = setTimeout(() => {
+      abort.abort();
+      answerError(
+        new ServiceError(
+          500,
+          ERROR_CODES.requestTimeout,
+          `The request ran past the ${requestTimeCapMs} ms time cap.`,
+        ),
+      );
+    }, requestTimeCapMs);
+    capTimers.add(cap);
+    res.on("close", () => {
+      if (done) return;
+      abort.abort();
+      finish(0);
+    });
+
+    if (!match) return answerError(notFoundRoute());
+    const fault = faults.take(method, url.pathname, match.route.pattern);
+    if (fault?.kind === "reset") {
+      req.socket.destroy();
+      return finish(0);
+    }
+    if (fault?.kind === "hang") return; // only the time cap (or the client leaving) ends it
+    if (fault?.kind === "rate_limit") return answerError(rateLimitFault(fault, now()));
+    if (fault?.kind === "error_500") return answerError(internalError());
+    if (limiter && match.route.pattern !== EXPORT_DOWNLOAD_ROUTE) {
+      const until = limiter.hit(req.socket.remoteAddress ?? "?", route, now());
+      if (until !== undefined) return answerError(rateLimited(until));
+    }
+
+    const ctx = contextOf(req, url, match.params, rayId, abort.signal);
+    const { reply, error } = await run(match.route.handler, ctx);
+    if (done) return;
+    if (fault?.kind === "commit_then_reset") {
+      req.socket.destroy();
+      return finish(0);
+    }
+    if (fault?.kind === "commit_then_500") return answerError(internalError());
+    if (error) return answerError(error);
+    if (!reply) return finish(0);
+    if (reply.kind === "json") {
+      writeJson(res, rayId, reply.status, reply.body, reply.headers);
+      return finish(reply.status);
+    }
+    finish(200);
+    reply.write(res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      // Last line of defence: never a crash or a stack trace to the client.
+      writeError(res, randomUUID(), internalError());
+    });
+  });
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? DEFAULTS.port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    core.shutdown();
+    if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
+    throw new Error(`Cannot start the emulator on 127.0.0.1:${options.port ?? 0}: ${(err as Error).message}`);
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  core.baseUrl = url;
+
+  let stopped: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    tokens: tokensOf(fixture, now()),
+    fixture,
+    faults,
+    setPlacement: (mode) => core.setPlacement(mode),
+    servers: () => [...core.servers.values()].map((r) => structuredClone(r.server)),
+    killDeadline: (id) => core.servers.get(id)?.killAt,
+    get requests() {
+      return requests;
+    },
+    resetRequests: () => {
+      requests = [];
+    },
+    watcherCount: () => core.watch.count,
+    mutate: mutations,
+    stop() {
+      stopped ??= (async () => {
+        core.shutdown();
+        // Let released watches write their answers before the sockets go.
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const timer of capTimers) clearTimeout(timer);
+        capTimers.clear();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
+      })();
+      return stopped;
+    },
+  };
+}
+
+function retryAfterHeaders(untilMs: number, style: "date" | "seconds", now: number): Record<string, string> {
+  return {
+    "retry-after":
+      style === "date"
+        ? new Date(untilMs).toUTCString()
+        : String(Math.max(0, Math.ceil((untilMs - now) / 1000))),
+  };
+}
+
+/** 429 for a rate-limit window that ends at `until` (a whole second). */
+function rateLimited(until: number): ServiceError {
+  return new ServiceError(
+    429,
+    ERROR_CODES.rateLimit,
+    "Rate limit exceeded for this endpoint: retry after the time in retry-after.",
+    { retry_after_ts: until },
+    retryAfterHeaders(until, "date", 0),
+  );
+}
+
+/** 429 of an injected fault: retry-after rounded up to a whole second, as an HTTP date can only say that. */
+function rateLimitFault(fault: PendingFault, now: number): ServiceError {
+  const until = Math.ceil((now + fault.retryAfterMs) / 1000) * 1000;
+  return new ServiceError(
+    429,
+    ERROR_CODES.rateLimit,
+    "Rate limit exceeded for this endpoint: retry after the time in retry-after.",
+    { retry_after_ts: until },
+    fault.retryAfter === "seconds"
+      ? { "retry-after": String(Math.ceil(fault.retryAfterMs / 1000)) }
+      : retryAfterHeaders(until, "date", now),
+  );
+}

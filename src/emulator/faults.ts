@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+/** What an injected fault does to a matching request. */
+export const FAULT_KINDS = [
+  "rate_limit",
+  "error_500",
+  "hang",
+  "reset",
+  "commit_then_reset",
+  "commit_then_500",
+] as const;
+/** One of {@link FAULT_KINDS}. */
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** A fault for the next `count` requests matching `method` and `path`. */
+export interface FaultSpec {
+  /** HTTP method to match (any when omitted). */
+  method?: string;
+  /**
+   * Path to match (any when omitted): a string equals either the request path or the route
+   * pattern (e.g. `/games/:game/environments/:env/servers`); a RegExp is tested on the request path.
+   */
+  path?: string | RegExp;
+  kind: FaultKind;
+  /** How many matching requests it hits; default 1. */
+  count?: number;
+  /** `rate_limit` only: `retry-after` as an HTTP date (default) or in seconds. */
+  retryAfter?: "date" | "seconds";
+  /** `rate_limit` only: how far ahead `retry-after` points, in ms; default 1000. */
+  retryAfterMs?: number;
+}
+
+/** A fault still waiting for requests, as `pending()` lists it. */
+export interface PendingFault {
+  method?: string;
+  path?: string | RegExp;
+  kind: FaultKind;
+  remaining: number;
+  retryAfter: "date" | "seconds";
+  retryAfterMs: number;
+}
+
+/** Injects failures into the next matching requests; test code and the admin route share it. */
+export interface FaultController {
+  inject(spec: FaultSpec): void;
+  clear(): void;
+  pending(): PendingFault[];
+}
+
+/** JSON form of {@link FaultSpec} taken by `POST /__admin/faults` (`pathRegex` for a RegExp). */
+export const FaultSpecJson = z.strictObject({
+  method: z.string().min(1).optional(),
+  path: z.string().min(1).optional(),
+  pathRegex: z.string().min(1).optional(),
+  kind: z.enum(FAULT_KINDS),
+  count: z.number().int().min(1).optional(),
+  retryAfter: z.enum(["date", "seconds"]).optional(),
+  retryAfterMs: z.number().int().min(0).optional(),
+});
+
+/** Queue of injected faults; the first pending one that matches a request takes it. */
+export class FaultQueue implements FaultController {
+  private faults: PendingFault[] = [];
+
+  inject(spec: FaultSpec): void {
+    const parsed = FaultSpecJson.omit({ path: true, pathRegex: true }).safeParse({
+      method: spec.method,
+      kind: spec.kind,
+      count: spec.count,
+      retryAfter: spec.retryAfter,
+      retryAfterMs: spec.retryAfterMs,
+    });
+    if (!parsed.success) throw new Error(`Invalid fault: ${parsed.error.message}`);
+    this.faults.push({
+      ...(spec.method ? { method: spec.method.toUpperCase() } : {}),
+      ...(spec.path !== undefined ? { path: spec.path } : {}),
+      kind: spec.kind,
+      remaining: spec.count ?? 1,
+      retryAfter: spec.retryAfter ?? "date",
+      retryAfterMs: spec.retryAfterMs ?? 1000,
+    });
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  pending(): PendingFault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  /** Takes one use of the first fault matching the request, if any. */
+  take(method: string, pathname: string, pattern: string | undefined): PendingFault | undefined {
+    const index = this.faults.findIndex((f) => {
+      if (f.method && f.method !== method) return false;
+      if (f.path === undefined) return true;
+      if (typeof f.path === "string") return f.path === pathname || f.path === pattern;
+      f.path.lastIndex = 0;
+      return f.path.test(pathname);
+    });
+    const fault = this.faults[index];
+    if (!fault) return undefined;
+    fault.remaining--;
+    if (fault.remaining <= 0) this.faults.splice(index, 1);
+    return { ...fault };
+  }
+}

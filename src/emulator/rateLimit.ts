@@ -1,0 +1,53 @@
+/** Length of a rate-limit window (service-facts §8). */
+export const RATE_WINDOW_MS = 60_000;
+
+/** Requests per window by method (service-facts §8). */
+export const METHOD_LIMITS: Readonly<Record<string, number>> = {
+  GET: 128,
+  PATCH: 32,
+  POST: 16,
+  PUT: 16,
+  DELETE: 16,
+};
+
+/** Servers routes allow more (service-facts §8), keyed by route name. */
+export const ROUTE_LIMITS: Readonly<Record<string, number>> = {
+  "POST /games/:game/environments/:env/servers": 100,
+  "GET /games/:game/environments/:env/servers/:server": 120,
+  "GET /games/:game/environments/:env/servers": 200,
+  "DELETE /games/:game/environments/:env/servers/:server": 200,
+};
+
+/** The limit of a route, by its name (`"METHOD /pattern"`). */
+export function limitOf(routeName: string): number {
+  const method = routeName.slice(0, routeName.indexOf(" "));
+  return ROUTE_LIMITS[routeName] ?? METHOD_LIMITS[method] ?? 128;
+}
+
+/**
+ * Fixed windows per client IP and route, aligned to the minute, so `retry-after` (the window end)
+ * is a whole second an HTTP date can carry exactly.
+ */
+export class RateLimiter {
+  private readonly counts = new Map<string, { windowStart: number; count: number }>();
+
+  /** Counts the request; returns the window end (epoch ms) when it is over the limit. */
+  hit(ip: string, routeName: string, now: number): number | undefined {
+    const windowStart = now - (now % RATE_WINDOW_MS);
+    const key = `${ip} ${routeName}`;
+    let entry = this.counts.get(key);
+    if (!entry || entry.windowStart !== windowStart) {
+      entry = { windowStart, count: 0 };
+      this.counts.set(key, entry);
+      this.prune(windowStart);
+    }
+    entry.count++;
+    return entry.count > limitOf(routeName) ? windowStart + RATE_WINDOW_MS : undefined;
+  }
+
+  /** Drops counters of past windows so the map does not grow for ever. */
+  private prune(current: number): void {
+    if (this.counts.size < 1024) return;
+    for (const [key, entry] of this.counts) if (entry.windowStart !== current) this.counts.delete(key);
+  }
+}

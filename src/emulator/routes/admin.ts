@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { ERROR_CODES } from "../../api/errors";
+import type { Handler } from "../core";
+import { type FaultQueue, FaultSpecJson } from "../faults";
+import { ok, ServiceError } from "../http";
+import { applyMutation, MutationJson, type Mutations } from "../mutations";
+import { Router } from "../router";
+import { parseBody } from "../validation";
+
+/** What the admin routes need beyond the core. */
+export interface AdminDeps {
+  faults: FaultQueue;
+  mutations: Mutations;
+  requests(): ReadonlyArray<unknown>;
+  resetRequests(): void;
+}
+
+const PlacementJson = z.strictObject({ mode: z.enum(["auto", "never"]) });
+
+/**
+ * Test-control routes under `/__admin` (only with `admin: true`, no token): faults, placement,
+ * data mutations that wake watches, and read-outs, so another process can drive the emulator.
+ */
+export function adminRouter(deps: AdminDeps): Router<Handler> {
+  const router = new Router<Handler>();
+  router.add("POST", "/__admin/faults", async (_core, ctx) => {
+    const spec = parseBody(FaultSpecJson, await ctx.json());
+    let path: string | RegExp | undefined = spec.path;
+    if (spec.pathRegex !== undefined) {
+      try {
+        path = new RegExp(spec.pathRegex);
+      } catch (err) {
+        throw new ServiceError(
+          400,
+          ERROR_CODES.badBody,
+          `Invalid request body: pathRegex: ${(err as Error).message}`,
+        );
+      }
+    }
+    const { pathRegex: _drop, ...rest } = spec;
+    deps.faults.inject({ ...rest, ...(path !== undefined ? { path } : {}) });
+    return ok({ faults: pendingJson(deps.faults) });
+  });
+  router.add("GET", "/__admin/faults", () => ok({ faults: pendingJson(deps.faults) }));
+  router.add("DELETE", "/__admin/faults", () => {
+    deps.faults.clear();
+    return ok({});
+  });
+  router.add("POST", "/__admin/placement", async (core, ctx) => {
+    core.setPlacement(parseBody(PlacementJson, await ctx.json()).mode);
+    return ok({});
+  });
+  router.add("POST", "/__admin/mutate", async (_core, ctx) => {
+    const mutation = parseBody(MutationJson, await ctx.json());
+    try {
+      applyMutation(deps.mutations, mutation);
+    } catch (err) {
+      throw new ServiceError(400, ERROR_CODES.badBody, `Invalid mutation: ${(err as Error).message}`);
+    }
+    return ok({});
+  });
+  router.add("GET", "/__admin/servers", (core) =>
+    ok({ servers: [...core.servers.values()].map((r) => ({ ...r.server, kill_at: r.killAt })) }),
+  );
+  router.add("GET", "/__admin/watchers", (core) => ok({ count: core.watch.count }));
+  router.add("GET", "/__admin/requests", () => ok({ requests: deps.requests() }));
+  router.add("DELETE", "/__admin/requests", () => {
+    deps.resetRequests();
+    return ok({});
+  });
+  return router;
+}
+
+function pendingJson(faults: FaultQueue): unknown[] {
+  return faults.pending().map((f) => ({
+    ...f,
+    ...(f.path instanceof RegExp ? { path: undefined, pathRegex: f.path.source } : {}),
+  }));
+}

@@ -1,0 +1,169 @@
+import { randomBytes } from "node:crypto";
+import { ERROR_CODES } from "../../api/errors";
+import type { GameSummary, Game as GameWire, GroupHandle, GroupSummary } from "../../api/schemas/cloud";
+import { CreatePaymentPortalSessionRequest } from "../../api/schemas/cloud";
+import { authorizeGame, authorizeGroup } from "../auth";
+import type { EmulatorCore, Handler } from "../core";
+import { hubOf } from "../fixture";
+import { ok, ServiceError } from "../http";
+import { parseBody } from "../validation";
+import type { Game, Group } from "../world";
+
+/** Watch keys: each names one piece of data a mutation can touch. */
+export const watchKeys = {
+  game: (id: string) => `game:${id}`,
+  group: (id: string) => `group:${id}`,
+  billing: (id: string) => `billing:${id}`,
+  identity: (id: string) => `identity:${id}`,
+};
+
+const profileOf = (core: EmulatorCore, groupId: string) => `${hubOf(core.fixture)}/groups/${groupId}`;
+
+function groupHandle(core: EmulatorCore, group: Group): GroupHandle {
+  return {
+    ...(group.avatarUrl !== undefined ? { avatar_url: group.avatarUrl } : {}),
+    display_name: group.displayName,
+    external: { profile: profileOf(core, group.id) },
+    group_id: group.id,
+    is_developer: group.isDeveloper,
+  };
+}
+
+function groupSummary(core: EmulatorCore, group: Group, identityId: string): GroupSummary {
+  return {
+    ...(group.avatarUrl !== undefined ? { avatar_url: group.avatarUrl } : {}),
+    bio: group.bio,
+    display_name: group.displayName,
+    external: { profile: profileOf(core, group.id) },
+    group_id: group.id,
+    is_current_identity_member: group.members.includes(identityId),
+    member_count: group.members.length,
+    owner_identity_id: group.ownerIdentityId,
+    publicity: group.publicity,
+  };
+}
+
+function gameSummary(core: EmulatorCore, game: Game): GameSummary {
+  const group = core.world.groups.get(game.developerGroupId) as Group;
+  return {
+    ...(game.bannerUrl !== undefined ? { banner_url: game.bannerUrl } : {}),
+    developer: groupHandle(core, group),
+    display_name: game.displayName,
+    game_id: game.id,
+    ...(game.logoUrl !== undefined ? { logo_url: game.logoUrl } : {}),
+    name_id: game.nameId,
+    total_player_count: game.totalPlayerCount,
+    url: game.url ?? `${hubOf(core.fixture)}/games/${game.nameId}`,
+  };
+}
+
+function fullGame(game: Game): GameWire {
+  return {
+    available_regions: game.regions.map((r) => ({
+      provider: r.provider,
+      provider_display_name: r.providerDisplayName,
+      region_display_name: r.displayName,
+      region_id: r.id,
+      region_name_id: r.nameId,
+    })),
+    ...(game.bannerUrl !== undefined ? { banner_url: game.bannerUrl } : {}),
+    create_ts: game.createTs,
+    developer_group_id: game.developerGroupId,
+    display_name: game.displayName,
+    game_id: game.id,
+    ...(game.logoUrl !== undefined ? { logo_url: game.logoUrl } : {}),
+    name_id: game.nameId,
+    namespaces: [...game.environments]
+      .sort((a, b) => a.displayName.localeCompare(b.displayName))
+      .map((e) => ({
+        create_ts: e.createTs,
+        display_name: e.displayName,
+        name_id: e.nameId,
+        namespace_id: e.id,
+        version_id: e.versionId,
+      })),
+    total_player_count: game.totalPlayerCount,
+    versions: [...game.versions]
+      .sort((a, b) => Date.parse(a.createTs) - Date.parse(b.createTs))
+      .map((v) => ({ create_ts: v.createTs, display_name: v.displayName, version_id: v.id })),
+  };
+}
+
+/** `GET /cloud/bootstrap`: no token needed, but a token that is sent is checked. */
+export const getBootstrap: Handler = (core, ctx) => {
+  core.principal(ctx, true);
+  return ok(core.fixture.bootstrap);
+};
+
+/** `GET /cloud/games`: the identity's groups and their games, or the cloud token's one game. */
+export const listGames: Handler = async (core, ctx) => {
+  const principal = core.principal(ctx);
+  if (principal.kind === "cloud") {
+    if (ctx.query.has("watch_index")) {
+      throw new ServiceError(403, ERROR_CODES.forbidden, "Cloud token cannot watch `/games`.");
+    }
+    const game = core.world.games.get(principal.gameId) as Game;
+    return core.watchable(ctx, undefined, [watchKeys.game(game.id)], () => ({
+      games: [gameSummary(core, game)],
+      groups: [],
+    }));
+  }
+  const { identityId } = principal;
+  const since = core.watchIndexOf(ctx);
+  // Membership itself is watched data: joining a group changes the list.
+  const keysNow = () => {
+    const groups = core.world.groupsOf(identityId);
+    const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
+    return [
+      watchKeys.identity(identityId),
+      ...groups.map((g) => watchKeys.group(g.id)),
+      ...games.map((g) => watchKeys.game(g.id)),
+    ];
+  };
+  return core.watchable(ctx, since, keysNow(), () => {
+    const groups = core.world.groupsOf(identityId);
+    const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
+    return {
+      games: games.map((g) => gameSummary(core, g)),
+      groups: groups.map((g) => groupSummary(core, g, identityId)),
+    };
+  });
+};
+
+/** `GET /cloud/games/{game_id}`: namespaces by display name, versions oldest first. */
+export const getGame: Handler = async (core, ctx) => {
+  const gameId = ctx.params.game as string;
+  authorizeGame(core.world, core.principal(ctx), gameId);
+  const since = core.watchIndexOf(ctx);
+  const game = core.world.games.get(gameId);
+  if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
+  return core.watchable(ctx, since, [watchKeys.game(gameId)], () => ({ game: fullGame(game) }));
+};
+
+function requireBillingEnabled(core: EmulatorCore): void {
+  if (!core.fixture.billingEnabled) {
+    throw new ServiceError(400, ERROR_CODES.billingNotEnabled, "Billing is not enabled on this deployment.");
+  }
+}
+
+/** `GET /cloud/groups/{group_id}/billing`: the group's billing timestamps (unset ones omitted). */
+export const getGroupBilling: Handler = async (core, ctx) => {
+  const groupId = ctx.params.group as string;
+  authorizeGroup(core.world, core.principal(ctx), groupId);
+  const since = core.watchIndexOf(ctx);
+  requireBillingEnabled(core);
+  const group = core.world.groups.get(groupId) as Group;
+  return core.watchable(ctx, since, [watchKeys.billing(groupId)], () => ({ group: { ...group.billing } }));
+};
+
+/** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */
+export const createPaymentPortalSession: Handler = async (core, ctx) => {
+  const groupId = ctx.params.group as string;
+  authorizeGroup(core.world, core.principal(ctx), groupId);
+  const body = parseBody(CreatePaymentPortalSessionRequest, await ctx.json());
+  requireBillingEnabled(core);
+  const session = randomBytes(24).toString("base64url");
+  return ok({
+    payment_session_url: `${hubOf(core.fixture)}/billing/portal/${session}?group=${groupId}&intent=${body.intent}`,
+  });
+};

@@ -1,0 +1,72 @@
+import { createReadStream, statSync } from "node:fs";
+import { ERROR_CODES } from "../../api/errors";
+import { EXPORT_URL_TTL_MS, ExportLobbyHistoryRequest } from "../../api/schemas/lobbies";
+import { authorizeGame } from "../auth";
+import type { Handler } from "../core";
+import { exportFile, writeLobbyExport } from "../exports";
+import { ok, ServiceError } from "../http";
+import { parseBody } from "../validation";
+
+/** `POST /cloud/games/{game_id}/matchmaker/lobbies/export-history`: writes the CSV, answers a presigned URL. */
+export const exportLobbyHistory: Handler = async (core, ctx) => {
+  const gameId = ctx.params.game as string;
+  authorizeGame(core.world, core.principal(ctx), gameId);
+  const body = parseBody(ExportLobbyHistoryRequest, await ctx.json());
+  const game = core.world.games.get(gameId);
+  if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
+  const uploadId = core.nextUploadId();
+  const file = exportFile(core.options.exportDir, uploadId);
+  const rows = await writeLobbyExport(core.fixture, game, body.query_start, body.query_end, file);
+  const createdAt = core.now();
+  const expiresAt = createdAt + EXPORT_URL_TTL_MS;
+  core.exports.set(uploadId, {
+    uploadId,
+    gameId,
+    queryStart: body.query_start,
+    queryEnd: body.query_end,
+    createdAt,
+    expiresAt,
+    rows,
+    file,
+  });
+  core.persist();
+  return ok({ url: core.signer.url(core.baseUrl, uploadId, expiresAt) });
+};
+
+const denied = (message: string) => new ServiceError(403, ERROR_CODES.forbidden, message);
+
+/** `GET /__exports/{upload_id}/export.csv?expires&signature`: the presigned download (no token). */
+export const downloadExport: Handler = (core, ctx) => {
+  const uploadId = ctx.params.upload as string;
+  const expires = ctx.query.get("expires") ?? "";
+  const signature = ctx.query.get("signature") ?? "";
+  if (!core.signer.verify(uploadId, expires, signature)) {
+    throw denied(
+      "The request signature does not match: the URL was altered or is not one the service issued.",
+    );
+  }
+  if (Number(expires) <= core.now()) throw denied("The URL has expired: export the lobby history again.");
+  const record = core.exports.get(uploadId);
+  let size: number;
+  try {
+    if (!record) throw new Error("no record");
+    size = statSync(record.file).size;
+  } catch {
+    throw new ServiceError(404, ERROR_CODES.notFound, "The export file no longer exists.");
+  }
+  const file = (record as { file: string }).file;
+  return {
+    kind: "stream",
+    write(res) {
+      res.writeHead(200, {
+        "rvt-ray-id": ctx.rayId,
+        "content-type": "text/csv; charset=utf-8",
+        "content-length": String(size),
+        "content-disposition": 'attachment; filename="export.csv"',
+      });
+      const stream = createReadStream(file);
+      stream.on("error", () => res.destroy());
+      stream.pipe(res);
+    },
+  };
+};

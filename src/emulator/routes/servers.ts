@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import { ERROR_CODES } from "../../api/errors";
+import {
+  CreateServerRequest,
+  DeleteServerQuery,
+  ListBuildsQuery,
+  ListServersQuery,
+} from "../../api/schemas/servers";
+import { authorizeGame } from "../auth";
+import type { EmulatorCore, Handler, RequestContext } from "../core";
+import { ok, ServiceError } from "../http";
+import { newestFirst, newServer, type ServerRecord, tagsContain } from "../servers";
+import { parseBody, parseBool, parseIntParam, parseQuery, parseTagsJson } from "../validation";
+import type { Environment, Game } from "../world";
+
+/** Auth for every servers route: a cloud token of the game or a member of its developer group. */
+function authorize(core: EmulatorCore, ctx: RequestContext): { gameId: string; environmentId: string } {
+  const gameId = ctx.params.game as string;
+  authorizeGame(core.world, core.principal(ctx), gameId);
+  return { gameId, environmentId: ctx.params.env as string };
+}
+
+/** Existence, in the service's order: game, then environment (both 400). */
+function scope(
+  core: EmulatorCore,
+  gameId: string,
+  environmentId: string,
+): { game: Game; environment: Environment } {
+  const game = core.world.games.get(gameId);
+  if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
+  const environment = core.world.environmentOf(gameId, environmentId);
+  if (!environment) {
+    throw new ServiceError(
+      400,
+      ERROR_CODES.environmentNotFound,
+      `Environment ${environmentId} was not found in game ${gameId}.`,
+    );
+  }
+  return { game, environment };
+}
+
+/** A server of this environment, else 400 `SERVERS_SERVER_NOT_FOUND` (also for another environment's id). */
+function findServer(core: EmulatorCore, environmentId: string, serverId: string): ServerRecord {
+  const record = core.servers.get(serverId);
+  if (!record || record.server.environment !== environmentId) {
+    throw new ServiceError(
+      400,
+      ERROR_CODES.serverNotFound,
+      `Server ${serverId} was not found in this environment.`,
+    );
+  }
+  return record;
+}
+
+/** `POST …/servers`: validated, accepted at once, placed after the placement delay. */
+export const createServer: Handler = async (core, ctx) => {
+  const { gameId, environmentId } = authorize(core, ctx);
+  const body = parseBody(CreateServerRequest, await ctx.json());
+  const { game, environment } = scope(core, gameId, environmentId);
+  if (!game.datacenters.some((d) => d.id === body.datacenter)) {
+    throw new ServiceError(
+      400,
+      ERROR_CODES.datacenterNotFound,
+      `Datacenter ${body.datacenter} is not a datacenter of this game's cluster.`,
+    );
+  }
+  if (!environment.builds.some((b) => b.id === body.runtime.build)) {
+    throw new ServiceError(
+      400,
+      ERROR_CODES.buildNotFound,
+      `Build ${body.runtime.build} was not found in environment ${environmentId}.`,
+    );
+  }
+  const server = newServer(randomUUID(), environmentId, body, core.now());
+  core.addServer(server, gameId);
+  return ok({ server: structuredClone(server) });
+};
+
+/** `GET …/servers/{server_id}`: destroyed servers are still returned. */
+export const getServer: Handler = (core, ctx) => {
+  const { gameId, environmentId } = authorize(core, ctx);
+  scope(core, gameId, environmentId);
+  return ok({ server: structuredClone(findServer(core, environmentId, ctx.params.server as string).server) });
+};
+
+/** `DELETE …/servers/{server_id}`: `destroyed_at` at once; idempotent on a destroyed server. */
+export const deleteServer: Handler = (core, ctx) => {
+  const { gameId, environmentId } = authorize(core, ctx);
+  const query = parseQuery(DeleteServerQuery, {
+    override_kill_timeout: parseIntParam("override_kill_timeout", ctx.query.get("override_kill_timeout")),
+  });
+  scope(core, gameId, environmentId);
+  const record = findServer(core, environmentId, ctx.params.server as string);
+  core.destroyServer(record, query.override_kill_timeout);
+  return ok({});
+};
+
+/** `GET …/servers`: tag containment, newest first, destroyed only on request, `cursor` = strictly older. */
+export const listServers: Handler = (core, ctx) => {
+  const { gameId, environmentId } = authorize(core, ctx);
+  const cursorRaw = ctx.query.get("cursor");
+  const query = parseQuery(
+    ListServersQuery,
+    {
+      tags: parseTagsJson(ctx.query.get("tags_json")),
+      include_destroyed: parseBool("include_destroyed", ctx.query.get("include_destroyed")),
+      cursor: cursorRaw ?? undefined,
+    },
+    { tags: "tags_json" },
+  );
+  scope(core, gameId, environmentId);
+  const inEnvironment = [...core.servers.values()].filter((r) => r.server.environment === environmentId);
+  // An unknown cursor matches nothing older, as the service's "older than" query does.
+  const cursor =
+    query.cursor === undefined ? undefined : inEnvironment.find((r) => r.server.id === query.cursor);
+  const servers = inEnvironment
+    .filter((r) => query.include_destroyed === true || r.server.destroyed_at === undefined)
+    .filter((r) => tagsContain(r.server.tags, query.tags))
+    .filter((r) => query.cursor === undefined || (cursor !== undefined && newestFirst(cursor, r) < 0))
+    .sort(newestFirst)
+    .map((r) => structuredClone(r.server));
+  return ok({ servers });
+};
+
+/** `GET …/datacenters`: the game's datacenters by slug. */
+export const listDatacenters: Handler = (core, ctx) => {
+  const { gameId, environmentId } = authorize(core, ctx);
+  const { game } = scope(core, gameId, environmentId);
+  const datacenters = [...game.datacenters]
+    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .map((d) => ({ id: d.id, slug: d.slug, name: d.name }));
+  return ok({ datacenters });
+};
+
+/** `GET …/builds`: the environment's builds, newest first, filtered by `tags_json`. */
+export const listBuilds: Handler = (core, ctx) => {
+  const { gameId, environmentId } = authorize(core, ctx);
+  const query = parseQuery(
+    ListBuildsQuery,
+    { tags: parseTagsJson(ctx.query.get("tags_json")) },
+    { tags: "tags_json" },
+  );
+  const { environment } = scope(core, gameId, environmentId);
+  const builds = environment.builds
+    .filter((b) => tagsContain(b.tags, query.tags))
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    .map((b) => ({
+      id: b.id,
+      name: b.name,
+      created_at: b.createdAt,
+      content_length: b.contentLength,
+      tags: { ...b.tags },
+    }));
+  return ok({ builds });
+};

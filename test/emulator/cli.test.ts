@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const CLI = path.resolve(__dirname, "../../dist/emulator/cli.js");
+
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  const proc = child;
+  child = undefined;
+  if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+  // SIGTERM, so the emulator removes its temporary export directory on the way out.
+  const exited = new Promise((resolve) => proc.once("exit", resolve));
+  proc.kill("SIGTERM");
+  await exited;
+});
+
+/** Starts the CLI and collects stdout until `pattern` shows up. */
+function startCli(args: string[], pattern: RegExp): Promise<{ proc: ChildProcess; out: () => string }> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const proc = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  child = proc;
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`CLI did not print ${pattern}: ${out}`)), 10_000);
+    proc.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (pattern.test(out)) {
+        clearTimeout(timer);
+        resolve({ proc, out: () => out });
+      }
+    });
+    proc.on("exit", (code) => reject(new Error(`CLI exited with ${code}: ${out}`)));
+  });
+}
+
+describe("gamehost-emulator CLI", () => {
+  it("starts on a free port, prints the URL and tokens, serves, and stops on SIGTERM", async () => {
+    const { proc, out } = await startCli(["--port", "0", "--placement-delay", "10"], /Press Ctrl\+C/);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    expect(url).toBeDefined();
+    const token = /user\s+(\S+)/.exec(out())?.[1];
+    expect(out()).toContain("curl -H");
+    expect(out()).toMatch(/otherUser\s+\S+/);
+    expect(out()).toMatch(/cloud\s+\S+/);
+    const res = await fetch(`${url}/cloud/games`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => proc.on("exit", resolve));
+    proc.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  it("serves admin routes only with --admin", async () => {
+    const { out } = await startCli(["--admin"], /Press Ctrl\+C/);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    const res = await fetch(`${url}/__admin/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "error_500", path: "/cloud/bootstrap" }),
+    });
+    expect(res.status).toBe(200);
+    expect((await fetch(`${url}/cloud/bootstrap`)).status).toBe(500);
+    expect((await fetch(`${url}/cloud/bootstrap`)).status).toBe(200);
+  });
+
+  it("rejects bad flags with a clear message and exit code 2", () => {
+    for (const args of [["--bogus"], ["--port", "http"], ["--port", "70000"], ["stray"]]) {
+      const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+      expect(result.status, args.join(" ")).toBe(2);
+      expect(result.stderr).toContain("Usage: gamehost-emulator");
+    }
+    const bad = spawnSync(process.execPath, [CLI, "--port", "http"], { encoding: "utf8" });
+    expect(bad.stderr).toContain("--port must be an integer");
+  });
+
+  it("prints help, and fails clearly on a bad fixture file", () => {
+    const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
+    expect([help.status, help.stdout.includes("--rate-limit")]).toEqual([0, true]);
+    const bad = spawnSync(process.execPath, [CLI, "--fixture", "/nonexistent/fixture.json"], {
+      encoding: "utf8",
+    });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("/nonexistent/fixture.json");
+  });
+});

@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_FIXTURE_PATH, loadFixture } from "../../src/emulator";
+import { generateLobbies, inSpan, lobbiesOf } from "../../src/emulator/lobbies";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-fixture-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("default fixture", () => {
+  const fixture = loadFixture(DEFAULT_FIXTURE_PATH);
+  const user = fixture.tokens.find((t) => t.role === "user");
+  const identity = user?.kind === "user" ? user.identityId : "";
+
+  it("has what the tests and users rely on", () => {
+    expect(fixture.groups.length).toBeGreaterThanOrEqual(2);
+    expect(fixture.games.length).toBeGreaterThanOrEqual(3);
+    const foreign = fixture.games.filter(
+      (g) => !fixture.groups.find((gr) => gr.id === g.developerGroupId)?.members.includes(identity),
+    );
+    expect(foreign.length).toBeGreaterThanOrEqual(1);
+    const main = fixture.games[0];
+    expect(main?.environments.length).toBeGreaterThanOrEqual(2);
+    expect(main?.datacenters.length).toBeGreaterThanOrEqual(2);
+    expect(main?.environments.flatMap((e) => e.builds).length).toBeGreaterThanOrEqual(2);
+    expect(fixture.lobbies.length).toBeGreaterThanOrEqual(18);
+    expect(fixture.lobbies.some((l) => l.stopTs === undefined)).toBe(true);
+    for (const role of ["user", "otherUser", "expired"]) {
+      expect(fixture.tokens.some((t) => t.role === role)).toBe(true);
+    }
+    for (const game of fixture.games)
+      expect(fixture.tokens.some((t) => t.kind === "cloud" && t.gameId === game.id)).toBe(true);
+  });
+});
+
+describe("loadFixture", () => {
+  it("names the file and the fields at fault", () => {
+    const file = path.join(dir, "bad.json");
+    const fixture = structuredClone(loadFixture());
+    (fixture.games[0] as { developerGroupId: string }).developerGroupId =
+      "00000000-0000-4000-8000-000000000000";
+    (fixture.tokens[0] as { token: string }).token = "";
+    writeFileSync(file, JSON.stringify(fixture));
+    expect(() => loadFixture(file)).toThrow(/bad\.json.*games\.0\.developerGroupId.*unknown group/s);
+    expect(() => loadFixture(file)).toThrow(/tokens\.0\.token/);
+  });
+
+  it("reports unreadable and non-JSON files", () => {
+    expect(() => loadFixture(path.join(dir, "missing.json"))).toThrow(/Cannot read fixture file/);
+    const file = path.join(dir, "text.json");
+    writeFileSync(file, "not json");
+    expect(() => loadFixture(file)).toThrow(/not JSON/);
+  });
+
+  it("rejects unknown keys and lobbies that stop before they start", () => {
+    const fixture = structuredClone(loadFixture()) as Record<string, unknown> &
+      ReturnType<typeof loadFixture>;
+    const lobby = fixture.lobbies[0];
+    if (lobby) lobby.stopTs = lobby.startTs - 1;
+    expect(() => loadFixture({ ...fixture, surprise: 1 } as never)).toThrow(/surprise/);
+    expect(() => loadFixture(fixture)).toThrow(/lobbies\.0\.stopTs/);
+  });
+});
+
+describe("lobby generator", () => {
+  const fixture = loadFixture();
+  const game = fixture.games[0] as (typeof fixture.games)[number];
+  const gen = {
+    gameId: game.id,
+    count: 2_000,
+    seed: 7,
+    endTs: 1_723_852_800_000,
+    intervalMs: 1_000,
+    maxDurationMs: 60_000,
+    tierNames: ["a", "b"],
+    lobbyGroupNames: ["x", "y"],
+  };
+
+  it("is deterministic per seed and yields lobbies newest first within their slots", () => {
+    const a = [...generateLobbies(gen, game)];
+    const b = [...generateLobbies(gen, game)];
+    const c = [...generateLobbies({ ...gen, seed: 8 }, game)];
+    expect(a).toEqual(b);
+    expect(a.map((l) => l.id)).not.toEqual(c.map((l) => l.id));
+    expect(new Set(a.map((l) => l.id)).size).toBe(a.length);
+    a.forEach((l, i) => {
+      expect(l.startTs).toBeLessThanOrEqual(gen.endTs - i * gen.intervalMs);
+      expect(l.startTs).toBeGreaterThan(gen.endTs - (i + 1) * gen.intervalMs);
+      expect(l.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      if (l.stopTs === undefined) expect(l.startTs + 1).toBeGreaterThan(gen.endTs - gen.maxDurationMs);
+      else expect(l.stopTs).toBeLessThanOrEqual(gen.endTs);
+      const env = game.environments.find((e) => e.id === l.environmentId);
+      expect(l.versionId).toBe(env?.versionId);
+    });
+    expect(a.some((l) => l.stopTs === undefined)).toBe(true);
+  });
+
+  it("merges the fixture's lobbies with generated ones, newest first", () => {
+    const merged = [...lobbiesOf({ ...fixture, lobbyGenerators: [gen] }, game)];
+    const own = fixture.lobbies.filter((l) => l.gameId === game.id).length;
+    expect(merged).toHaveLength(own + gen.count);
+    expect(
+      merged.every((l, i) => i === 0 || l.startTs <= (merged[i - 1] as { startTs: number }).startTs),
+    ).toBe(true);
+  });
+
+  it("includes lobbies created or stopped inside the span, or running and created before its end", () => {
+    const base = { ...(fixture.lobbies[0] as (typeof fixture.lobbies)[number]) };
+    expect(inSpan({ ...base, startTs: 10, stopTs: 20 }, 0, 100)).toBe(true);
+    expect(inSpan({ ...base, startTs: -10, stopTs: 20 }, 0, 100)).toBe(true);
+    expect(inSpan({ ...base, startTs: 50, stopTs: 200 }, 0, 100)).toBe(true);
+    expect(inSpan({ ...base, startTs: -10, stopTs: 200 }, 0, 100)).toBe(false);
+    expect(inSpan({ ...base, startTs: -10, stopTs: -5 }, 0, 100)).toBe(false);
+    expect(inSpan({ ...base, startTs: -10, stopTs: undefined }, 0, 100)).toBe(true);
+    expect(inSpan({ ...base, startTs: 100, stopTs: undefined }, 0, 100)).toBe(false);
+  });
+});

@@ -1,0 +1,129 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ServerResponse } from "../../src/api/schemas/servers";
+import { startEmulator } from "../../src/emulator";
+import { call, codeOf, ids, serverBody, start, until } from "./helpers";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-state-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("state file", () => {
+  it("keeps servers across a restart: create, stop, start again, get and delete", async () => {
+    const stateFile = path.join(dir, "servers.json");
+    const first = await start({ stateFile, placementDelayMs: 10 });
+    const created = ServerResponse.parse(
+      (await call(first, "POST", ids(first).serversPath, { body: serverBody(first) })).body,
+    ).server;
+    const placed = await until(async () => {
+      const s = ServerResponse.parse(
+        (await call(first, "GET", `${ids(first).serversPath}/${created.id}`)).body,
+      ).server;
+      return s.started_at !== undefined ? s : undefined;
+    });
+    await first.stop();
+    expect(JSON.parse(readFileSync(stateFile, "utf8")).servers).toHaveLength(1);
+
+    const second = await start({ stateFile });
+    try {
+      const again = await call(second, "GET", `${ids(second).serversPath}/${created.id}`);
+      expect(again.status).toBe(200);
+      expect(ServerResponse.parse(again.body).server).toEqual(placed);
+      const del = await call(second, "DELETE", `${ids(second).serversPath}/${created.id}`);
+      expect(del.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+    const third = await start({ stateFile });
+    try {
+      const gone = ServerResponse.parse(
+        (await call(third, "GET", `${ids(third).serversPath}/${created.id}`)).body,
+      );
+      expect(gone.server.destroyed_at).toBeDefined();
+    } finally {
+      await third.stop();
+    }
+  });
+
+  it("places, after a restart, a server that was still waiting for placement", async () => {
+    const stateFile = path.join(dir, "pending.json");
+    const first = await start({ stateFile, placement: "never" });
+    const created = ServerResponse.parse(
+      (await call(first, "POST", ids(first).serversPath, { body: serverBody(first) })).body,
+    ).server;
+    await first.stop();
+    const second = await start({ stateFile, placementDelayMs: 5 });
+    try {
+      await until(async () => {
+        const s = ServerResponse.parse(
+          (await call(second, "GET", `${ids(second).serversPath}/${created.id}`)).body,
+        );
+        return s.server.started_at;
+      });
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("keeps export URLs valid across a restart when the export dir is kept", async () => {
+    const stateFile = path.join(dir, "exports.json");
+    const exportDir = path.join(dir, "exports");
+    const first = await start({ stateFile, exportDir });
+    const res = await call(
+      first,
+      "POST",
+      `/cloud/games/${ids(first).gameId}/matchmaker/lobbies/export-history`,
+      {
+        body: { query_start: 0, query_end: Date.UTC(2025, 0, 1) },
+      },
+    );
+    const url = new URL((res.body as { url: string }).url);
+    const before = await (await fetch(url)).text();
+    await first.stop();
+    const second = await start({ stateFile, exportDir });
+    try {
+      url.port = String(second.port);
+      const after = await fetch(url);
+      expect(after.status).toBe(200);
+      expect(await after.text()).toBe(before);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("refuses a corrupt state file with an error naming it", async () => {
+    const stateFile = path.join(dir, "corrupt.json");
+    writeFileSync(stateFile, "{ nope");
+    await expect(startEmulator({ stateFile })).rejects.toThrow(stateFile);
+    writeFileSync(stateFile, JSON.stringify({ version: 1, secret: "x", servers: [], exports: [] }));
+    await expect(startEmulator({ stateFile })).rejects.toThrow(/secret/);
+  });
+
+  it("does not answer for a server of an unknown id after restart", async () => {
+    const stateFile = path.join(dir, "empty.json");
+    const e = await start({ stateFile });
+    try {
+      const res = await call(e, "GET", `${ids(e).serversPath}/00000000-0000-4000-8000-000000000000`);
+      expect(codeOf(res)).toBe("SERVERS_SERVER_NOT_FOUND");
+    } finally {
+      await e.stop();
+    }
+  });
+});
+
+describe("start-up errors", () => {
+  it("reports a port in use", async () => {
+    const first = await start();
+    try {
+      await expect(startEmulator({ port: first.port })).rejects.toThrow(/127\.0\.0\.1:\d+.*EADDRINUSE/);
+    } finally {
+      await first.stop();
+    }
+  });
+
+  it("rejects negative or fractional durations", async () => {
+    await expect(startEmulator({ watchHoldMs: -1 })).rejects.toThrow(/watchHoldMs/);
+    await expect(startEmulator({ placementDelayMs: 1.5 })).rejects.toThrow(/placementDelayMs/);
+  });
+});
