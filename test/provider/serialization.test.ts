@@ -103,7 +103,8 @@ describe("serialized providers", () => {
     expect((await provider.diff!(id, outs, checked.inputs)).changes).toBe(false);
     const read = await provider.read!(id, outs);
     expect(read.id).toBe(id);
-    const updated = await provider.update!(id, outs, { ...checked.inputs, readyTimeoutSeconds: 9 });
+    const inputs = checked.inputs as Record<string, unknown>;
+    const updated = await provider.update!(id, outs, { ...inputs, readyTimeoutSeconds: 9 });
     expect((updated.outs as Record<string, unknown>).readyTimeoutSeconds).toBe(9);
     await provider.delete!(id, outs);
     expect(liveServers(emulator).map((s) => s.id)).not.toContain(id);
