@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { customSteps } from "../harness";
+import { mutations, opsByName, removeTempDirs, storeStack } from "./helpers";
+
+afterAll(removeTempDirs);
+
+describe("failures are reported, fast, with what the engine would keep", () => {
+  it("a program that throws fails within seconds with its message in the result", async () => {
+    const { stack } = storeStack([{ name: "x", value: "1" }], { "selftest:throw": "boom-from-the-program" });
+
+    const result = await stack.up();
+
+    // Without the preloaded inspect fix, formatting this error alone takes 15-40 s on Node 20/22.
+    expect(result.durationMs).toBeLessThan(10_000);
+    expect(result.exitCode).not.toBe(0);
+    expect(result.error).toContain("boom-from-the-program");
+    expect(customSteps(result.steps)).toEqual([]);
+  });
+
+  it("check failures fail the run with the property and the reason", async () => {
+    const { stack, log } = storeStack([{ name: "empty", value: "" }]);
+
+    const result = await stack.up();
+
+    expect(result.error).toContain("property value: value must be a non-empty string");
+    expect(result.error).toContain("::empty");
+    expect(mutations(log())).toEqual([]);
+    expect(stack.resources().some((r) => r.urn.endsWith("::empty"))).toBe(false);
+  });
+
+  it("a create that fails after allocating an id records a partially created resource", async () => {
+    const { stack, setItems, log } = storeStack([
+      { name: "ok", value: "1" },
+      { name: "bad", value: "2", dependsOn: ["ok"], failCreate: true },
+    ]);
+
+    const failed = await stack.up();
+
+    expect(failed.error).toContain("item bad failed to start");
+    const step = customSteps(failed.steps).find((s) => s.name === "bad");
+    expect(step).toMatchObject({ op: "create", initErrors: ["health check failed"] });
+    expect(step?.error).toContain("item bad failed to start");
+    const badId = mutations(log()).find((e) => e.name === "bad")?.id;
+    const bad = stack.resources().find((r) => r.urn.endsWith("::bad"));
+    expect(bad).toMatchObject({ id: badId, initErrors: ["health check failed"] });
+    expect(stack.resources().some((r) => r.urn.endsWith("::ok"))).toBe(true);
+
+    // Next run: an unhealthy resource without input changes gets an (empty) update, not a create.
+    setItems([
+      { name: "ok", value: "1" },
+      { name: "bad", value: "2", dependsOn: ["ok"] },
+    ]);
+    const healed = await stack.up();
+    expect(healed.error).toBeUndefined();
+    expect(opsByName(healed.steps)).toEqual({ ok: ["same"], bad: ["update"] });
+    expect(stack.resources().find((r) => r.urn.endsWith("::bad"))).toMatchObject({ id: badId });
+    expect(stack.resources().find((r) => r.urn.endsWith("::bad"))?.initErrors).toBeUndefined();
+  });
+});

@@ -1,0 +1,21 @@
+/**
+ * Engine harness: runs Pulumi programs and dynamic providers through the SDK's real language host and
+ * dynamic provider host, with the engine's step logic in between. Test code only (not published).
+ */
+export type { CheckpointFile, ResourceState } from "./checkpoint";
+export { ROOT_STACK_TYPE } from "./checkpoint";
+export { TEST_PASSPHRASE } from "./crypter";
+export { Engine, type Goal, makeUrn, StepError } from "./engine";
+export {
+  containsSecrets,
+  isSecret,
+  makeSecret,
+  SECRET_SIG,
+  SIG_KEY,
+  UNKNOWN,
+  unwrapSecrets,
+} from "./properties";
+export type { JsonValue, PropertyMap } from "./proto";
+export { type PartialFailure, ProviderError, ProviderHost, type ProviderHostOptions } from "./providerHost";
+export { type ConfigEntry, customSteps, Stack, type StackOptions } from "./stack";
+export type { Diagnostic, OutputValue, RunResult, Step, StepOp } from "./types";

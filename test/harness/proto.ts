@@ -1,0 +1,87 @@
+/**
+ * The SDK's own gRPC stubs and protobuf messages, loaded with plain `require` from the directory of
+ * `@pulumi/pulumi` so that they share one `google-protobuf` and one `@grpc/grpc-js` instance with the SDK
+ * (Vite must never transform them: the generated code relies on CommonJS globals).
+ */
+import { createRequire } from "node:module";
+import * as path from "node:path";
+
+// Resolved rather than computed from this file's location, so the harness also works when compiled to
+// another directory (`__filename` exists under vitest and in CommonJS output).
+/** Directory of the installed `@pulumi/pulumi` SDK. */
+export const SDK_DIR = path.dirname(createRequire(__filename).resolve("@pulumi/pulumi/package.json"));
+
+/** Root of this repository (the one whose node_modules holds the SDK). */
+export const REPO_ROOT = path.resolve(SDK_DIR, "..", "..", "..");
+
+/** The dynamic provider host the CLI starts as `pulumi-resource-pulumi-nodejs`. */
+export const DYNAMIC_PROVIDER_ENTRY = path.join(SDK_DIR, "cmd", "dynamic-provider", "index.js");
+
+/** The language host entry the CLI's `pulumi-language-nodejs` runs programs with. */
+export const RUN_ENTRY = path.join(SDK_DIR, "cmd", "run", "index.js");
+
+const sdkRequire = createRequire(path.join(SDK_DIR, "package.json"));
+
+/** `@grpc/grpc-js`, as the SDK resolves it. */
+export const grpc = sdkRequire("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
+/** `google.protobuf.Struct` / `Value` with `fromJavaScript` / `toJavaScript`. */
+export const structproto = sdkRequire(
+  "google-protobuf/google/protobuf/struct_pb",
+) as typeof import("google-protobuf/google/protobuf/struct_pb");
+/** `google.protobuf.Empty`. */
+export const emptyproto = sdkRequire(
+  "google-protobuf/google/protobuf/empty_pb",
+) as typeof import("google-protobuf/google/protobuf/empty_pb");
+/** `google.protobuf.Any`. */
+export const anyproto = sdkRequire(
+  "google-protobuf/google/protobuf/any_pb",
+) as typeof import("google-protobuf/google/protobuf/any_pb");
+/** `pulumirpc` provider messages (CheckRequest, ErrorResourceInitFailed, …). */
+export const provproto = sdkRequire(
+  "./proto/provider_pb",
+) as typeof import("@pulumi/pulumi/proto/provider_pb");
+/** `pulumirpc.ResourceProvider` client/service definitions. */
+export const provrpc = sdkRequire(
+  "./proto/provider_grpc_pb",
+) as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
+/** `pulumirpc` resource-monitor messages. */
+export const resproto = sdkRequire(
+  "./proto/resource_pb",
+) as typeof import("@pulumi/pulumi/proto/resource_pb");
+/** `pulumirpc.ResourceMonitor` service definition. */
+export const resrpc = sdkRequire(
+  "./proto/resource_grpc_pb",
+) as typeof import("@pulumi/pulumi/proto/resource_grpc_pb");
+/** `pulumirpc` engine messages (LogRequest, …). */
+export const engproto = sdkRequire("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+/** `pulumirpc.Engine` service definition. */
+export const engrpc = sdkRequire(
+  "./proto/engine_grpc_pb",
+) as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
+/** `google.rpc.Status`, which carries error details in `grpc-status-details-bin`. */
+export const statusproto = sdkRequire("./proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
+
+/** A JSON-compatible value as it travels in a `google.protobuf.Struct`. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** A property bag in wire form (secrets and unknowns encoded with the SDK's signatures). */
+export type PropertyMap = Record<string, JsonValue>;
+
+/** Drops `undefined` members (Struct.fromJavaScript rejects them), as JSON would. */
+function toJson(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value ?? {})) as JsonValue;
+}
+
+/** Converts a wire-form property bag into a `google.protobuf.Struct`. */
+export function toStruct(value: PropertyMap): InstanceType<typeof structproto.Struct> {
+  const json = toJson(value);
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new TypeError("a Struct needs a plain object");
+  }
+  return structproto.Struct.fromJavaScript(json);
+}
+
+/** Converts a `google.protobuf.Struct` (possibly absent) into a wire-form property bag. */
+export function fromStruct(struct: InstanceType<typeof structproto.Struct> | undefined): PropertyMap {
+  if (struct === undefined) return {};
+  return struct.toJavaScript() as PropertyMap;
+}
