@@ -17,14 +17,14 @@ const common = {
 };
 
 // A lobby server: its HTTP port is proxied by game guard (hostname + port 80).
-export const lobby = new gamehost.Server("lobby", {
+const lobby = new gamehost.Server("lobby", {
   ...common,
   tags: { role: "lobby" },
   network: { ports: { web: { protocol: "http", internalPort: 8080, routing: { gameGuard: {} } } } },
 });
 
 // A match server: its UDP port is exposed on the node itself (host routing).
-export const match = new gamehost.Server("match", {
+const match = new gamehost.Server("match", {
   ...common,
   tags: { role: "match" },
   network: { mode: "host", ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
@@ -46,6 +46,8 @@ const history = new gamehost.LobbyHistoryExport("yesterday", {
   summarize: true,
 });
 
+export const lobbyServerId = lobby.serverId;
+export const matchServerId = match.serverId;
 export const lobbyEndpoint = lobby.endpoints.apply((e) => e.web);
 export const matchEndpoint = match.endpoints.apply((e) => e.game);
 export const gameNames = games.apply((g) => g.games.map((x) => x.displayName));

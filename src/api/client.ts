@@ -102,6 +102,8 @@ interface Call<S extends z.ZodType> {
   template: string;
   /** Path parameters (all UUIDs), by their template names. */
   ids?: Record<string, string>;
+  /** Ids inside the body (`datacenter`, `build`), named by a not-found error. */
+  bodyIds?: Record<string, string>;
   query?: Record<string, QueryValue>;
   body?: unknown;
   response: S;
@@ -270,11 +272,13 @@ export class GamehostClient {
     o?: RequestOptions,
   ): Promise<Server> {
     const template = "/games/{game_id}/environments/{environment_id}/servers";
+    const checked = parseWith(CreateServerRequest, body, `request body of POST ${template}`);
     const answer = await this.call({
       method: "POST",
       template,
       ids: { game_id: gameId, environment_id: environmentId },
-      body: parseWith(CreateServerRequest, body, `request body of POST ${template}`),
+      bodyIds: { datacenter: checked.datacenter, build: checked.runtime.build },
+      body: checked,
       response: ServerResponse,
       options: o,
     });
@@ -496,7 +500,8 @@ export class GamehostClient {
       signal,
     });
     const text = await readText(res, method, path, signal);
-    if (res.status < 200 || res.status >= 300) throw this.apiError(method, path, res, text);
+    if (res.status < 200 || res.status >= 300)
+      throw this.apiError(method, path, res, text, { ...spec.ids, ...spec.bodyIds });
 
     const where = `response of ${method} ${template}`;
     let json: unknown;
@@ -541,7 +546,13 @@ export class GamehostClient {
   }
 
   /** The service's error answer as a {@link GamehostApiError}, whatever its body looks like. */
-  private apiError(method: Method, path: string, res: TransportResponse, text: string): GamehostApiError {
+  private apiError(
+    method: Method,
+    path: string,
+    res: TransportResponse,
+    text: string,
+    ids: Record<string, string> = {},
+  ): GamehostApiError {
     let parsed: ErrorBody | undefined;
     try {
       const result = ErrorBody.safeParse(JSON.parse(text));
@@ -563,6 +574,7 @@ export class GamehostClient {
       ...(parsed?.documentation !== undefined ? { documentation: parsed.documentation } : {}),
       ...(parsed?.metadata !== undefined ? { metadata: parsed.metadata } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ids,
     });
   }
 

@@ -50,17 +50,63 @@ export class GamehostError extends Error {
   override name = "GamehostError";
 }
 
+const SET_TOKEN =
+  "set gamehost:token (`pulumi config set --secret gamehost:token <token>`) or the GAMEHOST_TOKEN environment variable";
+
+/** Ids by their wire names, as far as the request named them. */
+type RequestIds = Readonly<Record<string, string>>;
+
+/** Which id a not-found code is about, and what to do about it. */
+function notFoundAdvice(code: string, ids: RequestIds): string {
+  const { game_id: game, environment_id: environment, server_id: server, datacenter, build } = ids;
+  const inEnvironment = environment ? ` in environment ${environment}` : "";
+  switch (code) {
+    case ERROR_CODES.gameNotFound:
+      if (game) return `Game ${game} does not exist: check the game id.`;
+      break;
+    case ERROR_CODES.environmentNotFound:
+      if (environment)
+        return `Environment ${environment} does not exist${game ? ` in game ${game}` : ""}: check the environment id (the game's namespace ids are its environment ids).`;
+      break;
+    case ERROR_CODES.serverNotFound:
+      if (server)
+        return `Server ${server} does not exist${inEnvironment}: check the server id, and that it belongs to this environment.`;
+      break;
+    case ERROR_CODES.buildNotFound:
+      if (build)
+        return `Build ${build} does not exist${inEnvironment}: check runtime.build against the environment's builds (listBuilds).`;
+      break;
+    case ERROR_CODES.datacenterNotFound:
+      if (datacenter)
+        return `Datacenter ${datacenter} is not one of ${game ? `game ${game}'s` : "the game's"} datacenters: check datacenter against listDatacenters.`;
+      break;
+  }
+  return "Check the ids: one does not exist or belongs to another game or environment.";
+}
+
 /** What the caller should do about a service error, in one sentence. */
-function adviceFor(status: number, code: string, retryAfterMs: number | undefined): string | undefined {
+function adviceFor(
+  status: number,
+  code: string,
+  retryAfterMs: number | undefined,
+  ids: RequestIds,
+): string | undefined {
+  switch (code) {
+    case ERROR_CODES.entitlementExpired:
+      return `The token has expired: ${SET_TOKEN} to a current token.`;
+    case ERROR_CODES.tokenInvalid:
+      return `The token is not valid (mistyped, revoked, or from another deployment): ${SET_TOKEN} to a valid token.`;
+    case ERROR_CODES.missingEntitlement:
+      return `The token is not entitled to this (a cloud token of another game, or one that cannot use this route): ${SET_TOKEN} to a user token of a member of the game's group, or a cloud token of this game.`;
+    case ERROR_CODES.groupNotMember:
+      return "The token's identity is not a member of the group that owns this: ask an owner of the group to add it, or use a member's token.";
+    case ERROR_CODES.forbidden:
+      return "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.";
+  }
   if (AUTH_CODES.has(code) || status === 401) {
-    return "Check the token: set gamehost:token (pulumi config set --secret gamehost:token …) or GAMEHOST_TOKEN to a valid token for this game.";
+    return `No valid token was sent: ${SET_TOKEN}.`;
   }
-  if (code === ERROR_CODES.forbidden || code === ERROR_CODES.groupNotMember) {
-    return "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.";
-  }
-  if (NOT_FOUND_CODES.has(code)) {
-    return "Check the id: it does not exist or belongs to another game or environment.";
-  }
+  if (NOT_FOUND_CODES.has(code)) return notFoundAdvice(code, ids);
   if (code === ERROR_CODES.rateLimit || status === 429) {
     const when = retryAfterMs !== undefined ? ` after ${new Date(retryAfterMs).toISOString()}` : " later";
     return `Rate limited: retry${when}, or lower the request rate.`;
@@ -79,6 +125,11 @@ export interface ApiErrorInit {
   metadata?: unknown;
   /** When the service says to retry (epoch ms), from `Retry-After` or rate-limit metadata. */
   retryAfterMs?: number;
+  /**
+   * Ids the request named, by their wire names (`game_id`, `environment_id`, `server_id`, and the
+   * body's `datacenter` and `build`), so a not-found error says which one does not exist.
+   */
+  ids?: Readonly<Record<string, string>>;
 }
 
 /** A non-200 answer from the service. */
@@ -99,10 +150,11 @@ export class GamehostApiError extends GamehostError {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
-    const advice = adviceFor(init.status, init.code, init.retryAfterMs);
+    const advice = adviceFor(init.status, init.code, init.retryAfterMs, init.ids ?? {});
+    const said = init.message.trim().replace(/\.+$/, "");
     const ray = init.rayId ? ` (ray id ${init.rayId})` : "";
     super(
-      `${init.method} ${init.path} failed with ${init.status} ${init.code}: ${init.message}${advice ? `. ${advice}` : ""}${ray}`,
+      `${init.method} ${init.path} failed with ${init.status} ${init.code}: ${said}.${advice ? ` ${advice}` : ""}${ray}`,
     );
     this.status = init.status;
     this.code = init.code;

@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import { camelPath, type MapPaths } from "../api/case";
-import { type FieldIssue, toFieldIssues } from "../api/issues";
+import { camelToSnake, type MapPaths, snakeToCamel } from "../api/case";
 
 /** The string the engine sends in place of a value not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -28,6 +27,27 @@ function within(path: string, root: string): boolean {
   return root === "" || path === root || path.startsWith(`${root}.`);
 }
 
+function isMapPath(path: readonly string[], mapPaths: MapPaths): boolean {
+  return mapPaths.some(
+    (p) => p.length === path.length && p.every((seg, i) => seg === "*" || seg === path[i]),
+  );
+}
+
+/**
+ * camelCase property of a wire path, converted segment by segment: a user's map key (a tag such
+ * as `app.build_id`) is kept whole, where converting the dotted string would split and rename it.
+ */
+function propertyOf(path: ReadonlyArray<PropertyKey>, mapPaths: MapPaths): string {
+  const out: string[] = [];
+  for (const segment of path) {
+    const text = String(segment);
+    out.push(isMapPath(out, mapPaths) ? text : snakeToCamel(text));
+  }
+  return out.join(".");
+}
+
+const UNKNOWN_FIELD = "is not a known field";
+
 /**
  * Validates a wire-format value and turns its issues into check failures on camelCase properties.
  * Issues at or below a value that is unknown during preview are dropped: it is checked at apply.
@@ -41,7 +61,42 @@ export function checkWire(
   const result = schema.safeParse(wireValue);
   if (result.success) return [];
   const unknowns = unknownPaths(camelValue);
-  return toFieldIssues(result.error)
-    .map((issue: FieldIssue) => ({ property: camelPath(issue.path, mapPaths), reason: issue.message }))
+  return result.error.issues
+    .flatMap((issue): CheckFailure[] =>
+      // Each unknown key is a failure of its own, so the property names what to remove.
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => ({
+            property: propertyOf([...issue.path, key], mapPaths),
+            reason: UNKNOWN_FIELD,
+          }))
+        : [{ property: propertyOf(issue.path, mapPaths), reason: issue.message }],
+    )
     .filter((failure) => !unknowns.some((u) => within(failure.property, u)));
+}
+
+/**
+ * Adds a failure for each key outside user maps that is not camelCase (e.g. `internal_port`) to
+ * the failures of {@link checkWire}. The wire conversion leaves such a key as it is, so the API
+ * would accept it while the provider, which reads `internalPort`, would not see it: the spec would
+ * mean something other than it says. The wire check's own "unknown field" failure for the same key
+ * (named in camelCase, which the user did not write) is dropped.
+ */
+export function withStrayKeys(failures: CheckFailure[], value: unknown, mapPaths: MapPaths): CheckFailure[] {
+  const stray: CheckFailure[] = [];
+  const aliases = new Set<string>();
+  const walk = (node: unknown, path: string[]) => {
+    if (typeof node !== "object" || node === null) return;
+    const userKeys = Array.isArray(node) || isMapPath(path, mapPaths);
+    for (const [key, inner] of Object.entries(node)) {
+      const here = [...path, key];
+      if (!userKeys && snakeToCamel(camelToSnake(key)) !== key) {
+        stray.push({ property: here.join("."), reason: `${UNKNOWN_FIELD}: property names are camelCase` });
+        aliases.add(propertyOf(here.map(camelToSnake), mapPaths));
+      }
+      walk(inner, here);
+    }
+  };
+  walk(value, []);
+  if (stray.length === 0) return failures;
+  return [...failures.filter((f) => !(f.reason === UNKNOWN_FIELD && aliases.has(f.property))), ...stray];
 }

@@ -185,8 +185,9 @@ describe("examples/quickstart", () => {
     new Function("exports", "require", "module", outputText)(exports, requireFromExample, { exports });
     const gameName = await resolvedValue(exports.gameName as ReturnType<typeof pulumi.output<string>>);
     expect(gameName).toBe(emulator.fixture.games[0]!.displayName);
-    await resolvedValue((exports.lobby as InstanceType<typeof gamehost.Server>).id);
-    await resolvedValue((exports.match as InstanceType<typeof gamehost.Server>).id);
+    type Out = ReturnType<typeof pulumi.output<string>>;
+    expect(await resolvedValue(exports.lobbyServerId as Out)).toBe("lobby-id");
+    expect(await resolvedValue(exports.matchServerId as Out)).toBe("match-id");
     const lobby = registered.find((r) => r.name === "lobby")!;
     const match = registered.find((r) => r.name === "match")!;
     const history = registered.find((r) => r.name === "yesterday");

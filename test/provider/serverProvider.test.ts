@@ -208,3 +208,25 @@ describe("Server provider against the emulator", () => {
     await expect(impl.create(bad)).rejects.toThrow(/CLUSTER_DATACENTER_NOT_FOUND/);
   });
 });
+
+describe("Server provider: a partially created server", () => {
+  it("is waited for again by the next update, and needs no API call once ready", async () => {
+    emulator.setPlacement("never");
+    const checked = await inputs({ readyTimeoutSeconds: 1 });
+    const partial = (await impl.create(checked).catch((e: unknown) => e)) as {
+      id: string;
+      properties: Parameters<typeof impl.update>[1];
+    };
+    expect(partial.properties.startedAt).toBeUndefined();
+    emulator.setPlacement("auto");
+    const { outs } = await impl.update(partial.id, partial.properties, {
+      ...checked,
+      readyTimeoutSeconds: 5,
+    });
+    expect(outs.startedAt).toBeDefined();
+    expect(Object.keys(outs.endpoints).sort()).toEqual(["voice", "web"]);
+    emulator.resetRequests();
+    await impl.update(partial.id, outs, { ...checked, readyTimeoutSeconds: 6 });
+    expect(emulator.requests).toEqual([]);
+  });
+});

@@ -40,8 +40,29 @@ export const DisplayName = z.string().min(1);
 export const Watch = z.object({ index: z.string().regex(/^\d+$/, { error: "must be a decimal string" }) });
 export type Watch = z.infer<typeof Watch>;
 
+/**
+ * A record whose own `__proto__` key is an error. Zod skips that key (assigning it would replace
+ * the result's prototype), so without this a map entry would vanish silently and its value would
+ * go unchecked. Only JSON-parsed input can carry such a key.
+ */
+export function userRecord<K extends z.core.$ZodRecordKey, V extends z.core.SomeType>(
+  key: K,
+  value: V,
+  params?: z.core.$ZodRecordParams,
+) {
+  return z.preprocess(
+    (input, ctx) => {
+      if (typeof input === "object" && input !== null && Object.hasOwn(input, "__proto__")) {
+        ctx.addIssue({ code: "custom", path: ["__proto__"], message: "cannot be used as a key", input });
+      }
+      return input;
+    },
+    z.record(key, value, params),
+  );
+}
+
 /** String-to-string map (tags, environment variables). */
-export const StringMap = z.record(z.string(), z.string({ error: "must be a string" }));
+export const StringMap = userRecord(z.string(), z.string({ error: "must be a string" }));
 
 /** The error body every non-200 response carries. */
 export const ErrorBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EpochMs, Rfc3339, StringMap, Uint64, Uuid } from "./common";
+import { EpochMs, Rfc3339, StringMap, Uint64, Uuid, userRecord } from "./common";
 
 /** `bridge` (the default) or `host` networking. */
 export const NetworkMode = z.enum(["bridge", "host"]);
@@ -77,9 +77,11 @@ export const CreatePort = z
   });
 export type CreatePort = z.infer<typeof CreatePort>;
 
+const PORT_NAME_RULE = "port names must be lowercase letters, digits and '-', 1 to 63 characters";
+
 /** Port names are map keys; the service uses them in hostnames, so keep them DNS-label safe. */
 export const PortName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
-  error: "port names must be lowercase letters, digits and '-', 1 to 63 characters",
+  error: PORT_NAME_RULE,
 });
 
 /** Body of `POST /games/{game_id}/environments/{environment_id}/servers`, validated strictly. */
@@ -88,7 +90,10 @@ export const CreateServerRequest = z.strictObject({
   lifecycle: z.strictObject({ kill_timeout: KillTimeoutMs.optional() }).optional(),
   network: z.strictObject({
     mode: NetworkMode.optional(),
-    ports: z.record(PortName, CreatePort),
+    // A bad key is reported as the record's `invalid_key`, whose default message names no rule.
+    ports: userRecord(PortName, CreatePort, {
+      error: (issue) => (issue.code === "invalid_key" ? PORT_NAME_RULE : undefined),
+    }),
   }),
   resources: z.strictObject({ cpu: PositiveInt, memory: PositiveInt }),
   runtime: z.strictObject({

@@ -200,11 +200,17 @@ export async function read(id: string, props: ServerOutputs): Promise<{ id: stri
 }
 
 export async function update(
-  _id: string,
+  id: string,
   olds: ServerOutputs,
   news: ServerInputs,
 ): Promise<{ outs: ServerOutputs }> {
-  // Only provider-only knobs reach update (every spec change replaces), so no API call is needed.
+  // Only provider-only knobs reach update (every spec change replaces). A server recorded as
+  // partially created (not yet ready) is waited for again; a ready one needs no API call.
+  if (news.waitForReady !== false && !isReady(olds)) {
+    const client = providerClient();
+    const server = await client.getServer(news.gameId, news.environmentId, id);
+    return { outs: serverOutputs(news, await waitUntilReady(client, news, server)) };
+  }
   const { serverId, createdAt, startedAt, destroyedAt, ports, endpoints } = olds;
   return {
     outs: {
@@ -217,6 +223,15 @@ export async function update(
       endpoints,
     },
   };
+}
+
+/** Whether recorded outputs describe a placed server with every port addressed. */
+function isReady(outputs: ServerOutputs): boolean {
+  const ports = Object.values(outputs.ports ?? {});
+  return (
+    outputs.startedAt !== undefined &&
+    ports.every((p) => p.publicHostname !== undefined && p.publicPort !== undefined)
+  );
 }
 
 export async function deleteServer(id: string, props: ServerOutputs): Promise<void> {

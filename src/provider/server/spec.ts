@@ -9,7 +9,7 @@ import {
   ServerScope,
   Uuid,
 } from "../../api/schemas";
-import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
+import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks";
 
 /**
  * Reserved tag carried by every server this package creates. Its value is derived from the
@@ -102,7 +102,8 @@ export function wireBody(inputs: Partial<ServerInputs>): unknown {
 export function checkServerInputs(news: Record<string, unknown>): CheckFailure[] {
   const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId } =
     news;
-  const failures = [
+  const { resourceScope: _scope, idempotencyKey: _key, __provider: _provider, ...declared } = news;
+  const wireFailures = [
     ...checkWire(
       ServerScope,
       { game_id: gameId, environment_id: environmentId },
@@ -117,6 +118,7 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
       [],
     ),
   ];
+  const failures = withStrayKeys(wireFailures, declared, SERVER_MAP_PATHS);
   const tags = news.tags;
   if (typeof tags === "object" && tags !== null && IDEMPOTENCY_TAG in tags) {
     failures.push({
