@@ -1,0 +1,179 @@
+/**
+ * Scenarios 1 and 5 on the config-driven `servers` program: a tag change replaces the server (the new one
+ * is ready before the old one is deleted), a knob change is an update without API calls, and destroy runs
+ * the provider text stored in state even after it differs from the package's current shim.
+ */
+import { randomUUID } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { type RunResult, Stack } from "../harness";
+import { liveServers, startTestEmulator } from "../support/emulator";
+import {
+  connectionConfig,
+  expectNoLeak,
+  opsOf,
+  ROUTES,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  type ServerArgsJson,
+  serverArgs,
+  serversEntry,
+  stateOf,
+} from "./helpers";
+
+let emulator: RunningEmulator;
+let stack: Stack;
+let stateDir: string;
+/** Server ids in creation order, across the file's runs. */
+const createdIds: string[] = [];
+
+async function run(op: "up" | "destroy"): Promise<RunResult> {
+  emulator.resetRequests();
+  return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+}
+
+function declare(web: ServerArgsJson): void {
+  stack.setConfig(SERVERS_KEY, serversEntry({ web }));
+}
+
+/**
+ * A hand-written shim, equivalent to the package's serialized one but shaped differently and printing a
+ * marker on delete: what a stack created by another version of the package holds in its state.
+ */
+function olderShim(marker: string): string {
+  return `
+const impl = () => require("pulumi-gamehost/provider/server");
+const provider = {
+  configure: (req) => impl().configure(req),
+  check: (olds, news) => impl().check(olds, news),
+  diff: (id, olds, news) => impl().diff(id, olds, news),
+  create: (inputs) => impl().create(inputs),
+  read: (id, props) => impl().read(id, props),
+  update: (id, olds, news) => impl().update(id, olds, news),
+  delete: (id, props) => {
+    console.log(${JSON.stringify(marker)} + " " + id);
+    return impl().delete(id, props);
+  },
+};
+exports.handler = () => provider;
+`;
+}
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-changes-"));
+  stack = new Stack({
+    programDir: SERVERS_PROGRAM,
+    config: connectionConfig(emulator),
+    checkpointFile: path.join(stateDir, "dev.json"),
+  });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("changing a declared server", () => {
+  it("up creates the server", async () => {
+    declare(serverArgs(emulator));
+
+    const up = await run("up");
+
+    expect(up.error).toBeUndefined();
+    expect(opsOf(up.steps)).toEqual(["web: create"]);
+    const [server] = liveServers(emulator);
+    expect(server).toBeDefined();
+    createdIds.push(server?.id ?? "");
+    expect(stateOf(stack, "web")?.id).toBe(server?.id);
+    expect(up.outputs.serverIds?.value).toEqual({ web: server?.id });
+  });
+
+  it("a tag change creates the new server, ready, before deleting the old one", async () => {
+    const oldId = createdIds[0];
+    declare(serverArgs(emulator, { tags: { role: "web", tier: "gold" } }));
+
+    const up = await run("up");
+
+    expect(up.error).toBeUndefined();
+    // Create-before-delete: the replacement first, the old half deleted afterwards.
+    expect(opsOf(up.steps)).toEqual(["web: replace", "web: delete (replaced)"]);
+    const replace = up.steps.find((s) => s.op === "replace");
+    expect(replace).toMatchObject({ oldId, deleteBeforeReplace: false });
+    expect(replace?.replaceKeys).toContain("tags");
+    const newId = replace?.id ?? "";
+    createdIds.push(newId);
+    expect(newId).not.toBe(oldId);
+
+    const servers = emulator.servers();
+    const oldServer = servers.find((s) => s.id === oldId);
+    const newServer = servers.find((s) => s.id === newId);
+    expect(newServer?.tags.tier).toBe("gold");
+    expect(newServer?.destroyed_at).toBeUndefined();
+    expect(oldServer?.destroyed_at).toBeDefined();
+    // The new server existed, and was placed (ready), no later than the old one went away.
+    expect(newServer?.created_at ?? Infinity).toBeLessThanOrEqual(oldServer?.destroyed_at ?? -Infinity);
+    expect(newServer?.started_at).toBeDefined();
+    expect(newServer?.started_at ?? Infinity).toBeLessThanOrEqual(oldServer?.destroyed_at ?? -Infinity);
+    // And on the wire: the create, then the readiness poll, then the old server's delete.
+    const log = emulator.requests;
+    const createAt = log.findIndex((r) => r.route === ROUTES.createServer);
+    const readyAt = log.findIndex((r) => r.route === ROUTES.getServer && r.path.endsWith(newId));
+    const deleteAt = log.findIndex((r) => r.route === ROUTES.deleteServer);
+    expect(createAt).toBeGreaterThanOrEqual(0);
+    expect(log[deleteAt]?.path.endsWith(`/servers/${oldId}`)).toBe(true);
+    expect(createAt).toBeLessThan(deleteAt);
+    expect(readyAt).toBeLessThan(deleteAt);
+
+    expect(liveServers(emulator).map((s) => s.id)).toEqual([newId]);
+    const states = stack.resources().filter((r) => r.urn.endsWith("::web"));
+    expect(states.map((r) => r.id)).toEqual([newId]);
+    expect(states[0]?.delete).toBeUndefined();
+  });
+
+  it("changing readyTimeoutSeconds is an update that calls no API", async () => {
+    const id = createdIds[1];
+    declare(serverArgs(emulator, { tags: { role: "web", tier: "gold" }, readyTimeoutSeconds: 42 }));
+
+    const up = await run("up");
+
+    expect(up.error).toBeUndefined();
+    expect(opsOf(up.steps)).toEqual(["web: update"]);
+    // The dynamic host reports no per-key diffs (DiffResponse carries only changes/replaces); the state does.
+    expect(up.steps.find((s) => s.op === "update")).toMatchObject({ oldId: id, id });
+    expect(emulator.requests).toEqual([]);
+    expect(stateOf(stack, "web")).toMatchObject({
+      id,
+      inputs: { readyTimeoutSeconds: 42 },
+      outputs: { readyTimeoutSeconds: 42, serverId: id },
+    });
+    expect(liveServers(emulator).map((s) => s.id)).toEqual([id]);
+  });
+
+  it("destroy runs the provider text stored in state, not the package's current shim", async () => {
+    const id = createdIds[1] ?? "";
+    const marker = `stored-shim-${randomUUID()}`;
+    const checkpoint = stack.checkpoint();
+    const web = checkpoint?.checkpoint.latest.resources.find((r) => r.urn.endsWith("::web"));
+    const stored = web?.outputs as { __provider?: string } | undefined;
+    expect(stored?.__provider).toContain("pulumi-gamehost/provider/server");
+    expect(stored?.__provider).not.toContain(marker);
+    const shim = olderShim(marker);
+    (web?.inputs as { __provider?: string }).__provider = shim;
+    (web?.outputs as { __provider?: string }).__provider = shim;
+    fs.writeFileSync(stack.checkpointFile, JSON.stringify(checkpoint, null, 2));
+
+    const destroy = await run("destroy");
+
+    expect(destroy.error).toBeUndefined();
+    expect(opsOf(destroy.steps)).toEqual(["web: delete"]);
+    const printed = destroy.diagnostics.filter((d) => d.source === "provider-stdout").map((d) => d.message);
+    expect(printed).toContain(`${marker} ${id}`);
+    expect(emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([`${ROUTES.deleteServer} 200`]);
+    expect(liveServers(emulator)).toEqual([]);
+    expect(stack.resources()).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+/**
+ * Failure scenarios through the real hosts: a server that never gets ready (partial create, healed by the
+ * next up), a create whose response is lost (adopted, never duplicated), bad arguments (check failures
+ * naming the property) and a missing token (fails fast naming the config key and the env var). Every
+ * run is checked for the token leaking (scenario 6).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { type ConfigEntry, type RunResult, Stack } from "../harness";
+import { liveServers, startTestEmulator } from "../support/emulator";
+import {
+  connectionConfig,
+  expectNoLeak,
+  IDEMPOTENCY_TAG,
+  opsOf,
+  QUICKSTART_DIR,
+  quickstartConfig,
+  ROUTES,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  type ServerArgsJson,
+  serverArgs,
+  serversEntry,
+  serversTagged,
+  stateOf,
+} from "./helpers";
+
+let emulator: RunningEmulator;
+let stateDir: string;
+let stackCount = 0;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-failures-"));
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** A stack of the servers program with its own checkpoint, declaring `servers`. */
+function serversStack(
+  servers: Record<string, ServerArgsJson>,
+  config: Record<string, ConfigEntry> = connectionConfig(emulator),
+  env?: Record<string, string | undefined>,
+): Stack {
+  return new Stack({
+    programDir: SERVERS_PROGRAM,
+    config: { ...config, [SERVERS_KEY]: serversEntry(servers) },
+    checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+    ...(env ? { env } : {}),
+  });
+}
+
+async function run(stack: Stack, op: "up" | "destroy"): Promise<RunResult> {
+  emulator.resetRequests();
+  return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+}
+
+describe("a server that is created but never ready", () => {
+  let stack: Stack;
+  let id = "";
+
+  beforeAll(() => {
+    stack = serversStack({
+      slow: serverArgs(emulator, { tags: { role: "never-ready" }, readyTimeoutSeconds: 1 }),
+    });
+  });
+
+  it("fails the up with its id, and stays in the checkpoint with init errors", async () => {
+    emulator.setPlacement("never");
+    let failed: RunResult;
+    try {
+      failed = await run(stack, "up");
+    } finally {
+      emulator.setPlacement("auto");
+    }
+
+    const created = serversTagged(emulator, "role", "never-ready");
+    expect(created).toHaveLength(1);
+    id = created[0]?.id ?? "";
+    expect(created[0]?.started_at).toBeUndefined();
+    expect(failed.error).toContain(id);
+    const step = failed.steps.find((s) => s.name === "slow");
+    expect(step).toMatchObject({ op: "create", id });
+    expect(step?.initErrors?.length).toBeGreaterThan(0);
+    expect(step?.error).toContain(id);
+    const recorded = stateOf(stack, "slow");
+    expect(recorded?.id).toBe(id);
+    expect(recorded?.initErrors).toEqual(step?.initErrors);
+  });
+
+  it("the next up, with placement back on, is an update that finishes waiting", async () => {
+    const healed = await run(stack, "up");
+
+    expect(healed.error).toBeUndefined();
+    expect(opsOf(healed.steps)).toEqual(["slow: update"]);
+    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+    expect(serversTagged(emulator, "role", "never-ready").map((s) => s.id)).toEqual([id]);
+    const state = stateOf(stack, "slow");
+    expect(state?.id).toBe(id);
+    expect(state?.initErrors).toBeUndefined();
+    const server = emulator.servers().find((s) => s.id === id);
+    expect(server?.started_at).toBeDefined();
+    const web = server?.network.ports.web;
+    expect(healed.outputs.endpoints?.value).toEqual({
+      slow: { web: `${web?.public_hostname}:${web?.public_port}` },
+    });
+  });
+
+  it("destroy removes it", async () => {
+    const destroyed = await run(stack, "destroy");
+
+    expect(destroyed.error).toBeUndefined();
+    expect(opsOf(destroyed.steps)).toEqual(["slow: delete"]);
+    expect(emulator.servers().find((s) => s.id === id)?.destroyed_at).toBeDefined();
+    expect(stack.resources()).toEqual([]);
+  });
+});
+
+describe("a create whose response is lost", () => {
+  it("adopts the server the service made: exactly one, and it is in the checkpoint", async () => {
+    const stack = serversStack({ lost: serverArgs(emulator, { tags: { role: "lost-response" } }) });
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
+
+    const up = await run(stack, "up");
+
+    expect(up.error).toBeUndefined();
+    expect(opsOf(up.steps)).toEqual(["lost: create"]);
+    expect(emulator.faults.pending()).toEqual([]);
+    // The one POST was committed, then its connection dropped (status 0): the answer never arrived.
+    const posts = emulator.requests.filter((r) => r.route === ROUTES.createServer);
+    expect(posts.map((r) => r.status)).toEqual([0]);
+    const state = stateOf(stack, "lost");
+    const key = String(state?.outputs.idempotencyKey);
+    const withKey = serversTagged(emulator, IDEMPOTENCY_TAG, key);
+    expect(withKey.map((s) => s.id)).toEqual([state?.id]);
+    expect(withKey[0]?.destroyed_at).toBeUndefined();
+    expect(withKey[0]?.started_at).toBeDefined();
+  });
+});
+
+describe("bad arguments", () => {
+  it("fail the check with property paths, and nothing is created", async () => {
+    const before = emulator.servers().length;
+    const stack = serversStack({
+      bad: serverArgs(emulator, {
+        network: { ports: { web: { protocol: "carrier-pigeon", internalPort: 8080 } } },
+        resources: { cpu: -250, memory: 256 },
+      }),
+    });
+
+    const up = await run(stack, "up");
+
+    expect(up.error).toMatch(/property network\.ports\.web\.protocol: .*(http|udp)/);
+    expect(up.error).toMatch(/property resources\.cpu: \S/);
+    expect(up.error).toContain("::bad");
+    expect(opsOf(up.steps)).toEqual([]);
+    expect(emulator.requests).toEqual([]);
+    expect(emulator.servers()).toHaveLength(before);
+    expect(stateOf(stack, "bad")).toBeUndefined();
+  });
+});
+
+describe("a missing token", () => {
+  const noToken = () => ({ "gamehost:baseUrl": { value: emulator.url } });
+  // Unset in the hosts' environment whatever the test runner's environment holds.
+  const env = { GAMEHOST_TOKEN: undefined };
+
+  function expectNamesTokenSettings(result: RunResult): void {
+    expect(result.error).toContain("gamehost:token");
+    expect(result.error).toContain("GAMEHOST_TOKEN");
+    // Fails at the first use, with no wait or retry: the run is the hosts' start-up (1.5 s when idle,
+    // a few seconds on a loaded 2-core machine), far from a retry loop or readiness wait.
+    expect(result.durationMs).toBeLessThan(15_000);
+    expect(emulator.requests).toEqual([]);
+  }
+
+  it("fails the provider's create fast, naming gamehost:token and GAMEHOST_TOKEN", async () => {
+    const before = liveServers(emulator).length;
+    const stack = serversStack({ tokenless: serverArgs(emulator) }, noToken(), env);
+
+    const up = await run(stack, "up");
+
+    expectNamesTokenSettings(up);
+    expect(up.steps.find((s) => s.name === "tokenless")).toMatchObject({ op: "create" });
+    expect(liveServers(emulator)).toHaveLength(before);
+    expect(stateOf(stack, "tokenless")).toBeUndefined();
+  });
+
+  it("fails the quickstart's data sources the same way", async () => {
+    const { "gamehost:token": _token, ...config } = quickstartConfig(emulator);
+    const stack = new Stack({
+      programDir: QUICKSTART_DIR,
+      config,
+      checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+      env,
+    });
+
+    const up = await run(stack, "up");
+
+    expectNamesTokenSettings(up);
+    // The servers were registered before the data sources ran; their creates fail the same way.
+    const creates = up.steps.filter((s) => s.op === "create" && s.type.startsWith("pulumi-nodejs:dynamic/"));
+    for (const step of creates) expect(step.error).toContain("GAMEHOST_TOKEN");
+    expect(stack.resources().filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
+  });
+});
