@@ -189,7 +189,7 @@ export class EmulatorCore {
       throw new ServiceError(
         400,
         ERROR_CODES.badQueryParameter,
-        `Invalid query parameter: watch_index: must be a decimal string (a watch.index from an earlier answer), got ${JSON.stringify(raw)}`,
+        `Invalid query parameter: watch_index: must be a decimal string of at most 16 digits (a watch.index from an earlier answer), got ${JSON.stringify(raw)}`,
       );
     }
     return Number(raw);

@@ -73,6 +73,8 @@ export function parseBool(name: string, raw: string | null): boolean | undefined
 /** Parses an integer query value; its range is the route schema's to check. */
 export function parseIntParam(name: string, raw: string | null): number | undefined {
   if (raw === null) return undefined;
-  if (!/^-?\d{1,16}$/.test(raw)) throw badQuery(name, `must be an integer, got ${JSON.stringify(raw)}`);
-  return Number(raw);
+  if (!/^-?\d+$/.test(raw)) throw badQuery(name, `must be an integer, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  // Hundreds of digits overflow to ±Infinity; clamp, so the range check names the allowed range.
+  return Number.isFinite(value) ? value : Math.sign(value) * Number.MAX_VALUE;
 }

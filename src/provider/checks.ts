@@ -37,14 +37,21 @@ function isMapPath(path: readonly string[], mapPaths: MapPaths): boolean {
  * camelCase property of a wire path, converted segment by segment: a user's map key (a tag such
  * as `app.build_id`) is kept whole, where converting the dotted string would split and rename it.
  */
-function propertyOf(path: ReadonlyArray<PropertyKey>, mapPaths: MapPaths): string {
+function propertyOf(path: ReadonlyArray<PropertyKey>, mapPaths: MapPaths, keys: SchemaKeys): string {
   const out: string[] = [];
   for (const segment of path) {
     const text = String(segment);
-    out.push(isMapPath(out, mapPaths) ? text : snakeToCamel(text));
+    out.push(keys === "camelCase" || isMapPath(out, mapPaths) ? text : snakeToCamel(text));
   }
   return out.join(".");
 }
+
+/**
+ * How the schema given to {@link checkWire} names fields: `snake_case` (a wire schema: paths are
+ * converted to camelCase) or `camelCase` (a schema of provider inputs: paths are the user's own
+ * keys, so an unknown `_a` is named `_a`, not `A`).
+ */
+export type SchemaKeys = "snake_case" | "camelCase";
 
 const UNKNOWN_FIELD = "is not a known field";
 
@@ -57,6 +64,7 @@ export function checkWire(
   wireValue: unknown,
   camelValue: unknown,
   mapPaths: MapPaths,
+  keys: SchemaKeys = "snake_case",
 ): CheckFailure[] {
   const result = schema.safeParse(wireValue);
   if (result.success) return [];
@@ -66,10 +74,10 @@ export function checkWire(
       // Each unknown key is a failure of its own, so the property names what to remove.
       issue.code === "unrecognized_keys"
         ? issue.keys.map((key) => ({
-            property: propertyOf([...issue.path, key], mapPaths),
+            property: propertyOf([...issue.path, key], mapPaths, keys),
             reason: UNKNOWN_FIELD,
           }))
-        : [{ property: propertyOf(issue.path, mapPaths), reason: issue.message }],
+        : [{ property: propertyOf(issue.path, mapPaths, keys), reason: issue.message }],
     )
     .filter((failure) => !unknowns.some((u) => within(failure.property, u)));
 }
@@ -84,19 +92,21 @@ export function checkWire(
 export function withStrayKeys(failures: CheckFailure[], value: unknown, mapPaths: MapPaths): CheckFailure[] {
   const stray: CheckFailure[] = [];
   const aliases = new Set<string>();
-  const walk = (node: unknown, path: string[]) => {
+  // `path` is as the user wrote it; `wire` is the same path after the wire conversion.
+  const walk = (node: unknown, path: string[], wire: string[]) => {
     if (typeof node !== "object" || node === null) return;
     const userKeys = Array.isArray(node) || isMapPath(path, mapPaths);
     for (const [key, inner] of Object.entries(node)) {
       const here = [...path, key];
+      const wireHere = [...wire, userKeys ? key : camelToSnake(key)];
       if (!userKeys && snakeToCamel(camelToSnake(key)) !== key) {
         stray.push({ property: here.join("."), reason: `${UNKNOWN_FIELD}: property names are camelCase` });
-        aliases.add(propertyOf(here.map(camelToSnake), mapPaths));
+        aliases.add(propertyOf(wireHere, mapPaths, "snake_case"));
       }
-      walk(inner, here);
+      walk(inner, here, wireHere);
     }
   };
-  walk(value, []);
+  walk(value, [], []);
   if (stray.length === 0) return failures;
   return [...failures.filter((f) => !(f.reason === UNKNOWN_FIELD && aliases.has(f.property))), ...stray];
 }

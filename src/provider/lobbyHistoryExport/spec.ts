@@ -58,7 +58,7 @@ export function checkExportInputs(news: Record<string, unknown>): {
   const failures = [
     ...checkWire(TimeInput, queryStart, queryStart, []).map((f) => ({ ...f, property: "queryStart" })),
     ...checkWire(TimeInput, queryEnd, queryEnd, []).map((f) => ({ ...f, property: "queryEnd" })),
-    ...checkWire(Extras, { gameId, triggers, summarize, ...unknownKeys }, news, []),
+    ...checkWire(Extras, { gameId, triggers, summarize, ...unknownKeys }, news, [], "camelCase"),
   ];
   if (failures.length === 0) {
     failures.push(

@@ -116,6 +116,7 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
       { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
       { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
       [],
+      "camelCase",
     ),
   ];
   const failures = withStrayKeys(wireFailures, declared, SERVER_MAP_PATHS);

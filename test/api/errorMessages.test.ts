@@ -1,0 +1,307 @@
+/**
+ * Errors a user can act on: each service refusal, met through GamehostClient, says what happened,
+ * what to do (which config key or env var, which id, when to retry) and the ray id to quote —
+ * and never carries the token.
+ */
+import { randomUUID } from "node:crypto";
+import { inspect } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GamehostClient } from "../../src/api/client";
+import { CONFIG_KEYS } from "../../src/api/config";
+import { GamehostApiError } from "../../src/api/errors";
+import type { CreateServerRequest } from "../../src/api/schemas";
+import { closeSharedDispatchers } from "../../src/api/transport";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TOKEN_KEY = CONFIG_KEYS.token.key;
+const TOKEN_ENV = CONFIG_KEYS.token.env;
+
+let emu: RunningEmulator;
+let game: string;
+let env: string;
+let datacenter: string;
+let build: string;
+let foreignGame: string;
+
+beforeAll(async () => {
+  emu = await startEmulator({ placementDelayMs: 20, watchHoldMs: 200 });
+  const main = emu.fixture.games[0]!;
+  game = main.id;
+  const prod = main.environments.find((e) => e.builds.length > 0)!;
+  env = prod.id;
+  datacenter = main.datacenters[0]!.id;
+  build = prod.builds[0]!.id;
+  const alice = emu.fixture.tokens.find((t) => t.token === emu.tokens.user);
+  const aliceId = alice?.kind === "user" ? alice.identityId : "";
+  const foreignGroup = emu.fixture.groups.find((g) => !g.members.includes(aliceId))!.id;
+  foreignGame = emu.fixture.games.find((g) => g.developerGroupId === foreignGroup)!.id;
+});
+afterAll(async () => {
+  await emu.stop();
+  await closeSharedDispatchers();
+});
+
+function client(token: string, baseUrl = emu.url): GamehostClient {
+  return new GamehostClient({ baseUrl, token, maxRetries: 0 });
+}
+
+async function apiError(promise: Promise<unknown>): Promise<GamehostApiError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(GamehostApiError);
+  return err as GamehostApiError;
+}
+
+/**
+ * The message names the status and code, says each of `mentions`, ends with the ray id, and the
+ * token is nowhere in the error: not in its message, stack, fields or inspected form.
+ */
+function expectActionable(
+  err: GamehostApiError,
+  expected: { status: number; code: string; mentions: (string | RegExp)[]; token: string },
+): void {
+  expect(err.status).toBe(expected.status);
+  expect(err.code).toBe(expected.code);
+  expect(err.message).toContain(`${expected.status} ${expected.code}`);
+  for (const m of expected.mentions) {
+    if (typeof m === "string") expect(err.message).toContain(m);
+    else expect(err.message).toMatch(m);
+  }
+  expect(err.rayId).toMatch(UUID);
+  expect(err.message).toContain(`ray id ${err.rayId}`);
+  expect(err.message).not.toMatch(/\.\./);
+  if (expected.token) {
+    for (const text of [err.message, err.stack ?? "", JSON.stringify(err), inspect(err, { depth: 5 })]) {
+      expect(text).not.toContain(expected.token);
+    }
+  }
+}
+
+const newServer = (overrides: Partial<CreateServerRequest> = {}): CreateServerRequest => ({
+  datacenter,
+  network: { ports: { game: { protocol: "udp" } } },
+  resources: { cpu: 500, memory: 256 },
+  runtime: { build },
+  tags: {},
+  ...overrides,
+});
+
+describe("authentication errors name the config key and env var of the token", () => {
+  it("401 API_UNAUTHORIZED without a token", async () => {
+    const err = await apiError(client("").listGames());
+    expectActionable(err, {
+      status: 401,
+      code: "API_UNAUTHORIZED",
+      mentions: [TOKEN_KEY, TOKEN_ENV, "pulumi config set --secret"],
+      token: "",
+    });
+    expect(err.isAuthError).toBe(true);
+  });
+
+  it("401 CLAIMS_ENTITLEMENT_EXPIRED for an expired token, saying it expired", async () => {
+    const token = emu.tokens.expired;
+    const err = await apiError(client(token).getGame(game));
+    expectActionable(err, {
+      status: 401,
+      code: "CLAIMS_ENTITLEMENT_EXPIRED",
+      mentions: [/expired/i, TOKEN_KEY, TOKEN_ENV],
+      token,
+    });
+  });
+
+  it("400 TOKEN_INVALID for a token the service never issued", async () => {
+    const token = `gh_live_${randomUUID()}`;
+    const err = await apiError(client(token).listServers(game, env));
+    expectActionable(err, {
+      status: 400,
+      code: "TOKEN_INVALID",
+      mentions: [/not valid/, TOKEN_KEY, TOKEN_ENV],
+      token,
+    });
+    expect(err.isAuthError).toBe(true);
+  });
+
+  it("401 CLAIMS_MISSING_ENTITLEMENT for a cloud token of another game", async () => {
+    const token = emu.tokens.cloud[foreignGame]!;
+    const err = await apiError(client(token).getGame(game));
+    expectActionable(err, {
+      status: 401,
+      code: "CLAIMS_MISSING_ENTITLEMENT",
+      mentions: [/cloud token of this game/, TOKEN_KEY, TOKEN_ENV],
+      token,
+    });
+  });
+});
+
+describe("permission errors say what the token lacks", () => {
+  it("403 GROUP_NOT_MEMBER for a game of a group the identity is not in", async () => {
+    const token = emu.tokens.user;
+    const err = await apiError(client(token).getGame(foreignGame));
+    expectActionable(err, {
+      status: 403,
+      code: "GROUP_NOT_MEMBER",
+      mentions: [/not a member of the group/, /add it|member's token/],
+      token,
+    });
+  });
+
+  it("403 API_FORBIDDEN keeps the service's reason and says which token would do", async () => {
+    const token = emu.tokens.cloud[game]!;
+    const c = client(token);
+    const { watch } = await c.listGames();
+    const err = await apiError(c.listGames({ watchIndex: watch.index }));
+    expectActionable(err, {
+      status: 403,
+      code: "API_FORBIDDEN",
+      mentions: ["Cloud token cannot watch", /user token/],
+      token,
+    });
+  });
+});
+
+describe("not-found errors name the id that does not exist", () => {
+  const user = () => client(emu.tokens.user);
+
+  it("GAME_NOT_FOUND names the game id", async () => {
+    const missing = randomUUID();
+    const err = await apiError(user().getGame(missing));
+    expectActionable(err, {
+      status: 400,
+      code: "GAME_NOT_FOUND",
+      mentions: [`Game ${missing} does not exist`],
+      token: emu.tokens.user,
+    });
+    expect(err.isNotFound).toBe(true);
+  });
+
+  it("GAME_ENVIRONMENT_NOT_FOUND names the environment and its game", async () => {
+    const missing = randomUUID();
+    const err = await apiError(user().listServers(game, missing));
+    expectActionable(err, {
+      status: 400,
+      code: "GAME_ENVIRONMENT_NOT_FOUND",
+      mentions: [`Environment ${missing} does not exist in game ${game}`],
+      token: emu.tokens.user,
+    });
+  });
+
+  it("SERVERS_SERVER_NOT_FOUND names the server and the environment searched", async () => {
+    const missing = randomUUID();
+    const err = await apiError(user().getServer(game, env, missing));
+    expectActionable(err, {
+      status: 400,
+      code: "SERVERS_SERVER_NOT_FOUND",
+      mentions: [`Server ${missing} does not exist in environment ${env}`],
+      token: emu.tokens.user,
+    });
+  });
+
+  it("BUILDS_BUILD_NOT_FOUND names the build from the body, which the path does not hold", async () => {
+    const missing = randomUUID();
+    const err = await apiError(user().createServer(game, env, newServer({ runtime: { build: missing } })));
+    expectActionable(err, {
+      status: 400,
+      code: "BUILDS_BUILD_NOT_FOUND",
+      mentions: [`Build ${missing} does not exist in environment ${env}`, "runtime.build"],
+      token: emu.tokens.user,
+    });
+    expect(err.path).not.toContain(missing);
+  });
+
+  it("CLUSTER_DATACENTER_NOT_FOUND names the datacenter from the body", async () => {
+    const missing = randomUUID();
+    const err = await apiError(user().createServer(game, env, newServer({ datacenter: missing })));
+    expectActionable(err, {
+      status: 400,
+      code: "CLUSTER_DATACENTER_NOT_FOUND",
+      mentions: [`Datacenter ${missing} is not one of game ${game}'s datacenters`, "listDatacenters"],
+      token: emu.tokens.user,
+    });
+  });
+});
+
+describe("not-found errors from a terse service", () => {
+  // The real service's messages need not name the id; the client knows it, and says it.
+  let terse: ScriptedServer;
+  const codes: Record<string, string> = {};
+  beforeAll(async () => {
+    terse = await startScripted((req, res) => {
+      json(
+        res,
+        400,
+        {
+          code: codes[req.url.split("?")[0] ?? ""] ?? "GAME_NOT_FOUND",
+          message: "Not found.",
+          ray_id: randomUUID(),
+        },
+        { "rvt-ray-id": randomUUID() },
+      );
+    });
+  });
+  afterAll(async () => {
+    await terse.close();
+  });
+
+  it("still names each missing id, and never the token", async () => {
+    const token = `secret-${randomUUID()}`;
+    const c = client(token, terse.url);
+    const [g, e, s, d, b] = Array.from({ length: 5 }, () => randomUUID());
+    const servers = `/games/${g}/environments/${e}/servers`;
+    codes[`/cloud/games/${g}`] = "GAME_NOT_FOUND";
+    codes[`${servers}/${s}`] = "SERVERS_SERVER_NOT_FOUND";
+    codes[servers] = "CLUSTER_DATACENTER_NOT_FOUND";
+    const cases: [Promise<unknown>, string][] = [
+      [c.getGame(g!), `Game ${g} does not exist`],
+      [c.getServer(g!, e!, s!), `Server ${s} does not exist in environment ${e}`],
+      [c.createServer(g!, e!, newServer({ datacenter: d!, runtime: { build: b! } })), `Datacenter ${d}`],
+    ];
+    for (const [call, says] of cases) {
+      const err = await apiError(call);
+      expect(err.serviceMessage).toBe("Not found.");
+      expect(err.message).toContain(says);
+      expect(err.message).toContain(`ray id ${err.rayId}`);
+      expect(err.message).not.toContain(token);
+    }
+    codes[servers] = "BUILDS_BUILD_NOT_FOUND";
+    const err = await apiError(c.createServer(g!, e!, newServer({ datacenter: d!, runtime: { build: b! } })));
+    expect(err.message).toContain(`Build ${b} does not exist in environment ${e}`);
+  });
+});
+
+describe("rate limiting says when to retry", () => {
+  it("429 API_RATE_LIMIT names the instant of retry-after and the ray id", async () => {
+    const limited = await startEmulator({ rateLimit: true });
+    try {
+      const token = limited.tokens.user;
+      const c = client(token, limited.url);
+      let err: GamehostApiError | undefined;
+      // GET allows 128 a minute per endpoint; the 129th is refused.
+      for (let i = 0; i < 129 && !err; i++) {
+        err = await c.getBootstrap().then(
+          () => undefined,
+          (e: unknown) => (e instanceof GamehostApiError ? e : Promise.reject(e)),
+        );
+      }
+      expect(err).toBeDefined();
+      const e = err as GamehostApiError;
+      expect(e.retryAfterMs).toBeGreaterThan(Date.now() - 1_000);
+      expect(e.retryAfterMs).toBeLessThanOrEqual(Date.now() + 61_000);
+      expectActionable(e, {
+        status: 429,
+        code: "API_RATE_LIMIT",
+        mentions: [
+          `retry after ${new Date(e.retryAfterMs as number).toISOString()}`,
+          "lower the request rate",
+        ],
+        token,
+      });
+      expect(e.isRateLimited).toBe(true);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
