@@ -28,7 +28,7 @@ function spec(overrides: Partial<ServerInputs> = {}): ServerInputs {
 }
 
 function asOutputs(inputs: ServerInputs): ServerOutputs {
-  return { ...inputs, serverId: ID, createdAt: 1, ports: {}, endpoints: {} };
+  return { ...inputs, serverId: ID, createdAt: 1, startedAt: 2, ports: {}, endpoints: {} };
 }
 
 describe("Server check", () => {

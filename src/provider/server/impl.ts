@@ -55,7 +55,14 @@ export async function diff(
   if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId)
     replaces.push("adoptServerId");
   const knobsChanged = KNOB_FIELDS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
-  return { changes: replaces.length > 0 || knobsChanged.length > 0, replaces, deleteBeforeReplace: false };
+  // A recorded server that is not ready yet (a partial create) gets an update, which waits for it. The
+  // engine's own marker for that (init errors) does not survive a refresh, so the state itself decides.
+  const awaitingReady = news.waitForReady !== false && !isReady(olds);
+  return {
+    changes: replaces.length > 0 || knobsChanged.length > 0 || awaitingReady,
+    replaces,
+    deleteBeforeReplace: false,
+  };
 }
 
 /** An error Pulumi records as a partially created resource (the dynamic host reads `id`). */
@@ -168,7 +175,20 @@ async function waitUntilReady(
       );
     }
     await sleep(Math.min(remaining, Math.min(2_000, 100 * 1.5 ** attempt)));
-    server = await client.getServer(inputs.gameId, inputs.environmentId, server.id);
+    try {
+      server = await client.getServer(inputs.gameId, inputs.environmentId, server.id);
+    } catch (error) {
+      // The server exists: a failed readiness check must not make the create look failed, or the stack
+      // would lose the server (an orphan until the next create adopts it by its idempotency key).
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PartialCreateError(
+        `Server ${server.id} was created, but checking whether it is ready failed: ${reason} ` +
+          "It is recorded in the stack; run `pulumi up` again to keep waiting.",
+        server.id,
+        serverOutputs(inputs, server),
+        [`readiness check failed: ${reason}`],
+      );
+    }
   }
 }
 
