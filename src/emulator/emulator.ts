@@ -89,6 +89,8 @@ export interface RunningEmulator {
   resetRequests(): void;
   /** Watch requests currently held. */
   watcherCount(): number;
+  /** TCP connections accepted since start: shows whether clients reuse keep-alive sockets. */
+  connectionCount(): number;
   /** Changes to watched data. */
   mutate: Mutations;
   /** Closes the server, ends held watches, frees timers, removes a temporary export dir. */
@@ -325,6 +327,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       writeError(res, randomUUID(), internalError());
     });
   });
+  let connections = 0;
+  server.on("connection", () => {
+    connections++;
+  });
   server.on("clientError", (_err, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
     else socket.destroy();
@@ -363,6 +369,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       requests = [];
     },
     watcherCount: () => core.watch.count,
+    connectionCount: () => connections,
     mutate: mutations,
     stop() {
       stopped ??= (async () => {

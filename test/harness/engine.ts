@@ -7,7 +7,7 @@
  * transforms/hooks, explicit provider resources, parallel-diff, dependents of delete-before-replace.
  */
 import { randomUUID } from "node:crypto";
-import { type ResourceState, ROOT_STACK_TYPE, sortByDependencies } from "./checkpoint";
+import { prerequisitesOf, type ResourceState, ROOT_STACK_TYPE, sortByDependencies } from "./checkpoint";
 import {
   annotateSecrets,
   changedKeys,
@@ -64,6 +64,36 @@ export interface EngineOptions {
   provider: () => Promise<ConfiguredProvider>;
   /** Sink for engine diagnostics. */
   diagnostics: Diagnostic[];
+  /**
+   * `pulumi up/destroy --parallel`: at most this many Create/Update/Delete provider calls at once, and
+   * deletions of independent resources run concurrently (dependents first). Unset: creates and updates
+   * are unbounded (the CLI's default) and deletions run one at a time.
+   */
+  parallel?: number;
+}
+
+/**
+ * `pkg/resource/deploy/step_executor.go`: the worker pool — at most `size` steps run at once; the rest
+ * wait in arrival order.
+ */
+class StepSlots {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      // The freed slot passes straight to the next waiter, so `running` never exceeds `size`.
+      if (next) next();
+      else this.running--;
+    }
+  }
 }
 
 /** A failed step; the message is what `pulumi up` would print for the resource. */
@@ -111,8 +141,15 @@ export class Engine {
   private readonly deleted = new Set<ResourceState>();
   private readonly completions = new Map<string, Promise<void>>();
   private defaultProvider?: Promise<string>;
+  private readonly slots?: StepSlots;
 
   constructor(private readonly opts: EngineOptions) {
+    if (opts.parallel !== undefined) {
+      if (!Number.isInteger(opts.parallel) || opts.parallel < 1) {
+        throw new Error(`parallel must be a positive integer, got ${opts.parallel}`);
+      }
+      this.slots = new StepSlots(opts.parallel);
+    }
     this.olds = opts.olds.map((s) => ({ ...s }));
     for (const s of this.olds) if (!s.delete) this.oldByUrn.set(s.urn, s);
   }
@@ -446,14 +483,16 @@ export class Engine {
       return news;
     }
     try {
-      const res = await host.create({
-        urn: news.urn,
-        properties: marshalProperties(news.inputs, {
-          keepSecrets: protocol.acceptSecrets,
-          keepUnknowns: this.opts.preview,
+      const res = await this.inSlot(() =>
+        host.create({
+          urn: news.urn,
+          properties: marshalProperties(news.inputs, {
+            keepSecrets: protocol.acceptSecrets,
+            keepUnknowns: this.opts.preview,
+          }),
+          preview: this.opts.preview,
         }),
-        preview: this.opts.preview,
-      });
+      );
       if (!res.id && !this.opts.preview) {
         this.fail(
           news.urn,
@@ -503,14 +542,16 @@ export class Engine {
     }
     const wire = { keepSecrets: protocol.acceptSecrets, keepUnknowns: false };
     try {
-      const res = await host.update({
-        urn: news.urn,
-        id: old.id,
-        olds: marshalProperties(old.outputs, wire),
-        news: marshalProperties(news.inputs, { ...wire, keepUnknowns: this.opts.preview }),
-        oldInputs: marshalProperties(old.inputs, wire),
-        preview: this.opts.preview,
-      });
+      const res = await this.inSlot(() =>
+        host.update({
+          urn: news.urn,
+          id: old.id,
+          olds: marshalProperties(old.outputs, wire),
+          news: marshalProperties(news.inputs, { ...wire, keepUnknowns: this.opts.preview }),
+          oldInputs: marshalProperties(old.inputs, wire),
+          preview: this.opts.preview,
+        }),
+      );
       news.outputs = this.finishOutputs(res.properties, news, protocol);
       this.record(news);
       this.step("update", news, { oldId: old.id, diffs });
@@ -614,12 +655,14 @@ export class Engine {
       const { host, protocol } = await this.opts.provider();
       const wire = { keepSecrets: protocol.acceptSecrets, keepUnknowns: false };
       try {
-        await host.delete({
-          urn: state.urn,
-          id: state.id,
-          properties: marshalProperties(state.outputs, wire),
-          oldInputs: marshalProperties(state.inputs, wire),
-        });
+        await this.inSlot(() =>
+          host.delete({
+            urn: state.urn,
+            id: state.id,
+            properties: marshalProperties(state.outputs, wire),
+            oldInputs: marshalProperties(state.inputs, wire),
+          }),
+        );
       } catch (err) {
         const step = this.step("delete", state, { oldId: state.id, ...extra });
         this.fail(state.urn, `deleting ${state.urn} failed: ${(err as Error).message}`, step);
@@ -637,11 +680,10 @@ export class Engine {
    */
   async generateDeletes(): Promise<void> {
     if (this.sawError) return;
-    for (const old of [...this.olds].reverse()) {
-      if (this.deleted.has(old)) continue;
-      if (old.delete) await this.deleteState(old, { replaced: true });
-      else if (!this.newByUrn.has(old.urn)) await this.deleteState(old);
-    }
+    const doomed = [...this.olds]
+      .reverse()
+      .filter((old) => !this.deleted.has(old) && (old.delete || !this.newByUrn.has(old.urn)));
+    await this.deleteAll(doomed, (old) => (old.delete ? { replaced: true } : {}));
   }
 
   /**
@@ -649,10 +691,60 @@ export class Engine {
    * checkpoint, dependents first (reverse dependency order), using the provider text stored in state.
    */
   async destroyAll(): Promise<void> {
-    for (const state of sortByDependencies(this.olds).reverse()) {
-      if (this.deleted.has(state)) continue;
-      await this.deleteState(state, state.delete ? { replaced: true } : {});
+    const doomed = sortByDependencies(this.olds)
+      .reverse()
+      .filter((state) => !this.deleted.has(state));
+    await this.deleteAll(doomed, (state) => (state.delete ? { replaced: true } : {}));
+  }
+
+  /** Runs a provider call in a step slot when `parallel` is set. */
+  private inSlot<T>(work: () => Promise<T>): Promise<T> {
+    return this.slots ? this.slots.run(work) : work();
+  }
+
+  /**
+   * Deletes `doomed` (dependents before what they depend on). Without `parallel`, one at a time in the given
+   * order; with it, `deployment_executor.go`/`step_executor.go` style: each deletion waits only for the
+   * deletions of its dependents, and after the first failure no new deletion starts (those in flight finish).
+   */
+  private async deleteAll(
+    doomed: readonly ResourceState[],
+    extraOf: (state: ResourceState) => Partial<Step>,
+  ): Promise<void> {
+    if (!this.slots) {
+      for (const state of doomed) await this.deleteState(state, extraOf(state));
+      return;
     }
+    const byUrn = new Map<string, ResourceState[]>();
+    for (const s of doomed) byUrn.set(s.urn, [...(byUrn.get(s.urn) ?? []), s]);
+    const dependents = new Map<ResourceState, ResourceState[]>();
+    for (const s of doomed) {
+      for (const urn of prerequisitesOf(s)) {
+        for (const dep of byUrn.get(urn) ?? []) {
+          if (dep !== s) dependents.set(dep, [...(dependents.get(dep) ?? []), s]);
+        }
+      }
+    }
+    const finished = new Map<ResourceState, Promise<void>>();
+    let failure: unknown;
+    for (const state of doomed) {
+      // Dependents come earlier in `doomed`, so their deletions are already scheduled.
+      const before = (dependents.get(state) ?? []).map((d) => finished.get(d));
+      finished.set(
+        state,
+        (async () => {
+          await Promise.all(before);
+          if (failure !== undefined) return;
+          try {
+            await this.deleteState(state, extraOf(state));
+          } catch (err) {
+            failure ??= err;
+          }
+        })(),
+      );
+    }
+    await Promise.all(finished.values());
+    if (failure !== undefined) throw failure;
   }
 
   /**

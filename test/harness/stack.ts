@@ -51,6 +51,11 @@ export interface StackOptions {
   typescript?: boolean;
   /** Keep the SDK's debug-level log messages in `diagnostics`. */
   keepDebugLogs?: boolean;
+  /**
+   * `--parallel`: at most this many Create/Update/Delete calls in flight; deletions of independent resources
+   * then run concurrently too. Default: unbounded creates/updates, one deletion at a time.
+   */
+  parallel?: number;
 }
 
 function projectNameOf(programDir: string): string {
@@ -86,6 +91,8 @@ export class Stack {
   constructor(private readonly opts: StackOptions) {
     if (!fs.existsSync(opts.programDir))
       throw new Error(`program directory ${opts.programDir} does not exist`);
+    if (opts.parallel !== undefined && !(Number.isInteger(opts.parallel) && opts.parallel >= 1))
+      throw new Error(`parallel must be a positive integer, got ${opts.parallel}`);
     this.project = opts.project ?? projectNameOf(opts.programDir);
     this.stackName = opts.stackName ?? "dev";
     this.checkpointFile =
@@ -230,6 +237,7 @@ export class Stack {
       olds,
       provider: provider.get,
       diagnostics,
+      parallel: this.opts.parallel,
     });
     const monitor = await MonitorServer.start({
       engine,
@@ -285,6 +293,7 @@ export class Stack {
       olds,
       provider: provider.get,
       diagnostics,
+      parallel: this.opts.parallel,
     });
     try {
       await (kind === "refresh" ? engine.refreshAll() : engine.destroyAll()).catch((err: unknown) => {

@@ -1,0 +1,32 @@
+// Benchmark program: `bench:count` Servers that differ only by name. By default `waitForReady: false`, so
+// create is exactly LIST (by idempotency tag) + POST and delete is DELETE — the calls the direct baseline
+// makes. `bench:waitForReady` waits for placement (full outputs); `bench:export` adds a LobbyHistoryExport.
+const pulumi = require("@pulumi/pulumi");
+const gamehost = require("pulumi-gamehost");
+
+const config = new pulumi.Config("bench");
+const count = config.requireNumber("count");
+const target = config.requireObject("target");
+const waitForReady = config.getBoolean("waitForReady") ?? false;
+
+for (let i = 0; i < count; i++) {
+  new gamehost.Server(`s-${String(i).padStart(4, "0")}`, {
+    gameId: target.gameId,
+    environmentId: target.environmentId,
+    datacenter: target.datacenter,
+    tags: { bench: "many" },
+    runtime: { build: target.build },
+    network: { ports: { game: { protocol: "udp", routing: { host: {} } } } },
+    resources: { cpu: 250, memory: 256 },
+    waitForReady,
+  });
+}
+
+if (config.getBoolean("export")) {
+  new gamehost.LobbyHistoryExport("history", {
+    gameId: target.gameId,
+    queryStart: 0,
+    queryEnd: 4_102_444_800_000,
+    summarize: true,
+  });
+}
