@@ -173,7 +173,11 @@ export async function readText(
   signal: AbortSignal | undefined,
 ): Promise<string> {
   try {
-    return await res.body.text();
+    const text = await res.body.text();
+    // undici hands the keep-alive socket back to its pool a tick after the body ends; a caller that
+    // sends its next request at once (list, then create) would otherwise open a second connection.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return text;
   } catch (err) {
     if (isAbort(err, signal)) throw signal?.reason ?? err;
     throw new GamehostNetworkError(method, path, err, true);

@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../src/provider/checks";
 import { check, diff } from "../../src/provider/lobbyHistoryExport/impl";
@@ -84,5 +87,34 @@ describe("CSV summary", () => {
 
   it("reports zero rows for a header-only file", async () => {
     expect((await summarizeCsv(Readable.from([Buffer.from("a,b\n")]))).rowCount).toBe(0);
+  });
+});
+
+describe("CSV summary against a real CSV parser", () => {
+  it("counts the same rows as csv-parse for any fields and any chunking", async () => {
+    const field = fc.oneof(fc.string(), fc.constantFrom('"', '""', ",", "\n", "\r\n", 'a"b', "x\ny,z"));
+    const rows = fc.array(fc.array(field, { minLength: 1, maxLength: 4 }), { maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(
+        rows,
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.boolean(),
+        async (data, cuts, trailing) => {
+          let csv = stringify([["h1", "h2"], ...data]);
+          if (!trailing) csv = csv.replace(/\n$/, "");
+          const bytes = Buffer.from(csv);
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const chunks = [0, ...points, bytes.length]
+            .slice(1)
+            .map((end, i, all) => bytes.subarray(i === 0 ? 0 : all[i - 1], end));
+          const summary = await summarizeCsv(Readable.from(chunks));
+          const expected = (parse(bytes, { relax_column_count: true }) as unknown[]).length - 1;
+          expect(summary.rowCount).toBe(expected);
+          expect(summary.byteLength).toBe(bytes.length);
+          expect(summary.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
