@@ -4,11 +4,15 @@ import type { Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
-import { type JsonReply, ok, type Reply, ServiceError } from "./http";
+import { type JsonReply, type Reply, ServiceError } from "./http";
 import { PortAllocator, placeServer, releasePorts, reservePorts, type ServerRecord } from "./servers";
 import { loadState, type PersistedState, saveState } from "./stateFile";
 import { WatchHub } from "./watch";
-import { type Principal, World } from "./world";
+import { type Game, type Principal, World } from "./world";
+
+function warn(message: string): void {
+  process.emitWarning(`gamehost emulator: ${message}`, "GamehostEmulatorWarning");
+}
 
 /** Whether new servers get placed. */
 export type PlacementMode = "auto" | "never";
@@ -46,6 +50,26 @@ export type Handler = (
   ctx: RequestContext,
 ) => Promise<Reply | undefined> | Reply | undefined;
 
+/**
+ * Watchable data as one route shows it to one caller. Whatever `keys` and `render` return must
+ * depend only on watched data (every change to it bumps a watch key) and on what `cacheKey` names.
+ */
+export interface WatchedView {
+  /** Names the view, e.g. `games:user:<identity id>`: equal keys must render equal answers. */
+  cacheKey: string;
+  /** The watch keys of the data the view shows. */
+  keys(): readonly string[];
+  /** The answer without its `watch` field. */
+  render(): Record<string, unknown>;
+}
+
+interface RenderedView {
+  version: number;
+  keys: readonly string[];
+  index?: number;
+  reply?: JsonReply;
+}
+
 /** The emulator's state and the rules shared by its routes. */
 export class EmulatorCore {
   readonly world: World;
@@ -60,7 +84,11 @@ export class EmulatorCore {
   placement: PlacementMode;
   private readonly secret: string;
   private seq = 0;
-  private readonly placementTimers = new Map<string, NodeJS.Timeout>();
+  /** Servers waiting for placement, by id, in due order (the delay is the same for all). */
+  private readonly placementQueue = new Map<string, { record: ServerRecord; due: number }>();
+  /** One timer for the whole queue, set for its first entry. */
+  private placementTimer: NodeJS.Timeout | undefined;
+  private readonly views = new Map<string, RenderedView>();
 
   constructor(
     readonly fixture: Fixture,
@@ -111,8 +139,12 @@ export class EmulatorCore {
   }
 
   nodeIpOf(server: Server): string {
+    return this.datacenterOf(server)?.nodeIp ?? "127.0.0.1";
+  }
+
+  private datacenterOf(server: Server): Game["datacenters"][number] | undefined {
     const hit = this.world.environments.get(server.environment);
-    return hit?.game.datacenters.find((d) => d.id === server.datacenter)?.nodeIp ?? "127.0.0.1";
+    return hit?.game.datacenters.find((d) => d.id === server.datacenter);
   }
 
   addServer(server: Server, gameId: string): ServerRecord {
@@ -124,32 +156,80 @@ export class EmulatorCore {
   }
 
   private schedulePlacement(record: ServerRecord): void {
-    if (this.placement === "never" || this.placementTimers.has(record.server.id)) return;
-    const timer = setTimeout(() => {
-      this.placementTimers.delete(record.server.id);
-      this.place(record);
-    }, this.options.placementDelayMs);
-    this.placementTimers.set(record.server.id, timer);
+    if (this.placement === "never" || this.placementQueue.has(record.server.id)) return;
+    const due = performance.now() + this.options.placementDelayMs;
+    this.placementQueue.set(record.server.id, { record, due });
+    if (this.placementTimer === undefined) this.armPlacement(due);
   }
 
-  private place(record: ServerRecord): void {
+  private armPlacement(due: number): void {
+    this.placementTimer = setTimeout(() => this.placeDue(), Math.max(0, Math.ceil(due - performance.now())));
+  }
+
+  /** Places every server whose delay has passed (timers fire on whole milliseconds: 1 ms of slack). */
+  private placeDue(): void {
+    this.placementTimer = undefined;
+    const now = performance.now();
+    let changed = 0;
+    for (const { record, due } of this.placementQueue.values()) {
+      if (due > now + 1) {
+        this.armPlacement(due);
+        break;
+      }
+      const id = record.server.id;
+      this.placementQueue.delete(id);
+      // A timer callback that throws would take the whole emulator down: never let it.
+      try {
+        if (this.place(record)) changed++;
+      } catch (err) {
+        warn(`placing server ${id} failed: ${String(err)}`);
+      }
+    }
+    if (changed === 0) return;
+    try {
+      this.persist();
+    } catch (err) {
+      warn(`cannot write the state file after placement: ${String(err)}`);
+    }
+  }
+
+  private cancelPlacements(): void {
+    clearTimeout(this.placementTimer);
+    this.placementTimer = undefined;
+    this.placementQueue.clear();
+  }
+
+  /**
+   * Places a server after its delay; `true` when that changed it. When its datacenter has no free
+   * public port left, placement fails as on the service: the server exits without ever starting
+   * (`destroyed_at`, no `started_at`, ports without public addresses), and the emulator carries on.
+   */
+  private place(record: ServerRecord): boolean {
     const { server } = record;
     if (this.placement === "never" || server.destroyed_at !== undefined || server.started_at !== undefined)
-      return;
-    placeServer(server, this.ports, {
-      nodeIp: this.nodeIpOf(server),
+      return false;
+    const datacenter = this.datacenterOf(server);
+    const placed = placeServer(server, this.ports, {
+      nodeIp: datacenter?.nodeIp ?? "127.0.0.1",
       jobDomain: this.jobDomain,
       now: this.now(),
+      hostPorts: datacenter?.hostPorts,
+      gameGuardPorts: datacenter?.gameGuardPorts,
     });
-    this.persist();
+    if (!placed) {
+      server.destroyed_at = this.now();
+      warn(
+        `server ${server.id} could not be placed: datacenter ${server.datacenter} has no free public port left; it exits without starting.`,
+      );
+    }
+    return true;
   }
 
   /** `never` holds servers unplaced; back to `auto` schedules every server still waiting. */
   setPlacement(mode: PlacementMode): void {
     this.placement = mode;
     if (mode === "never") {
-      for (const timer of this.placementTimers.values()) clearTimeout(timer);
-      this.placementTimers.clear();
+      this.cancelPlacements();
       return;
     }
     for (const record of this.servers.values()) {
@@ -167,9 +247,7 @@ export class EmulatorCore {
       server.destroyed_at = now;
       record.killAt = now + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0);
       releasePorts(server, this.ports, this.nodeIpOf(server));
-      const timer = this.placementTimers.get(server.id);
-      if (timer) clearTimeout(timer);
-      this.placementTimers.delete(server.id);
+      this.placementQueue.delete(server.id);
     }
     this.persist();
   }
@@ -198,28 +276,60 @@ export class EmulatorCore {
   /**
    * A watchable answer (service-facts §5): at once without `watch_index`, when the data changed
    * after it, or when it is too old; otherwise held until the next change or `watchHoldMs`.
+   * Answered synchronously unless it is held.
    */
-  async watchable(
+  watchable(
     ctx: RequestContext,
     since: number | undefined,
-    keys: readonly string[],
-    render: () => Record<string, unknown>,
-  ): Promise<JsonReply | undefined> {
-    const answer = (index: number) => ok({ ...render(), watch: { index: String(index) } });
-    if (since === undefined) return answer(this.watch.index(keys));
+    view: WatchedView,
+  ): JsonReply | Promise<JsonReply | undefined> {
+    const keys = this.viewOf(view).keys;
     const current = this.watch.index(keys);
-    if (current > since) return answer(current);
+    if (since === undefined || current > since) return this.answer(view, current);
     if (this.now() - (since - 1) > this.options.watchMaxIndexAgeMs)
-      return answer(this.watch.freshIndex(keys));
+      return this.answer(view, this.watch.freshIndex(keys));
+    return this.held(ctx, view, keys);
+  }
+
+  private async held(
+    ctx: RequestContext,
+    view: WatchedView,
+    keys: readonly string[],
+  ): Promise<JsonReply | undefined> {
     const reason = await this.watch.wait(keys, this.options.watchHoldMs, ctx.signal);
     if (reason === "aborted") return undefined;
-    return reason === "changed" ? answer(this.watch.index(keys)) : answer(this.watch.freshIndex(keys));
+    // The index comes from the keys the request waited on, even if a change altered the view's keys.
+    return this.answer(view, reason === "changed" ? this.watch.index(keys) : this.watch.freshIndex(keys));
+  }
+
+  /**
+   * The view's answer at `index`. The serialized answer is kept per view and reused until the data
+   * changes (any bump) or another index is due, so repeated reads and watchers woken together by one
+   * change share the same bytes instead of each rendering and serializing them.
+   */
+  private answer(view: WatchedView, index: number): JsonReply {
+    const cached = this.viewOf(view);
+    if (cached.reply !== undefined && cached.index === index) return cached.reply;
+    const body = { ...view.render(), watch: { index: String(index) } };
+    const reply: JsonReply = { kind: "json", status: 200, body, text: Buffer.from(JSON.stringify(body)) };
+    cached.index = index;
+    cached.reply = reply;
+    return reply;
+  }
+
+  /** The view's state at the current data version: its watch keys, and its last answer. */
+  private viewOf(view: WatchedView): RenderedView {
+    let cached = this.views.get(view.cacheKey);
+    if (cached === undefined || cached.version !== this.watch.version) {
+      cached = { version: this.watch.version, keys: view.keys() };
+      this.views.set(view.cacheKey, cached);
+    }
+    return cached;
   }
 
   /** Frees timers and held watches. */
   shutdown(): void {
-    for (const timer of this.placementTimers.values()) clearTimeout(timer);
-    this.placementTimers.clear();
+    this.cancelPlacements();
     this.watch.releaseAll();
   }
 }

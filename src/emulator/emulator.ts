@@ -6,16 +6,18 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ERROR_CODES } from "../api/errors";
 import type { Server } from "../api/schemas/servers";
-import { EmulatorCore, type Handler, type PlacementMode, type RequestContext } from "./core";
+import { EmulatorCore, type PlacementMode } from "./core";
+import { Exchange, type ExchangeHost, parseTarget, type RequestLogEntry, type Target } from "./exchange";
 import { type FaultController, FaultQueue, type PendingFault } from "./faults";
 import { type Fixture, type FixtureInput, loadFixture } from "./fixture";
-import { internalError, notFoundRoute, readBody, ServiceError, writeError, writeJson } from "./http";
+import { internalError, notFoundRoute, ServiceError, writeError } from "./http";
 import { type Mutations, mutationsOf } from "./mutations";
 import { RateLimiter } from "./rateLimit";
-import type { Router } from "./router";
 import { adminRouter } from "./routes/admin";
 import { apiRouter, EXPORT_DOWNLOAD_ROUTE } from "./routes/index";
-import { badBody } from "./validation";
+import { TimeCap } from "./timeCap";
+
+export type { RequestLogEntry } from "./exchange";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -45,17 +47,6 @@ export interface EmulatorOptions {
   exportDir?: string;
   /** Clock in epoch ms (expiry, index age, timestamps); default `Date.now`. */
   now?: () => number;
-}
-
-/** One answered (or dropped: status 0) request, for test assertions. */
-export interface RequestLogEntry {
-  method: string;
-  /** Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` for 404s. */
-  route: string;
-  /** The request path as sent. */
-  path: string;
-  /** HTTP status; 0 when the connection was dropped without an answer. */
-  status: number;
 }
 
 /** Tokens of the fixture, by their role in tests. */
@@ -173,159 +164,87 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         },
       })
     : undefined;
-  const capTimers = new Set<NodeJS.Timeout>();
-
-  const log = (entry: RequestLogEntry) => {
-    if (requests.length >= REQUEST_LOG_LIMIT) requests = requests.slice(REQUEST_LOG_LIMIT / 2);
-    requests.push(entry);
+  const warn = (err: unknown) =>
+    process.emitWarning(`gamehost emulator: ${String(err)}`, "GamehostEmulatorWarning");
+  const host: ExchangeHost = {
+    core,
+    caps: new TimeCap(requestTimeCapMs, warn),
+    log(entry) {
+      if (requests.length >= REQUEST_LOG_LIMIT) requests = requests.slice(REQUEST_LOG_LIMIT / 2);
+      requests.push(entry);
+    },
   };
 
-  function contextOf(
-    req: IncomingMessage,
-    url: URL,
-    params: Record<string, string>,
-    rayId: string,
-    signal: AbortSignal,
-  ): RequestContext {
-    let body: Promise<unknown> | undefined;
-    return {
-      method: req.method ?? "GET",
-      pathname: url.pathname,
-      query: url.searchParams,
-      params,
-      rayId,
-      authorization: req.headers.authorization,
-      signal,
-      json() {
-        body ??= readBody(req, core.options.bodyLimitBytes).then((buf) => {
-          const type = req.headers["content-type"];
-          if (!type || !/^application\/json\s*(;|$)/i.test(type)) {
-            throw badBody(
-              `Content-Type must be application/json, got ${type ? JSON.stringify(type) : "none"}.`,
-            );
-          }
-          if (buf.length === 0) throw badBody("Request body is empty: expected a JSON object.");
-          try {
-            return JSON.parse(buf.toString("utf8")) as unknown;
-          } catch (err) {
-            throw badBody(`Request body is not valid JSON: ${(err as Error).message}`);
-          }
-        });
-        return body;
-      },
-    };
-  }
-
-  async function run(handler: Handler, ctx: RequestContext) {
-    try {
-      return { reply: await handler(core, ctx) };
-    } catch (err) {
-      if (err instanceof ServiceError) return { error: err };
-      // The client left mid-request (e.g. while sending its body): nobody to answer, nothing wrong.
-      if (ctx.signal.aborted) return { reply: undefined };
-      process.emitWarning(
-        `gamehost emulator: internal error in ${ctx.method} ${ctx.pathname}: ${String(err)}`,
-      );
-      return { error: internalError() };
-    }
-  }
-
-  async function handleAdmin(
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    rayId: string,
-    router: Router<Handler>,
-  ) {
-    const match = router.match(req.method ?? "GET", url.pathname);
-    if (!match) return writeError(res, rayId, notFoundRoute());
-    const ctx = contextOf(req, url, match.params, rayId, new AbortController().signal);
-    const { reply, error } = await run(match.route.handler, ctx);
-    if (error) return writeError(res, rayId, error);
-    if (reply?.kind === "json") writeJson(res, rayId, reply.status, reply.body, reply.headers);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  function handle(req: IncomingMessage, res: ServerResponse): void {
     const rayId = randomUUID();
     const method = req.method ?? "GET";
-    let url: URL;
-    try {
-      url = new URL(req.url ?? "/", "http://127.0.0.1");
-    } catch {
-      log({ method, route: `${method} <unknown>`, path: req.url ?? "", status: 404 });
-      return writeError(res, rayId, notFoundRoute());
+    const target = parseTarget(req.url ?? "/");
+    if (!target) {
+      host.log({ method, route: `${method} <unknown>`, path: req.url ?? "", status: 404 });
+      writeError(res, rayId, notFoundRoute());
+    } else if (admin && target.pathname.startsWith("/__admin/")) {
+      const match = admin.match(method, target.pathname);
+      if (!match) writeError(res, rayId, notFoundRoute());
+      else
+        new Exchange(host, req, res, target, match.params, rayId, match.name, false).run(match.route.handler);
+    } else {
+      serveApi(req, res, method, target, rayId);
     }
-    if (admin && url.pathname.startsWith("/__admin/")) return handleAdmin(req, res, url, rayId, admin);
+  }
 
-    const match = api.match(method, url.pathname);
+  function serveApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    target: Target,
+    rayId: string,
+  ) {
+    const match = api.match(method, target.pathname);
     const route = match?.name ?? `${method} <unknown>`;
-    let done = false;
-    const finish = (status: number) => {
-      if (done) return;
-      done = true;
-      clearTimeout(cap);
-      capTimers.delete(cap);
-      log({ method, route, path: url.pathname, status });
-    };
-    const answerError = (error: ServiceError) => {
-      writeError(res, rayId, error);
-      finish(error.status);
-    };
-    const abort = new AbortController();
-    const cap = setTimeout(() => {
-      abort.abort();
-      answerError(
-        new ServiceError(
-          500,
-          ERROR_CODES.requestTimeout,
-          `The request ran past the ${requestTimeCapMs} ms time cap.`,
-        ),
-      );
-    }, requestTimeCapMs);
-    capTimers.add(cap);
-    res.on("close", () => {
-      if (done) return;
-      abort.abort();
-      finish(0);
-    });
-
-    if (!match) return answerError(notFoundRoute());
-    const fault = faults.take(method, url.pathname, match.route.pattern);
-    if (fault?.kind === "reset") {
-      req.socket.destroy();
-      return finish(0);
+    const exchange = new Exchange(host, req, res, target, match?.params, rayId, route, true);
+    if (!match) {
+      exchange.answerError(notFoundRoute());
+      return;
     }
-    if (fault?.kind === "hang") return; // only the time cap (or the client leaving) ends it
-    if (fault?.kind === "rate_limit") return answerError(rateLimitFault(fault, now()));
-    if (fault?.kind === "error_500") return answerError(internalError());
-    if (limiter && match.route.pattern !== EXPORT_DOWNLOAD_ROUTE) {
+    const fault = faults.take(method, target.pathname, match.route.pattern);
+    if (fault?.kind === "reset") exchange.reset();
+    else if (fault?.kind === "hang") {
+      // Only the time cap (or the client leaving) ends it.
+    } else {
+      const refusal = refusalOf(fault, req, match.route.pattern, route);
+      if (refusal) exchange.answerError(refusal);
+      else exchange.run(match.route.handler, fault);
+    }
+  }
+
+  /** The error a request gets before its handler runs: an injected fault, or the rate limit. */
+  function refusalOf(
+    fault: PendingFault | undefined,
+    req: IncomingMessage,
+    pattern: string,
+    route: string,
+  ): ServiceError | undefined {
+    if (fault?.kind === "rate_limit") return rateLimitFault(fault, now());
+    if (fault?.kind === "error_500") return internalError();
+    if (limiter && pattern !== EXPORT_DOWNLOAD_ROUTE) {
       const until = limiter.hit(req.socket.remoteAddress ?? "?", route, now());
-      if (until !== undefined) return answerError(rateLimited(until));
+      if (until !== undefined) return rateLimited(until);
     }
-
-    const ctx = contextOf(req, url, match.params, rayId, abort.signal);
-    const { reply, error } = await run(match.route.handler, ctx);
-    if (done) return;
-    if (fault?.kind === "commit_then_reset") {
-      req.socket.destroy();
-      return finish(0);
-    }
-    if (fault?.kind === "commit_then_500") return answerError(internalError());
-    if (error) return answerError(error);
-    if (!reply) return finish(0);
-    if (reply.kind === "json") {
-      writeJson(res, rayId, reply.status, reply.body, reply.headers);
-      return finish(reply.status);
-    }
-    finish(200);
-    reply.write(res);
+    return undefined;
   }
 
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    try {
+      handle(req, res);
+    } catch (err) {
       // Last line of defence: never a crash or a stack trace to the client.
-      writeError(res, randomUUID(), internalError());
-    });
+      warn(err);
+      try {
+        writeError(res, randomUUID(), internalError());
+      } catch {
+        res.destroy();
+      }
+    }
   });
   let connections = 0;
   server.on("connection", () => {
@@ -348,6 +267,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
     throw new Error(`Cannot start the emulator on 127.0.0.1:${options.port ?? 0}: ${(err as Error).message}`);
   }
+  // Accept failures (e.g. out of file descriptors) are emitted here; unheard, they would crash.
+  server.on("error", warn);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   core.baseUrl = url;
@@ -376,8 +297,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         core.shutdown();
         // Let released watches write their answers before the sockets go.
         await new Promise((resolve) => setImmediate(resolve));
-        for (const timer of capTimers) clearTimeout(timer);
-        capTimers.clear();
+        host.caps.clear();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

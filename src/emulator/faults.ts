@@ -91,6 +91,7 @@ export class FaultQueue implements FaultController {
 
   /** Takes one use of the first fault matching the request, if any. */
   take(method: string, pathname: string, pattern: string | undefined): PendingFault | undefined {
+    if (this.faults.length === 0) return undefined;
     const index = this.faults.findIndex((f) => {
       if (f.method && f.method !== method) return false;
       if (f.path === undefined) return true;

@@ -92,12 +92,23 @@ export const FixtureEnvironment = z.strictObject({
   builds: z.array(FixtureBuild).default([]),
 });
 
-/** A datacenter of the game's cluster; host-routed ports get `nodeIp` as their public hostname. */
+/** An inclusive range of public ports, `min` ≤ `max`. */
+export const FixturePortRange = z
+  .strictObject({ min: z.number().int().min(1).max(65_535), max: z.number().int().min(1).max(65_535) })
+  .refine((r) => r.min <= r.max, { message: "min must not be above max", path: ["max"] });
+
+/**
+ * A datacenter of the game's cluster; host-routed ports get `nodeIp` as their public hostname.
+ * `hostPorts` (default 26000–31999) and `gameGuardPorts` (default 20000–31999) narrow the public
+ * ports placement draws from, e.g. to show what happens when a node runs out of them.
+ */
 export const FixtureDatacenter = z.strictObject({
   id: Uuid,
   slug: z.string().min(1),
   name: z.string().min(1),
   nodeIp: z.ipv4(),
+  hostPorts: FixturePortRange.optional(),
+  gameGuardPorts: FixturePortRange.optional(),
 });
 
 /** A game: its developer group, regions, versions, environments and datacenters. */

@@ -7,6 +7,11 @@ export interface JsonReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * `body` already serialized, when the handler has it: a snapshot taken before later changes
+   * to live objects, or bytes shared by every answer of the same data.
+   */
+  text?: string | Buffer;
 }
 
 /** An answer the handler writes itself (file downloads). */
@@ -21,6 +26,14 @@ export type Reply = JsonReply | StreamReply;
 /** 200 with a JSON body. */
 export function ok(body: unknown): JsonReply {
   return { kind: "json", status: 200, body };
+}
+
+/**
+ * 200 with a JSON body serialized now: what the client gets is the body as it is at this instant,
+ * even if the objects in it change before the answer is written (no deep copy needed).
+ */
+export function okNow(body: unknown): JsonReply {
+  return { kind: "json", status: 200, body, text: JSON.stringify(body) };
 }
 
 /**
@@ -57,18 +70,40 @@ export function writeJson(
   rayId: string,
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
+): void {
+  writeText(res, rayId, status, JSON.stringify(body), headers);
+}
+
+/** Writes a handler's JSON answer (its serialized text when it has one). */
+export function writeReply(res: ServerResponse, rayId: string, reply: JsonReply): void {
+  writeText(res, rayId, reply.status, reply.text ?? JSON.stringify(reply.body), reply.headers);
+}
+
+function writeText(
+  res: ServerResponse,
+  rayId: string,
+  status: number,
+  text: string | Buffer,
+  headers: Record<string, string> | undefined,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    "rvt-ray-id": rayId,
-    "content-type": "application/json; charset=utf-8",
-    "content-length": String(Buffer.byteLength(text)),
-  });
+  const length = String(typeof text === "string" ? Buffer.byteLength(text) : text.length);
+  res.writeHead(
+    status,
+    headers
+      ? {
+          ...headers,
+          "rvt-ray-id": rayId,
+          "content-type": JSON_CONTENT_TYPE,
+          "content-length": length,
+        }
+      : { "rvt-ray-id": rayId, "content-type": JSON_CONTENT_TYPE, "content-length": length },
+  );
   res.end(text);
 }
+
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 /** Writes a service error as the service's error body. */
 export function writeError(res: ServerResponse, rayId: string, error: ServiceError): void {
@@ -78,11 +113,12 @@ export function writeError(res: ServerResponse, rayId: string, error: ServiceErr
 }
 
 /**
- * Reads the request body up to `limit` bytes. Past the limit it stops buffering but keeps
- * draining, so the client can finish sending and read the 413 instead of a broken pipe. Reading is
- * evented, so a client trickling its body never blocks anyone else.
+ * Reads the request body up to `limit` bytes and resolves with `decode(body)` (a throw from
+ * `decode` rejects). Past the limit it stops buffering but keeps draining, so the client can finish
+ * sending and read the 413 instead of a broken pipe. Reading is evented, so a client trickling its
+ * body never blocks anyone else.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody<T>(req: IncomingMessage, limit: number, decode: (body: Buffer) => T): Promise<T> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"] ?? Number.NaN);
     let tooLarge = Number.isFinite(declared) && declared > limit;
@@ -107,8 +143,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
             `Request body is larger than the limit of ${limit} bytes.`,
           ),
         );
-      } else {
-        resolve(Buffer.concat(chunks));
+        return;
+      }
+      try {
+        resolve(decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+      } catch (err) {
+        reject(err);
       }
     });
     req.on("error", reject);

@@ -17,6 +17,7 @@ export interface RouteMatch<H> {
 
 interface Compiled<H> {
   route: Route<H>;
+  name: string;
   segments: string[];
 }
 
@@ -25,13 +26,17 @@ export class Router<H> {
   private readonly compiled: Compiled<H>[] = [];
 
   add(method: string, pattern: string, handler: H): this {
-    this.compiled.push({ route: { method, pattern, handler }, segments: pattern.split("/").slice(1) });
+    this.compiled.push({
+      route: { method, pattern, handler },
+      name: `${method} ${pattern}`,
+      segments: pattern.split("/").slice(1),
+    });
     return this;
   }
 
   match(method: string, pathname: string): RouteMatch<H> | undefined {
     const parts = pathname.split("/").slice(1);
-    for (const { route, segments } of this.compiled) {
+    for (const { route, name, segments } of this.compiled) {
       if (route.method !== method || segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
       let matched = true;
@@ -45,7 +50,7 @@ export class Router<H> {
           matched = false;
         }
       }
-      if (matched) return { route, name: `${route.method} ${route.pattern}`, params };
+      if (matched) return { route, name, params };
     }
     return undefined;
   }

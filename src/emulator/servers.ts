@@ -11,10 +11,16 @@ export interface ServerRecord {
   killAt?: number;
 }
 
+/** An inclusive range of public ports. */
+export interface PortRange {
+  readonly min: number;
+  readonly max: number;
+}
+
 /** Public ports of game-guard ports other than http/https (service-facts §4). */
-export const GAME_GUARD_PORTS = { min: 20_000, max: 31_999 } as const;
+export const GAME_GUARD_PORTS: PortRange = { min: 20_000, max: 31_999 };
 /** Public ports of host-routed ports. */
-export const HOST_PORTS = { min: 26_000, max: 31_999 } as const;
+export const HOST_PORTS: PortRange = { min: 26_000, max: 31_999 };
 
 /** Hands out free ports per scope (a datacenter's game guard, or a node). */
 export class PortAllocator {
@@ -29,8 +35,11 @@ export class PortAllocator {
     return set;
   }
 
-  /** A free port in [min, max]: a random start, then the next free one, so choices do not cluster. */
-  take(scope: string, range: { min: number; max: number }): number {
+  /**
+   * A free port in [min, max]: a random start, then the next free one, so choices do not cluster.
+   * `undefined` when every port of the range is taken (placement fails; it must not throw).
+   */
+  take(scope: string, range: PortRange): number | undefined {
     const used = this.set(scope);
     const size = range.max - range.min + 1;
     const start = randomInt(size);
@@ -41,7 +50,7 @@ export class PortAllocator {
         return port;
       }
     }
-    throw new Error(`no free port left in ${range.min}-${range.max} for ${scope}`);
+    return undefined;
   }
 
   mark(scope: string, port: number): void {
@@ -94,31 +103,55 @@ export function newServer(
   };
 }
 
+/** Where placement draws public ports from: the datacenter's node and its port ranges. */
+export interface PlacementTarget {
+  nodeIp: string;
+  jobDomain: string;
+  now: number;
+  /** Default {@link HOST_PORTS}. */
+  hostPorts?: PortRange;
+  /** Default {@link GAME_GUARD_PORTS}. */
+  gameGuardPorts?: PortRange;
+}
+
 /**
  * Places a server: `started_at`, and a public hostname and port on every port. Game guard:
  * `{server_id}-{port_name}.lobby.{datacenter_id}.{job_domain}`, 80 for http, 443 for https, else a
  * free port in 20000–31999. Host: the node's IP and a free port in 26000–31999.
+ *
+ * All or nothing: when a range has no free port left, the ports taken so far are given back, the
+ * server is left untouched (no `started_at`, no public addresses) and the answer is `false`.
  */
-export function placeServer(
-  server: Server,
-  ports: PortAllocator,
-  opts: { nodeIp: string; jobDomain: string; now: number },
-): void {
-  for (const [name, port] of Object.entries(server.network.ports)) {
-    if (port.routing.host !== undefined) {
-      port.public_hostname = opts.nodeIp;
-      port.public_port = ports.take(portScope(server, "host", opts.nodeIp), HOST_PORTS);
-    } else {
-      port.public_hostname = `${server.id}-${name}.lobby.${server.datacenter}.${opts.jobDomain}`;
-      port.public_port =
-        port.protocol === "http"
-          ? 80
-          : port.protocol === "https"
-            ? 443
-            : ports.take(portScope(server, "game_guard", opts.nodeIp), GAME_GUARD_PORTS);
+export function placeServer(server: Server, ports: PortAllocator, opts: PlacementTarget): boolean {
+  const entries = Object.entries(server.network.ports);
+  // Each entry's public port, in order, with the scope it was taken from (none for 80/443).
+  const chosen: { scope: string | undefined; port: number }[] = [];
+  for (const [, port] of entries) {
+    if (port.routing.host === undefined && (port.protocol === "http" || port.protocol === "https")) {
+      chosen.push({ scope: undefined, port: port.protocol === "http" ? 80 : 443 });
+      continue;
     }
+    const host = port.routing.host !== undefined;
+    const scope = portScope(server, host ? "host" : "game_guard", opts.nodeIp);
+    const free = ports.take(
+      scope,
+      host ? (opts.hostPorts ?? HOST_PORTS) : (opts.gameGuardPorts ?? GAME_GUARD_PORTS),
+    );
+    if (free === undefined) {
+      for (const taken of chosen) if (taken.scope !== undefined) ports.release(taken.scope, taken.port);
+      return false;
+    }
+    chosen.push({ scope, port: free });
   }
+  entries.forEach(([name, port], i) => {
+    port.public_hostname =
+      port.routing.host !== undefined
+        ? opts.nodeIp
+        : `${server.id}-${name}.lobby.${server.datacenter}.${opts.jobDomain}`;
+    port.public_port = (chosen[i] as { port: number }).port;
+  });
   server.started_at = opts.now;
+  return true;
 }
 
 /** Calls `fn` for each port that holds an allocated public port (not the fixed 80/443). */

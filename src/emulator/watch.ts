@@ -18,6 +18,8 @@ export class WatchHub {
   private readonly all = new Set<Waiter>();
   /** Highest index handed out; later changes land above it so they are never missed. */
   private issued = 0;
+  /** Counts changes of any key: answers rendered at one version stay valid until the next. */
+  private changes = 0;
 
   constructor(
     private readonly now: () => number,
@@ -41,8 +43,14 @@ export class WatchHub {
     return index;
   }
 
+  /** Changes so far, of any key. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Marks the keys changed now and wakes their watchers. */
   bump(keys: readonly string[]): void {
+    this.changes++;
     const at = Math.max(this.now(), this.issued);
     const woken = new Set<Waiter>();
     for (const key of keys) {

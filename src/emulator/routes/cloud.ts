@@ -96,48 +96,56 @@ export const getBootstrap: Handler = (core, ctx) => {
 };
 
 /** `GET /cloud/games`: the identity's groups and their games, or the cloud token's one game. */
-export const listGames: Handler = async (core, ctx) => {
+export const listGames: Handler = (core, ctx) => {
   const principal = core.principal(ctx);
   if (principal.kind === "cloud") {
     if (ctx.query.has("watch_index")) {
       throw new ServiceError(403, ERROR_CODES.forbidden, "Cloud token cannot watch `/games`.");
     }
     const game = core.world.games.get(principal.gameId) as Game;
-    return core.watchable(ctx, undefined, [watchKeys.game(game.id)], () => ({
-      games: [gameSummary(core, game)],
-      groups: [],
-    }));
+    return core.watchable(ctx, undefined, {
+      cacheKey: `games:cloud:${game.id}`,
+      keys: () => [watchKeys.game(game.id)],
+      render: () => ({ games: [gameSummary(core, game)], groups: [] }),
+    });
   }
   const { identityId } = principal;
   const since = core.watchIndexOf(ctx);
-  // Membership itself is watched data: joining a group changes the list.
-  const keysNow = () => {
-    const groups = core.world.groupsOf(identityId);
-    const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
-    return [
-      watchKeys.identity(identityId),
-      ...groups.map((g) => watchKeys.group(g.id)),
-      ...games.map((g) => watchKeys.game(g.id)),
-    ];
-  };
-  return core.watchable(ctx, since, keysNow(), () => {
-    const groups = core.world.groupsOf(identityId);
-    const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
-    return {
-      games: games.map((g) => gameSummary(core, g)),
-      groups: groups.map((g) => groupSummary(core, g, identityId)),
-    };
+  return core.watchable(ctx, since, {
+    cacheKey: `games:user:${identityId}`,
+    // Membership itself is watched data: joining a group changes the list.
+    keys: () => {
+      const groups = core.world.groupsOf(identityId);
+      const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
+      return [
+        watchKeys.identity(identityId),
+        ...groups.map((g) => watchKeys.group(g.id)),
+        ...games.map((g) => watchKeys.game(g.id)),
+      ];
+    },
+    render: () => {
+      const groups = core.world.groupsOf(identityId);
+      const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
+      return {
+        games: games.map((g) => gameSummary(core, g)),
+        groups: groups.map((g) => groupSummary(core, g, identityId)),
+      };
+    },
   });
 };
 
 /** `GET /cloud/games/{game_id}`: namespaces by display name, versions oldest first. */
-export const getGame: Handler = async (core, ctx) => {
+export const getGame: Handler = (core, ctx) => {
   const gameId = ctx.params.game as string;
   authorizeGame(core.world, core.principal(ctx), gameId);
   const since = core.watchIndexOf(ctx);
   const game = core.world.games.get(gameId);
   if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
-  return core.watchable(ctx, since, [watchKeys.game(gameId)], () => ({ game: fullGame(game) }));
+  return core.watchable(ctx, since, {
+    cacheKey: `game:${gameId}`,
+    keys: () => [watchKeys.game(gameId)],
+    render: () => ({ game: fullGame(game) }),
+  });
 };
 
 function requireBillingEnabled(core: EmulatorCore): void {
@@ -147,13 +155,17 @@ function requireBillingEnabled(core: EmulatorCore): void {
 }
 
 /** `GET /cloud/groups/{group_id}/billing`: the group's billing timestamps (unset ones omitted). */
-export const getGroupBilling: Handler = async (core, ctx) => {
+export const getGroupBilling: Handler = (core, ctx) => {
   const groupId = ctx.params.group as string;
   authorizeGroup(core.world, core.principal(ctx), groupId);
   const since = core.watchIndexOf(ctx);
   requireBillingEnabled(core);
   const group = core.world.groups.get(groupId) as Group;
-  return core.watchable(ctx, since, [watchKeys.billing(groupId)], () => ({ group: { ...group.billing } }));
+  return core.watchable(ctx, since, {
+    cacheKey: `billing:${groupId}`,
+    keys: () => [watchKeys.billing(groupId)],
+    render: () => ({ group: { ...group.billing } }),
+  });
 };
 
 /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */

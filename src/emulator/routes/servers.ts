@@ -8,7 +8,7 @@ import {
 } from "../../api/schemas/servers";
 import { authorizeGame } from "../auth";
 import type { EmulatorCore, Handler, RequestContext } from "../core";
-import { ok, ServiceError } from "../http";
+import { ok, okNow, ServiceError } from "../http";
 import { newestFirst, newServer, type ServerRecord, tagsContain } from "../servers";
 import { parseBody, parseBool, parseIntParam, parseQuery, parseTagsJson } from "../validation";
 import type { Environment, Game } from "../world";
@@ -57,30 +57,36 @@ export const createServer: Handler = async (core, ctx) => {
   const { gameId, environmentId } = authorize(core, ctx);
   const body = parseBody(CreateServerRequest, await ctx.json());
   const { game, environment } = scope(core, gameId, environmentId);
-  if (!game.datacenters.some((d) => d.id === body.datacenter)) {
+  const datacenter = game.datacenters.find((d) => d.id === body.datacenter);
+  if (!datacenter) {
     throw new ServiceError(
       400,
       ERROR_CODES.datacenterNotFound,
       `Datacenter ${body.datacenter} is not a datacenter of this game's cluster.`,
     );
   }
-  if (!environment.builds.some((b) => b.id === body.runtime.build)) {
+  const build = environment.builds.find((b) => b.id === body.runtime.build);
+  if (!build) {
     throw new ServiceError(
       400,
       ERROR_CODES.buildNotFound,
       `Build ${body.runtime.build} was not found in environment ${environmentId}.`,
     );
   }
-  const server = newServer(randomUUID(), environmentId, body, core.now());
-  core.addServer(server, gameId);
-  return ok({ server: structuredClone(server) });
+  const server = newServer(randomUUID(), environment.id, body, core.now());
+  // The world's own id strings, not copies from this request: every stored server shares them.
+  server.datacenter = datacenter.id;
+  server.runtime.build = build.id;
+  core.addServer(server, game.id);
+  // Serialized now: placement changes the live object later.
+  return okNow({ server });
 };
 
 /** `GET …/servers/{server_id}`: destroyed servers are still returned. */
 export const getServer: Handler = (core, ctx) => {
   const { gameId, environmentId } = authorize(core, ctx);
   scope(core, gameId, environmentId);
-  return ok({ server: structuredClone(findServer(core, environmentId, ctx.params.server as string).server) });
+  return okNow({ server: findServer(core, environmentId, ctx.params.server as string).server });
 };
 
 /** `DELETE …/servers/{server_id}`: `destroyed_at` at once; idempotent on a destroyed server. */
@@ -118,8 +124,8 @@ export const listServers: Handler = (core, ctx) => {
     .filter((r) => tagsContain(r.server.tags, query.tags))
     .filter((r) => query.cursor === undefined || (cursor !== undefined && newestFirst(cursor, r) < 0))
     .sort(newestFirst)
-    .map((r) => structuredClone(r.server));
-  return ok({ servers });
+    .map((r) => r.server);
+  return okNow({ servers });
 };
 
 /** `GET …/datacenters`: the game's datacenters by slug. */
