@@ -69,14 +69,5 @@ export function serverBody(target) {
 
 /** The same spec as Server inputs (what a program declares), for the provider side. */
 export function serverInputs(target) {
-  return {
-    gameId: target.gameId,
-    environmentId: target.environmentId,
-    datacenter: target.datacenter,
-    tags: { bench: "many" },
-    runtime: { build: target.build },
-    network: { ports: { game: { protocol: "udp", routing: { host: {} } } } },
-    resources: { cpu: 250, memory: 256 },
-    waitForReady: false,
-  };
+  return { gameId: target.gameId, environmentId: target.environmentId, ...serverBody(target), waitForReady: false };
 }
