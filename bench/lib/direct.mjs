@@ -69,5 +69,10 @@ export function serverBody(target) {
 
 /** The same spec as Server inputs (what a program declares), for the provider side. */
 export function serverInputs(target) {
-  return { gameId: target.gameId, environmentId: target.environmentId, ...serverBody(target), waitForReady: false };
+  return {
+    gameId: target.gameId,
+    environmentId: target.environmentId,
+    ...serverBody(target),
+    waitForReady: false,
+  };
 }
