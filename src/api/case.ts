@@ -28,7 +28,8 @@ export function camelToSnake(key: string): string {
 /** Paths (camelCase, `*` = any key) whose object values are maps keyed by user data. */
 export type MapPaths = ReadonlyArray<ReadonlyArray<string>>;
 
-function isMapPath(path: readonly string[], mapPaths: MapPaths): boolean {
+/** Whether `path` (camelCase segments) names a map-valued field, whose keys are user data. */
+export function isMapPath(path: readonly string[], mapPaths: MapPaths): boolean {
   return mapPaths.some(
     (p) => p.length === path.length && p.every((seg, i) => seg === "*" || seg === path[i]),
   );
@@ -64,14 +65,4 @@ export function toSnakeKeys(value: unknown, mapPaths: MapPaths = []): unknown {
 /** Deep snake_case → camelCase, keeping keys of map-valued fields. */
 export function toCamelKeys<T>(value: T, mapPaths: MapPaths = []): Camelize<T> {
   return convert(value, [], mapPaths, "toCamel") as Camelize<T>;
-}
-
-/** Maps a dotted wire path (`network.ports.game.internal_port`) to its camelCase form. */
-export function camelPath(wirePath: string, mapPaths: MapPaths = []): string {
-  if (wirePath === "") return "";
-  const out: string[] = [];
-  for (const segment of wirePath.split(".")) {
-    out.push(isMapPath(out, mapPaths) ? segment : snakeToCamel(segment));
-  }
-  return out.join(".");
 }

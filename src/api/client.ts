@@ -21,7 +21,7 @@ import {
   GetGroupBillingResponse,
   ListGamesResponse,
 } from "./schemas/cloud";
-import { EmptyResponse, ErrorBody, Uuid, Watch } from "./schemas/common";
+import { EmptyResponse, ErrorBody, UUID_RULE, Uuid, WatchIndex } from "./schemas/common";
 import { ExportLobbyHistoryRequest, ExportLobbyHistoryResponse } from "./schemas/lobbies";
 import {
   type Build,
@@ -126,21 +126,20 @@ interface Exchange {
   signal: AbortSignal | undefined;
 }
 
-const WatchIndex = Watch.shape.index;
-
-/** Path ids are checked before anything is sent (a non-UUID would only meet a 404); each bad one is named. */
-function checkIds(method: Method, template: string, ids: Record<string, string>): void {
+/**
+ * Path ids are checked before anything is sent (a non-UUID would only meet a 404), each bad one named;
+ * any form the service parses is accepted and sent in its canonical form.
+ */
+function canonicalIds(method: Method, template: string, ids: Record<string, string>): Record<string, string> {
   const issues: FieldIssue[] = [];
+  const canonical: Record<string, string> = {};
   for (const [name, value] of Object.entries(ids)) {
     const result = Uuid.safeParse(value);
-    if (!result.success) {
-      issues.push({
-        path: name,
-        message: typeof value === "string" ? "must be a lowercase hyphenated UUID" : "must be a string UUID",
-      });
-    }
+    if (result.success) canonical[name] = result.data;
+    else issues.push({ path: name, message: UUID_RULE });
   }
   if (issues.length > 0) throw new GamehostValidationError(`path of ${method} ${template}`, issues);
+  return canonical;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -480,12 +479,12 @@ export class GamehostClient {
   private async call<S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> {
     const { method, template } = spec;
     const signal = spec.options?.signal;
-    if (spec.ids) checkIds(method, template, spec.ids);
+    const ids = spec.ids ? canonicalIds(method, template, spec.ids) : {};
     const watchIndex = spec.query?.watch_index;
     if (watchIndex !== undefined) parseWith(WatchIndex, watchIndex, `watch_index of ${method} ${template}`);
 
     let path = template;
-    for (const [name, value] of Object.entries(spec.ids ?? {})) {
+    for (const [name, value] of Object.entries(ids)) {
       path = path.replace(`{${name}}`, encodeURIComponent(value));
     }
     const url = new URL(`${this.baseUrl}${path}${encodeQuery(spec.query)}`);
@@ -501,7 +500,7 @@ export class GamehostClient {
     });
     const text = await readText(res, method, path, signal);
     if (res.status < 200 || res.status >= 300)
-      throw this.apiError(method, path, res, text, { ...spec.ids, ...spec.bodyIds });
+      throw this.apiError(method, path, res, text, { ...ids, ...spec.bodyIds });
 
     const where = `response of ${method} ${template}`;
     let json: unknown;

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { CreateServerRequest, Server } from "../api/schemas/servers";
+import { type CreateServerRequest, routingOf, SERVER_DEFAULTS, type Server } from "../api/schemas/servers";
 
 /** A server as stored: its wire shape plus what only the emulator knows. */
 export interface ServerRecord {
@@ -68,9 +68,8 @@ function portScope(server: Server, routing: "game_guard" | "host", nodeIp: strin
 }
 
 /**
- * The server exactly as the service answers a create: defaults echoed (`network.mode` bridge,
- * `runtime.arguments` [], `runtime.environment` {}, `lifecycle.kill_timeout` 0), omitted routing as
- * game guard, and no placement fields yet.
+ * The server exactly as the service answers a create: defaults echoed (`SERVER_DEFAULTS`), omitted
+ * routing as game guard, and no placement fields yet.
  */
 export function newServer(
   id: string,
@@ -83,7 +82,7 @@ export function newServer(
     ports[name] = {
       protocol: port.protocol,
       ...(port.internal_port !== undefined ? { internal_port: port.internal_port } : {}),
-      routing: port.routing?.host !== undefined ? { host: {} } : { game_guard: {} },
+      routing: { [routingOf(port)]: {} },
     };
   }
   return {
@@ -93,12 +92,12 @@ export function newServer(
     created_at: createdAt,
     tags: { ...body.tags },
     resources: { cpu: body.resources.cpu, memory: body.resources.memory },
-    lifecycle: { kill_timeout: body.lifecycle?.kill_timeout ?? 0 },
-    network: { mode: body.network.mode ?? "bridge", ports },
+    lifecycle: { kill_timeout: body.lifecycle?.kill_timeout ?? SERVER_DEFAULTS.killTimeoutMs },
+    network: { mode: body.network.mode ?? SERVER_DEFAULTS.networkMode, ports },
     runtime: {
       build: body.runtime.build,
-      arguments: [...(body.runtime.arguments ?? [])],
-      environment: { ...(body.runtime.environment ?? {}) },
+      arguments: [...(body.runtime.arguments ?? SERVER_DEFAULTS.arguments)],
+      environment: { ...(body.runtime.environment ?? SERVER_DEFAULTS.environment) },
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { camelToSnake, type MapPaths, snakeToCamel } from "../api/case";
+import { camelToSnake, isMapPath, type MapPaths, snakeToCamel } from "../api/case";
 
 /** The string the engine sends in place of a value not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -25,12 +25,6 @@ export function containsUnknown(value: unknown): boolean {
 
 function within(path: string, root: string): boolean {
   return root === "" || path === root || path.startsWith(`${root}.`);
-}
-
-function isMapPath(path: readonly string[], mapPaths: MapPaths): boolean {
-  return mapPaths.some(
-    (p) => p.length === path.length && p.every((seg, i) => seg === "*" || seg === path[i]),
-  );
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   CreatePaymentPortalSessionRequest,
   CreatePaymentPortalSessionResponse,
   CreateServerRequest,
+  canonicalUuid,
   Datacenter,
   DeleteServerQuery,
   ErrorBody,
@@ -27,6 +28,7 @@ import {
   Server,
   ServerResponse,
   VersionSummary,
+  WatchIndex,
 } from "../../src/api/schemas";
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -485,17 +487,18 @@ describe.each(cases)("$name", ({ schema, sample, required, optional, kind }) => 
   }
 });
 
-describe("enumerations", () => {
+describe("request rules", () => {
   it.each([
-    [Bootstrap, bootstrap, "cluster", "cloud"],
-    [Bootstrap, bootstrap, "access", "secret"],
-    [GroupSummary, groupSummary, "publicity", "invite_only"],
-    [Server, server, "network.mode", "overlay"],
-    [Server, server, "network.ports.game.protocol", "quic"],
-    [CreateServerRequest, createServer, "network.mode", "overlay"],
-    [CreateServerRequest, createServer, "network.ports.game.protocol", "QUIC"],
-    [CreatePaymentPortalSessionRequest, { intent: "general" }, "intent", "refund"],
-  ] as const)("%#: rejects an unknown value of %s", (schema, sample, path, bad) => {
+    ["CreateServerRequest", CreateServerRequest, createServer, "network.mode", "overlay"],
+    ["CreateServerRequest", CreateServerRequest, createServer, "network.ports.game.protocol", "QUIC"],
+    [
+      "CreatePaymentPortalSessionRequest",
+      CreatePaymentPortalSessionRequest,
+      { intent: "general" },
+      "intent",
+      "refund",
+    ],
+  ] as const)("%s: rejects an unknown value of %s", (_name, schema, sample, path, bad) => {
     const issues = issuesOf(schema, edit(sample as Record<string, unknown>, path, bad));
     expect(issues.map((i) => i.path)).toEqual([path]);
   });
@@ -511,32 +514,20 @@ describe("enumerations", () => {
   it.each(["payment_method_update", "general"])("accepts intent %s", (intent) => {
     expect(issuesOf(CreatePaymentPortalSessionRequest, { intent })).toEqual([]);
   });
-});
 
-describe("bounds and formats", () => {
   it.each([
-    [GameSummary, gameSummary, "total_player_count", -1],
-    [GameSummary, gameSummary, "total_player_count", 4_294_967_296],
-    [GameSummary, gameSummary, "total_player_count", 1.5],
-    [GroupSummary, groupSummary, "member_count", -1],
-    [GroupSummary, groupSummary, "bio", "1\n2\n3\n4\n5\n6"],
-    [GroupSummary, groupSummary, "bio", ""],
-    [GroupSummary, groupSummary, "group_id", "00000000-0000-4000-8000-00000000000A"],
-    [Game, game, "create_ts", "yesterday"],
-    [Build, build, "content_length", -5],
-    [Server, server, "created_at", "1723786501123"],
     [CreateServerRequest, createServer, "lifecycle.kill_timeout", 7_200_000],
     [CreateServerRequest, createServer, "lifecycle.kill_timeout", -1],
     [CreateServerRequest, createServer, "resources.cpu", 0],
     [CreateServerRequest, createServer, "resources.memory", 2.5],
     [CreateServerRequest, createServer, "network.ports.game.internal_port", 70_000],
     [CreateServerRequest, createServer, "datacenter", "not-a-uuid"],
+    [CreateServerRequest, createServer, "datacenter", "00000000-0000-4000-8000-00000000000"],
     [CreateServerRequest, createServer, "runtime.build", ""],
     [CreateServerRequest, createServer, "tags", { n: 1 }],
     [DeleteServerQuery, { override_kill_timeout: 0 }, "override_kill_timeout", 7_200_000],
     [ExportLobbyHistoryRequest, { query_start: 1, query_end: 2 }, "query_start", -1],
     [ExportLobbyHistoryRequest, { query_start: 1, query_end: 2 }, "query_end", 1.5],
-    [ListGamesResponse, { games: [], groups: [], watch: { index: "1" } }, "watch.index", "abc"],
   ] as const)("%#: rejects %s = %j", (schema, sample, path, bad) => {
     const issues = issuesOf(schema, edit(sample as Record<string, unknown>, path, bad));
     expect(issues.length).toBeGreaterThan(0);
@@ -549,17 +540,122 @@ describe("bounds and formats", () => {
     }
   });
 
-  it("accepts a bio of five lines and a lone newline", () => {
-    for (const bio of ["a\nb\nc\nd\ne", "\n", "one line"]) {
-      expect(issuesOf(GroupSummary, { ...groupSummary, bio })).toEqual([]);
+  it("reads a UUID in every form the service parses and sends its canonical form", () => {
+    const canonical = "3f2b8a4e-5c1d-4e6f-9a7b-0c1d2e3f4a5b";
+    for (const form of [
+      canonical,
+      canonical.toUpperCase(),
+      canonical.replaceAll("-", ""),
+      `{${canonical}}`,
+      `urn:uuid:${canonical}`,
+    ]) {
+      expect(canonicalUuid(form), form).toBe(canonical);
+      const parsed = CreateServerRequest.parse(edit(createServer, "datacenter", form));
+      expect(parsed.datacenter, form).toBe(canonical);
+    }
+    for (const bad of ["", "3f2b8a4e", `${canonical}0`, `{${canonical}`, canonical.replace("a", "g")]) {
+      expect(canonicalUuid(bad), bad).toBeUndefined();
     }
   });
 
-  it("rejects an export span that does not move forward, on query_end", () => {
-    const issues = issuesOf(ExportLobbyHistoryRequest, { query_start: 2000, query_end: 2000 });
-    expect(issues.map((i) => i.path)).toEqual(["query_end"]);
+  it("leaves the span of an export to the caller: the service checks no range", () => {
+    expect(issuesOf(ExportLobbyHistoryRequest, { query_start: 2000, query_end: 2000 })).toEqual([]);
+    expect(issuesOf(ExportLobbyHistoryRequest, { query_start: 3000, query_end: 2000 })).toEqual([]);
   });
 
+  it("checks a watch_index the way an earlier watch.index looks", () => {
+    expect(WatchIndex.safeParse("1723786501124").success).toBe(true);
+    for (const bad of ["", "abc", "-1", "1.5", "12345678901234567"]) {
+      expect(WatchIndex.safeParse(bad).success, bad).toBe(false);
+    }
+  });
+});
+
+/**
+ * Paths inside a schema where a value is constrained beyond its type: a string with a check (pattern,
+ * length, format), an enum or a literal. Answers must have none of these (service-facts §3: the seed's
+ * bio pattern is garbled; a new enum value must not break every caller).
+ */
+function constraintsIn(schema: z.core.$ZodType, path = ""): string[] {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const at = path || "(root)";
+  switch (def.type) {
+    case "string":
+      return (def.checks as unknown[] | undefined)?.length ? [`${at}: string check`] : [];
+    case "enum":
+    case "literal":
+      return [`${at}: ${def.type}`];
+    case "object": {
+      const shape = def.shape as Record<string, z.core.$ZodType>;
+      return Object.entries(shape).flatMap(([key, inner]) =>
+        constraintsIn(inner, path ? `${path}.${key}` : key),
+      );
+    }
+    case "array":
+      return constraintsIn(def.element as z.core.$ZodType, `${path}[]`);
+    case "record":
+      return constraintsIn(def.valueType as z.core.$ZodType, `${path}.*`);
+    case "optional":
+    case "nullable":
+      return constraintsIn(def.innerType as z.core.$ZodType, path);
+    default:
+      return [];
+  }
+}
+
+describe("answers are checked for shape only", () => {
+  const answers = cases.filter((c) => c.kind === "response");
+
+  it.each(answers.map((c) => [c.name, c.schema] as const))(
+    "%s constrains no value beyond its type",
+    (_n, schema) => {
+      expect(constraintsIn(schema)).toEqual([]);
+    },
+  );
+
+  it("finds the constraints of a request schema (the check above can fail)", () => {
+    expect(constraintsIn(CreateServerRequest)).toEqual(
+      expect.arrayContaining(["datacenter: string check", "network.mode: enum"]),
+    );
+  });
+
+  it.each([
+    ["the default bio of a new group", GroupSummary, groupSummary, "bio", ""],
+    ["a bio of five lines with empty ones", GroupSummary, groupSummary, "bio", "a\n\n\n\nb\n"],
+    ["a bio longer than 200 characters", GroupSummary, groupSummary, "bio", "x".repeat(500)],
+    ["a publicity added later", GroupSummary, groupSummary, "publicity", "invite_only"],
+    ["a cluster added later", Bootstrap, bootstrap, "cluster", "cloud"],
+    ["an access mode added later", Bootstrap, bootstrap, "access", "secret"],
+    ["a network mode added later", Server, server, "network.mode", "overlay"],
+    ["a protocol added later", Server, server, "network.ports.game.protocol", "quic"],
+    ["an id in upper case", GroupSummary, groupSummary, "group_id", "00000000-0000-4000-8000-00000000000A"],
+    ["an empty display name", Game, game, "display_name", ""],
+    ["a timestamp in another format", Game, game, "create_ts", "2024-08-16 05:35:01"],
+    [
+      "a watch index that is not decimal",
+      ListGamesResponse,
+      { games: [], groups: [], watch: { index: "1" } },
+      "watch.index",
+      "abc",
+    ],
+  ] as const)("accepts %s", (_what, schema, sample, path, value) => {
+    expect(issuesOf(schema, edit(sample as Record<string, unknown>, path, value))).toEqual([]);
+  });
+
+  it.each([
+    [GameSummary, gameSummary, "total_player_count", "12"],
+    [GameSummary, gameSummary, "total_player_count", 1.5],
+    [GroupSummary, groupSummary, "bio", null],
+    [Server, server, "created_at", "1723786501123"],
+    [Build, build, "content_length", "big"],
+    [ListGamesResponse, { games: [], groups: [], watch: { index: "1" } }, "watch.index", 1],
+  ] as const)("%#: rejects a value of the wrong type at %s", (schema, sample, path, bad) => {
+    const issues = issuesOf(schema, edit(sample as Record<string, unknown>, path, bad));
+    expect(issues.map((i) => i.path)).toEqual([path]);
+  });
+});
+
+describe("service codes and strictness", () => {
   it("carries the service code of routing rules", () => {
     const both = edit(createServer, "network.ports.game.routing", { host: {}, game_guard: {} });
     expect(issuesOf(CreateServerRequest, both)).toEqual([

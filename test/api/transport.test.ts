@@ -531,7 +531,7 @@ describe("request validation", () => {
       [() => c.listServers(GAME, ENV, { tags: { a: 1 as never } }), "tags.a", "query of GET"],
       [() => c.listServers(GAME, ENV, { cursor: "nope" }), "cursor", "query of GET"],
       [() => c.listBuilds(GAME, ENV, { tag: {} } as never), "tag", "query of GET"],
-      [() => c.exportLobbyHistory(GAME, { query_start: 5, query_end: 1 }), "query_end", "request body"],
+      [() => c.exportLobbyHistory(GAME, { query_start: -5, query_end: 1 }), "query_start", "request body"],
       [() => c.createPaymentPortalSession(GAME, { intent: "refund" as never }), "intent", "request body"],
       [() => c.getGroupBilling(GAME, { watchIndex: "latest" }), "", "watch_index of GET"],
     ];
@@ -543,6 +543,13 @@ describe("request validation", () => {
     }
     expect(s.seen).toHaveLength(0);
     expect(c.stats.requests).toBe(0);
+  });
+
+  it("accepts ids in any form the service parses and sends them canonical", async () => {
+    const s = await scripted((_req, res) => json(res, 200, { servers: [] }));
+    const { client: c } = client(s.url);
+    await c.listServers(GAME.toUpperCase(), `{${ENV}}`);
+    expect(s.seen[0]?.url.split("?")[0]).toBe(`/games/${GAME}/environments/${ENV}/servers`);
   });
 
   it("encodes list queries as the service expects", async () => {
@@ -609,5 +616,54 @@ describe("secrecy of the token", () => {
     expect(events.length).toBeGreaterThan(0);
     expect(JSON.stringify(events)).not.toContain(TOKEN);
     expect(inspect(c, { depth: 8, showHidden: true })).not.toContain(TOKEN);
+  });
+});
+
+describe("answers as the service sends them", () => {
+  const group = (bio: string) => ({
+    bio,
+    display_name: "Dev Group",
+    external: { profile: "https://hub.example.gg/groups/x" },
+    group_id: "00000000-0000-4000-8000-000000000001",
+    is_current_identity_member: true,
+    is_developer: true,
+    member_count: 1,
+    owner_identity_id: "00000000-0000-4000-8000-000000000002",
+    publicity: "open",
+  });
+
+  it("lists the games of groups with the default empty bio and a bio of five newlines", async () => {
+    const bios = ["", "line\n\n\n\n\nlast", "\n\n\n\n\n"];
+    const s = await scripted((_req, res) =>
+      json(res, 200, { games: [], groups: bios.map(group), watch: { index: "1723786501124" } }),
+    );
+    const answer = await client(s.url).client.listGames();
+    expect(answer.groups.map((g) => g.bio)).toEqual(bios);
+  });
+
+  it("reads a game whose regions carry the deprecated universal_region", async () => {
+    const game = {
+      available_regions: [
+        {
+          provider: "linode",
+          provider_display_name: "Linode",
+          region_display_name: "Atlanta",
+          region_id: "00000000-0000-4000-8000-000000000004",
+          region_name_id: "us-east",
+          universal_region: "unknown",
+        },
+      ],
+      create_ts: "2024-08-16T05:35:01.123Z",
+      developer_group_id: "00000000-0000-4000-8000-000000000001",
+      display_name: "Space Race",
+      game_id: GAME,
+      name_id: "space-race",
+      namespaces: [],
+      total_player_count: 0,
+      versions: [],
+    };
+    const s = await scripted((_req, res) => json(res, 200, { game, watch: { index: "1" } }));
+    const answer = await client(s.url).client.getGame(GAME);
+    expect(answer.game.available_regions[0]?.region_name_id).toBe("us-east");
   });
 });

@@ -6,7 +6,6 @@
  */
 import fc from "fast-check";
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PORT_NAME_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const PROTOCOLS = ["http", "https", "tcp", "tcp_tls", "udp"] as const;
 const HOST_PROTOCOLS = ["tcp", "udp"];
@@ -21,16 +20,35 @@ type Json = Record<string, unknown>;
 /** A lowercase hyphenated UUID (fast-check's uuids are lowercase). */
 export const uuid = fc.uuid();
 
-/** Anything a UUID field must refuse: free text, uppercase, unhyphenated, braced. */
+const HEX_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+/** service-facts §1: the forms the service's UUID parser reads, any case. */
+const UUID_FORMS_RE = new RegExp(
+  `^(?:${HEX_UUID}|[0-9a-f]{32}|\\{${HEX_UUID}\\}|urn:uuid:${HEX_UUID})$`,
+  "i",
+);
+
+/** Whether the service reads `text` as a UUID. */
+export const parsesAsUuid = (text: string): boolean => UUID_FORMS_RE.test(text);
+
+/** A UUID in another form the service reads: uppercase, unhyphenated, braced, as a URN. */
+export const uuidOtherForm = fc.oneof(
+  uuid.map((u) => u.toUpperCase()),
+  uuid.map((u) => u.replace(/-/g, "")),
+  uuid.map((u) => `{${u}}`),
+  uuid.map((u) => `urn:uuid:${u}`),
+);
+
+/** Anything a UUID field must refuse: free text, padded, cut short, one digit too many, bad digits. */
 export const badUuid = fc
   .oneof(
     fc.string({ maxLength: 40 }),
-    uuid.map((u) => u.toUpperCase()),
-    uuid.map((u) => u.replace(/-/g, "")),
-    uuid.map((u) => `{${u}}`),
     uuid.map((u) => ` ${u}`),
+    uuid.map((u) => u.slice(0, 35)),
+    uuid.map((u) => `${u}0`),
+    uuid.map((u) => u.replace(/[0-9a-f]$/, "g")),
+    uuid.map((u) => `{${u.replace(/-/g, "")}}`),
   )
-  .filter((s) => !UUID_RE.test(s));
+  .filter((s) => !parsesAsUuid(s));
 
 /**
  * A key a user may put in a map (tags, environment variables): any text, dots and underscores

@@ -20,10 +20,11 @@ import {
   KILL_TIMEOUT_LIMIT,
   type Mutation,
   notA,
+  parsesAsUuid,
   serverMutation,
   toProviderSpec,
-  UUID_RE,
   uuid,
+  uuidOtherForm,
   validServerBody,
 } from "./arbitraries";
 import { exportMutation, providerExportMutation, validExportSpec } from "./exportArbitraries";
@@ -262,7 +263,7 @@ describe("emulator under bad bodies and queries", () => {
 
   it("answers a mutated export body with 400 naming query_start or query_end", async () => {
     await fc.assert(
-      fc.asyncProperty(exportMutation(), async ({ body, expect: field }) => {
+      fc.asyncProperty(exportMutation("service"), async ({ body, expect: field }) => {
         const res = await send(emu, "POST", exportPath, { json: body });
         expectServiceError(res, ["API_BAD_BODY"], field);
       }),
@@ -349,12 +350,12 @@ describe("emulator under bad bodies and queries", () => {
         value,
         ok: value === "true" || value === "false",
       })),
-      fc.oneof(text, uuid, badUuid).map((value) => ({
+      fc.oneof(text, uuid, uuidOtherForm, badUuid).map((value) => ({
         method: "GET",
         path: () => serversPath,
         name: "cursor",
         value,
-        ok: UUID_RE.test(value),
+        ok: parsesAsUuid(value),
       })),
       fc
         .tuple(
@@ -436,7 +437,7 @@ describe("client request validation", () => {
 
   it("refuses bad export bodies, intents and server queries naming the field, before sending anything", async () => {
     await fc.assert(
-      fc.asyncProperty(exportMutation(), async ({ body, expect: field }) => {
+      fc.asyncProperty(exportMutation("client"), async ({ body, expect: field }) => {
         expectNamed(await validationError(client.exportLobbyHistory(game, body as never)), field);
       }),
       { numRuns: 100 },

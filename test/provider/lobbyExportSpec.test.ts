@@ -38,7 +38,11 @@ describe("LobbyHistoryExport check", () => {
 
   it("requires the span to start before it ends", async () => {
     const { failures } = await check({}, { gameId: GAME, queryStart: 2000, queryEnd: 1000 });
-    expect(failures).toEqual([{ property: "queryEnd", reason: "must be after the start of the span" }]);
+    expect(failures).toEqual([
+      { property: "queryEnd", reason: "must be after queryStart (the span would hold nothing)" },
+    ]);
+    const same = await check({}, { gameId: GAME, queryStart: 1000, queryEnd: 1000 });
+    expect(same.failures.map((f) => f.property)).toEqual(["queryEnd"]);
   });
 
   it("lets unknown bounds pass in preview", async () => {

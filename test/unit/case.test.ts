@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { camelPath, toCamelKeys, toSnakeKeys } from "../../src/api/case";
+import { toCamelKeys, toSnakeKeys } from "../../src/api/case";
+import { CreateServerRequest } from "../../src/api/schemas";
+import { checkWire } from "../../src/provider/checks";
 import { SERVER_MAP_PATHS } from "../../src/provider/server/spec";
 
 describe("key case conversion", () => {
@@ -20,15 +22,22 @@ describe("key case conversion", () => {
     expect(toCamelKeys(snake, SERVER_MAP_PATHS)).toEqual(camel);
   });
 
-  it("maps wire issue paths back to camelCase without touching user keys", () => {
-    expect(camelPath("network.ports.web_ui.internal_port", SERVER_MAP_PATHS)).toBe(
-      "network.ports.web_ui.internalPort",
-    );
-    expect(camelPath("runtime.environment.LOG_LEVEL", SERVER_MAP_PATHS)).toBe(
+  it("names wire issues by camelCase property without touching user keys", () => {
+    const wire = {
+      datacenter: "00000000-0000-4000-8000-000000000001",
+      tags: { team_name: 5 },
+      runtime: { build: "00000000-0000-4000-8000-000000000002", environment: { LOG_LEVEL: 5 } },
+      network: { ports: { web: { protocol: "http", internal_port: 0 } } },
+      resources: { cpu: 1, memory: 1 },
+      lifecycle: { kill_timeout: -1 },
+    };
+    const properties = checkWire(CreateServerRequest, wire, {}, SERVER_MAP_PATHS).map((f) => f.property);
+    expect(properties.sort()).toEqual([
+      "lifecycle.killTimeout",
+      "network.ports.web.internalPort",
       "runtime.environment.LOG_LEVEL",
-    );
-    expect(camelPath("lifecycle.kill_timeout", SERVER_MAP_PATHS)).toBe("lifecycle.killTimeout");
-    expect(camelPath("", SERVER_MAP_PATHS)).toBe("");
+      "tags.team_name",
+    ]);
   });
 
   it("camelizes arrays of objects", () => {

@@ -1,22 +1,41 @@
 import { z } from "zod";
-import { DisplayName, NameId, Rfc3339, Uint32, Uuid, Watch } from "./common";
+import { AnswerInt, openEnum, requestObject, type UnknownKeys, Watch } from "./common";
+
+/** Deployment kinds of the backend. */
+export const CLUSTERS = ["enterprise", "oss"] as const;
+/** `private`: only admins may create groups. */
+export const ACCESS_MODES = ["public", "private"] as const;
+/** Publicities of a group. */
+export const PUBLICITIES = ["open", "closed"] as const;
+/** What a payment portal session is for. */
+export const PAYMENT_INTENTS = ["general", "payment_method_update"] as const;
 
 /** Deployment kind of the backend. */
-export const Cluster = z.enum(["enterprise", "oss"]);
-/** `private`: only admins may create groups. */
-export const Access = z.enum(["public", "private"]);
+export const Cluster = openEnum(CLUSTERS);
+/** Who may create groups. */
+export const Access = openEnum(ACCESS_MODES);
 /** Publicity of a group. */
-export const Publicity = z.enum(["open", "closed"]);
-/** What a payment portal session is for. */
-export const PaymentIntent = z.enum(["general", "payment_method_update"]);
+export const Publicity = openEnum(PUBLICITIES);
+/** What a payment portal session is for (a request value: only the known ones are sent). */
+export const PaymentIntent = z.enum(PAYMENT_INTENTS);
 export type PaymentIntent = z.infer<typeof PaymentIntent>;
 
+/** Longest group bio, in characters (service-facts §3). */
+export const BIO_MAX_LENGTH = 200;
+/** Most newlines a group bio may hold (service-facts §3). */
+export const BIO_MAX_NEWLINES = 5;
+
 /**
- * Group bio: one to five lines, none empty except a lone newline. The seed's pattern lost its
- * braces; service-facts §3 restores `{1,5}`.
+ * The service's rule for a group bio when one is set: free text of at most 200 characters and at most
+ * five newlines; empty is the default of every new group. (The seed's pattern is garbled.) A rule
+ * for data the emulator serves; answers are not checked against it.
  */
-export const BIO_PATTERN = /^(?:[^\n\r]+\n?|\n){1,5}$/;
-export const Bio = z.string().regex(BIO_PATTERN, { error: "must be 1 to 5 non-empty lines" });
+export const Bio = z
+  .string()
+  .max(BIO_MAX_LENGTH, { error: `must be at most ${BIO_MAX_LENGTH} characters` })
+  .refine((bio) => bio.split("\n").length - 1 <= BIO_MAX_NEWLINES, {
+    error: `must have at most ${BIO_MAX_NEWLINES} newlines`,
+  });
 
 export const Bootstrap = z.object({
   access: Access,
@@ -34,22 +53,22 @@ export const External = z.object({ profile: z.string() });
 
 export const GroupHandle = z.object({
   avatar_url: z.string().optional(),
-  display_name: DisplayName,
+  display_name: z.string(),
   external: External,
-  group_id: Uuid,
+  group_id: z.string(),
   is_developer: z.boolean().optional(),
 });
 export type GroupHandle = z.infer<typeof GroupHandle>;
 
 export const GroupSummary = z.object({
   avatar_url: z.string().optional(),
-  bio: Bio,
-  display_name: DisplayName,
+  bio: z.string(),
+  display_name: z.string(),
   external: External,
-  group_id: Uuid,
+  group_id: z.string(),
   is_current_identity_member: z.boolean(),
-  member_count: Uint32,
-  owner_identity_id: Uuid,
+  member_count: AnswerInt,
+  owner_identity_id: z.string(),
   publicity: Publicity,
 });
 export type GroupSummary = z.infer<typeof GroupSummary>;
@@ -57,51 +76,51 @@ export type GroupSummary = z.infer<typeof GroupSummary>;
 export const GameSummary = z.object({
   banner_url: z.string().optional(),
   developer: GroupHandle,
-  display_name: DisplayName,
-  game_id: Uuid,
+  display_name: z.string(),
+  game_id: z.string(),
   logo_url: z.string().optional(),
-  name_id: NameId,
-  total_player_count: Uint32,
+  name_id: z.string(),
+  total_player_count: AnswerInt,
   url: z.string(),
 });
 export type GameSummary = z.infer<typeof GameSummary>;
 
 export const RegionSummary = z.object({
   provider: z.string(),
-  provider_display_name: DisplayName,
-  region_display_name: DisplayName,
-  region_id: Uuid,
-  region_name_id: NameId,
+  provider_display_name: z.string(),
+  region_display_name: z.string(),
+  region_id: z.string(),
+  region_name_id: z.string(),
 });
 export type RegionSummary = z.infer<typeof RegionSummary>;
 
 export const NamespaceSummary = z.object({
-  create_ts: Rfc3339,
-  display_name: DisplayName,
-  name_id: NameId,
-  namespace_id: Uuid,
-  version_id: Uuid,
+  create_ts: z.string(),
+  display_name: z.string(),
+  name_id: z.string(),
+  namespace_id: z.string(),
+  version_id: z.string(),
 });
 export type NamespaceSummary = z.infer<typeof NamespaceSummary>;
 
 export const VersionSummary = z.object({
-  create_ts: Rfc3339,
-  display_name: DisplayName,
-  version_id: Uuid,
+  create_ts: z.string(),
+  display_name: z.string(),
+  version_id: z.string(),
 });
 export type VersionSummary = z.infer<typeof VersionSummary>;
 
 export const Game = z.object({
   available_regions: z.array(RegionSummary),
   banner_url: z.string().optional(),
-  create_ts: Rfc3339,
-  developer_group_id: Uuid,
-  display_name: DisplayName,
-  game_id: Uuid,
+  create_ts: z.string(),
+  developer_group_id: z.string(),
+  display_name: z.string(),
+  game_id: z.string(),
   logo_url: z.string().optional(),
-  name_id: NameId,
+  name_id: z.string(),
   namespaces: z.array(NamespaceSummary),
-  total_player_count: Uint32,
+  total_player_count: AnswerInt,
   versions: z.array(VersionSummary),
 });
 export type Game = z.infer<typeof Game>;
@@ -117,17 +136,20 @@ export const GetGameResponse = z.object({ game: Game, watch: Watch });
 export type GetGameResponse = z.infer<typeof GetGameResponse>;
 
 export const GroupBilling = z.object({
-  payment_failed_ts: Rfc3339.optional(),
-  payment_method_attached_ts: Rfc3339.optional(),
-  payment_method_valid_ts: Rfc3339.optional(),
-  payment_succeeded_ts: Rfc3339.optional(),
+  payment_failed_ts: z.string().optional(),
+  payment_method_attached_ts: z.string().optional(),
+  payment_method_valid_ts: z.string().optional(),
+  payment_succeeded_ts: z.string().optional(),
 });
 export type GroupBilling = z.infer<typeof GroupBilling>;
 
 export const GetGroupBillingResponse = z.object({ group: GroupBilling, watch: Watch });
 export type GetGroupBillingResponse = z.infer<typeof GetGroupBillingResponse>;
 
-export const CreatePaymentPortalSessionRequest = z.strictObject({ intent: PaymentIntent });
+/** Body of a payment portal session request, by treatment of unknown keys. */
+export const createPaymentPortalSessionRequest = (unknownKeys: UnknownKeys) =>
+  requestObject({ intent: PaymentIntent }, unknownKeys);
+export const CreatePaymentPortalSessionRequest = createPaymentPortalSessionRequest("reject");
 export type CreatePaymentPortalSessionRequest = z.infer<typeof CreatePaymentPortalSessionRequest>;
 
 export const CreatePaymentPortalSessionResponse = z.object({ payment_session_url: z.string() });

@@ -1,14 +1,21 @@
 import { z } from "zod";
 import { Uint64 } from "./common";
 
-/** Body of the lobby-history export: a span in epoch milliseconds, start before end. */
-export const ExportLobbyHistoryRequest = z
-  .strictObject({ query_start: Uint64, query_end: Uint64 })
-  .refine((span) => span.query_start < span.query_end, {
-    path: ["query_end"],
-    error: "must be after the start of the span",
-  });
+/**
+ * Body of the lobby-history export as the client sends it: a span in epoch milliseconds. The service
+ * checks no range (an empty or backward span gives an empty export); a LobbyHistoryExport resource
+ * refuses such a span in its own checks.
+ */
+export const ExportLobbyHistoryRequest = z.strictObject({ query_start: Uint64, query_end: Uint64 });
 export type ExportLobbyHistoryRequest = z.infer<typeof ExportLobbyHistoryRequest>;
+
+/**
+ * The same body as the service reads it (service-facts §1, §6): any integers, unknown fields ignored.
+ */
+export const ExportLobbyHistoryRequestAsServed = z.object({
+  query_start: z.number().int({ error: "must be an integer" }),
+  query_end: z.number().int({ error: "must be an integer" }),
+});
 
 export const ExportLobbyHistoryResponse = z.object({ url: z.string() });
 export type ExportLobbyHistoryResponse = z.infer<typeof ExportLobbyHistoryResponse>;

@@ -1,12 +1,17 @@
 import { z } from "zod";
-import { EpochMs, Rfc3339, StringMap, Uint64, Uuid, userRecord } from "./common";
+import { AnswerInt, openEnum, requestObject, StringMap, type UnknownKeys, Uuid, userRecord } from "./common";
+
+/** Network modes: `bridge` (the default) or `host`. */
+export const NETWORK_MODES = ["bridge", "host"] as const;
+/** Port protocols the service knows. */
+export const PORT_PROTOCOLS = ["http", "https", "tcp", "tcp_tls", "udp"] as const;
 
 /** `bridge` (the default) or `host` networking. */
-export const NetworkMode = z.enum(["bridge", "host"]);
+export const NetworkMode = z.enum(NETWORK_MODES);
 export type NetworkMode = z.infer<typeof NetworkMode>;
 
 /** Port protocols the service knows. */
-export const PortProtocol = z.enum(["http", "https", "tcp", "tcp_tls", "udp"]);
+export const PortProtocol = z.enum(PORT_PROTOCOLS);
 export type PortProtocol = z.infer<typeof PortProtocol>;
 
 /** Protocols that `host` routing accepts; the rest need game-guard routing. */
@@ -41,42 +46,6 @@ export const RULE_CODES = {
   hostProtocol: "SERVERS_UNSUPPORTED_HOST_PROTOCOL",
 } as const;
 
-const EmptyObject = z.strictObject({});
-
-/** A port's routing: exactly one of `game_guard` or `host`; omitted routing means game guard. */
-export const PortRouting = z.strictObject({
-  game_guard: EmptyObject.optional(),
-  host: EmptyObject.optional(),
-});
-export type PortRouting = z.infer<typeof PortRouting>;
-
-export const CreatePort = z
-  .strictObject({
-    internal_port: PortNumber.optional(),
-    protocol: PortProtocol,
-    routing: PortRouting.optional(),
-  })
-  .superRefine((port, ctx) => {
-    if (port.routing === undefined) return;
-    const kinds = [port.routing.game_guard, port.routing.host].filter((r) => r !== undefined).length;
-    if (kinds !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["routing"],
-        message: "must set exactly one of game_guard or host",
-        params: { apiCode: RULE_CODES.routing },
-      });
-    } else if (port.routing.host !== undefined && !HOST_ROUTING_PROTOCOLS.includes(port.protocol)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["protocol"],
-        message: `host routing supports only ${HOST_ROUTING_PROTOCOLS.join(" and ")}, not ${port.protocol}`,
-        params: { apiCode: RULE_CODES.hostProtocol },
-      });
-    }
-  });
-export type CreatePort = z.infer<typeof CreatePort>;
-
 const PORT_NAME_RULE = "port names must be lowercase letters, digits and '-', 1 to 63 characters";
 
 /** Port names are map keys; the service uses them in hostnames, so keep them DNS-label safe. */
@@ -84,26 +53,103 @@ export const PortName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$
   error: PORT_NAME_RULE,
 });
 
-/** Body of `POST /games/{game_id}/environments/{environment_id}/servers`, validated strictly. */
-export const CreateServerRequest = z.strictObject({
-  datacenter: Uuid,
-  lifecycle: z.strictObject({ kill_timeout: KillTimeoutMs.optional() }).optional(),
-  network: z.strictObject({
-    mode: NetworkMode.optional(),
-    // A bad key is reported as the record's `invalid_key`, whose default message names no rule.
-    ports: userRecord(PortName, CreatePort, {
-      error: (issue) => (issue.code === "invalid_key" ? PORT_NAME_RULE : undefined),
+/** The request schemas of server creation, built for one treatment of unknown keys. */
+function createServerSchemas(unknownKeys: UnknownKeys) {
+  const object = <S extends z.core.$ZodLooseShape>(shape: S) => requestObject(shape, unknownKeys);
+  const routingKind = object({}).optional();
+  const routing = object({ game_guard: routingKind, host: routingKind });
+  const port = object({
+    internal_port: PortNumber.optional(),
+    protocol: PortProtocol,
+    routing: routing.optional(),
+  }).superRefine((p, ctx) => {
+    if (p.routing === undefined) return;
+    const kinds = [p.routing.game_guard, p.routing.host].filter((r) => r !== undefined).length;
+    if (kinds !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["routing"],
+        message: "must set exactly one of game_guard or host",
+        params: { apiCode: RULE_CODES.routing },
+      });
+    } else if (p.routing.host !== undefined && !HOST_ROUTING_PROTOCOLS.includes(p.protocol)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["protocol"],
+        message: `host routing supports only ${HOST_ROUTING_PROTOCOLS.join(" and ")}, not ${p.protocol}`,
+        params: { apiCode: RULE_CODES.hostProtocol },
+      });
+    }
+  });
+  const body = object({
+    datacenter: Uuid,
+    lifecycle: object({ kill_timeout: KillTimeoutMs.optional() }).optional(),
+    network: object({
+      mode: NetworkMode.optional(),
+      // A bad key is reported as the record's `invalid_key`, whose default message names no rule.
+      ports: userRecord(PortName, port, {
+        error: (issue) => (issue.code === "invalid_key" ? PORT_NAME_RULE : undefined),
+      }),
     }),
-  }),
-  resources: z.strictObject({ cpu: PositiveInt, memory: PositiveInt }),
-  runtime: z.strictObject({
-    arguments: z.array(z.string()).optional(),
-    build: Uuid,
-    environment: StringMap.optional(),
-  }),
-  tags: StringMap,
-});
+    resources: object({ cpu: PositiveInt, memory: PositiveInt }),
+    runtime: object({
+      arguments: z.array(z.string()).optional(),
+      build: Uuid,
+      environment: StringMap.optional(),
+    }),
+    tags: StringMap,
+  });
+  return { routing, port, body };
+}
+
+const clientSchemas = createServerSchemas("reject");
+
+/** A port's routing: exactly one of `game_guard` or `host`; omitted routing means game guard. */
+export const PortRouting = clientSchemas.routing;
+export type PortRouting = z.infer<typeof PortRouting>;
+
+/** One port of a create body. */
+export const CreatePort = clientSchemas.port;
+export type CreatePort = z.infer<typeof CreatePort>;
+
+/** Body of `POST /games/{game_id}/environments/{environment_id}/servers`, validated strictly. */
+export const CreateServerRequest = clientSchemas.body;
 export type CreateServerRequest = z.infer<typeof CreateServerRequest>;
+
+/** The create body as the service reads it: the same rules, unknown fields ignored (service-facts §1). */
+export const CreateServerRequestAsServed = createServerSchemas("ignore").body;
+
+/**
+ * What the service fills in when a create body leaves it out, and echoes on every answer
+ * (service-facts §4): bridge networking, no arguments, no environment, a kill timeout of 0, and
+ * game-guard routing for a port without one. One table for the emulator and the provider's diffs.
+ */
+export const SERVER_DEFAULTS = {
+  networkMode: "bridge",
+  arguments: [] as readonly string[],
+  environment: {} as Readonly<Record<string, string>>,
+  killTimeoutMs: 0,
+  routing: "game_guard",
+} as const;
+
+/** The routing kind of a port: `host`, or game guard when it names no other (the default). */
+export function routingOf(port: {
+  routing?: { host?: object | undefined } | undefined;
+}): "host" | "game_guard" {
+  return port.routing?.host !== undefined ? "host" : "game_guard";
+}
+
+/**
+ * Whether a port keeps its server from ever starting: a game-guard port without `internal_port` is
+ * accepted by the API, but the server then never gets `started_at` and is destroyed (service-facts
+ * §4). The emulator places such servers that way; the Server checks refuse them before any request.
+ */
+export function portNeverStarts(port: {
+  internal_port?: number | undefined;
+  routing?: { host?: object | undefined } | undefined;
+}): boolean {
+  return routingOf(port) === "game_guard" && port.internal_port === undefined;
+}
 
 /** Path parameters of every servers route. */
 export const ServerScope = z.strictObject({ game_id: Uuid, environment_id: Uuid });
@@ -122,30 +168,30 @@ export const ListServersQuery = z.strictObject({
 export type ListServersQuery = z.infer<typeof ListServersQuery>;
 
 export const ServerPort = z.object({
-  internal_port: z.number().int().optional(),
-  protocol: PortProtocol,
+  internal_port: AnswerInt.optional(),
+  protocol: openEnum(PORT_PROTOCOLS),
   public_hostname: z.string().optional(),
-  public_port: z.number().int().optional(),
+  public_port: AnswerInt.optional(),
   routing: z.object({ game_guard: z.object({}).optional(), host: z.object({}).optional() }),
 });
 export type ServerPort = z.infer<typeof ServerPort>;
 
 /** A dynamic server as the service returns it. Timestamps are epoch milliseconds. */
 export const Server = z.object({
-  created_at: EpochMs,
-  datacenter: Uuid,
-  destroyed_at: EpochMs.optional(),
-  environment: Uuid,
-  id: Uuid,
-  lifecycle: z.object({ kill_timeout: z.number().int().optional() }),
-  network: z.object({ mode: NetworkMode.optional(), ports: z.record(z.string(), ServerPort) }),
-  resources: z.object({ cpu: z.number().int(), memory: z.number().int() }),
+  created_at: AnswerInt,
+  datacenter: z.string(),
+  destroyed_at: AnswerInt.optional(),
+  environment: z.string(),
+  id: z.string(),
+  lifecycle: z.object({ kill_timeout: AnswerInt.optional() }),
+  network: z.object({ mode: openEnum(NETWORK_MODES).optional(), ports: z.record(z.string(), ServerPort) }),
+  resources: z.object({ cpu: AnswerInt, memory: AnswerInt }),
   runtime: z.object({
     arguments: z.array(z.string()).optional(),
-    build: Uuid,
+    build: z.string(),
     environment: z.record(z.string(), z.string()).optional(),
   }),
-  started_at: EpochMs.optional(),
+  started_at: AnswerInt.optional(),
   tags: z.record(z.string(), z.string()),
 });
 export type Server = z.infer<typeof Server>;
@@ -156,16 +202,16 @@ export type ServerResponse = z.infer<typeof ServerResponse>;
 export const ListServersResponse = z.object({ servers: z.array(Server) });
 export type ListServersResponse = z.infer<typeof ListServersResponse>;
 
-export const Datacenter = z.object({ id: Uuid, slug: z.string(), name: z.string() });
+export const Datacenter = z.object({ id: z.string(), slug: z.string(), name: z.string() });
 export type Datacenter = z.infer<typeof Datacenter>;
 export const ListDatacentersResponse = z.object({ datacenters: z.array(Datacenter) });
 export type ListDatacentersResponse = z.infer<typeof ListDatacentersResponse>;
 
 export const Build = z.object({
-  id: Uuid,
+  id: z.string(),
   name: z.string(),
-  created_at: Rfc3339,
-  content_length: Uint64,
+  created_at: z.string(),
+  content_length: AnswerInt,
   tags: z.record(z.string(), z.string()),
 });
 export type Build = z.infer<typeof Build>;

@@ -70,5 +70,11 @@ export function checkExportInputs(news: Record<string, unknown>): {
       ),
     );
   }
+  // The service accepts any span and answers an empty file for one that does not move forward:
+  // for a resource that is a mistake, named before any request.
+  const [start, end] = [inputs.queryStart, inputs.queryEnd];
+  if (failures.length === 0 && typeof start === "number" && typeof end === "number" && start >= end) {
+    failures.push({ property: "queryEnd", reason: "must be after queryStart (the span would hold nothing)" });
+  }
   return { inputs, failures };
 }

@@ -4,6 +4,7 @@
  */
 import type { GamehostClient } from "../../api/client";
 import { GamehostApiError, GamehostError, GamehostNetworkError } from "../../api/errors";
+import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import type { CreateServerRequest, Server } from "../../api/schemas";
 import { type CheckFailure, containsUnknown } from "../checks";
 import { providerClient } from "../settings";
@@ -30,10 +31,9 @@ const CREATE_ATTEMPTS = 5;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function backoffMs(attempt: number): number {
-  const base = Math.min(5_000, 250 * 2 ** attempt);
-  return base / 2 + Math.random() * (base / 2);
-}
+/** Waits between create attempts: the client's backoff, from 250 ms up to 5 s. */
+const CREATE_BACKOFF = { ...DEFAULT_RETRY_POLICY, minDelayMs: 250, maxDelayMs: 5_000 };
+const backoffMs = (attempt: number) => backoffDelay(CREATE_BACKOFF, attempt + 1);
 
 export async function check(
   olds: Record<string, unknown>,

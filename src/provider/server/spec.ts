@@ -4,6 +4,8 @@ import { type Camelize, type MapPaths, toCamelKeys, toSnakeKeys } from "../../ap
 import {
   CreateServerRequest,
   KillTimeoutMs,
+  routingOf,
+  SERVER_DEFAULTS,
   type Server,
   type ServerPort,
   ServerScope,
@@ -130,12 +132,15 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
   return failures;
 }
 
-/** Canonical form of a spec: defaults filled in, so equal servers compare equal. */
+/** Canonical form of a spec: the service's defaults filled in, so equal servers compare equal. */
 export function canonicalSpec(inputs: Partial<ServerInputs>): Record<string, unknown> {
   const ports: Record<string, unknown> = {};
   for (const [name, port] of Object.entries(inputs.network?.ports ?? {})) {
-    const routing = port.routing?.host !== undefined ? "host" : "gameGuard";
-    ports[name] = { protocol: port.protocol, internalPort: port.internalPort ?? null, routing };
+    ports[name] = {
+      protocol: port.protocol,
+      internalPort: port.internalPort ?? null,
+      routing: routingOf({ routing: port.routing }),
+    };
   }
   return {
     gameId: inputs.gameId,
@@ -144,12 +149,12 @@ export function canonicalSpec(inputs: Partial<ServerInputs>): Record<string, unk
     tags: sortKeys(inputs.tags ?? {}),
     runtime: {
       build: inputs.runtime?.build,
-      arguments: inputs.runtime?.arguments ?? [],
-      environment: sortKeys(inputs.runtime?.environment ?? {}),
+      arguments: inputs.runtime?.arguments ?? SERVER_DEFAULTS.arguments,
+      environment: sortKeys(inputs.runtime?.environment ?? SERVER_DEFAULTS.environment),
     },
-    network: { mode: inputs.network?.mode ?? "bridge", ports: sortKeys(ports) },
+    network: { mode: inputs.network?.mode ?? SERVER_DEFAULTS.networkMode, ports: sortKeys(ports) },
     resources: { cpu: inputs.resources?.cpu, memory: inputs.resources?.memory },
-    lifecycle: { killTimeout: inputs.lifecycle?.killTimeout ?? 0 },
+    lifecycle: { killTimeout: inputs.lifecycle?.killTimeout ?? SERVER_DEFAULTS.killTimeoutMs },
   };
 }
 
