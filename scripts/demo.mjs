@@ -11,6 +11,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { describeOutputs, stackOutputs } from "./lib/stack-outputs.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(repo, "package.json"));
@@ -37,15 +38,6 @@ function findPulumi() {
     log(`engine: \`${[c.cmd, ...c.args].join(" ")}\` cannot run (${why})`);
   }
   return undefined;
-}
-
-function describeOutputs(outputs) {
-  log("outputs:");
-  const width = Math.max(...Object.keys(outputs).map((k) => k.length));
-  for (const key of Object.keys(outputs).sort()) {
-    const { value, secret } = outputs[key];
-    log(`  ${key.padEnd(width)}  ${secret ? "[secret]" : JSON.stringify(value)}`);
-  }
 }
 
 function quickstartConfig(emulator) {
@@ -84,11 +76,9 @@ function runCli(pulumi, config) {
     run(["config", "set", ...(secret ? ["--secret"] : []), key, String(value)]);
   }
   run(["up", "--yes", "--skip-preview"]);
-  const raw = JSON.parse(run(["stack", "output", "--json"], { capture: true }));
-  const secretKeys = new Set(["historyUrl"]);
-  describeOutputs(
-    Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, { value: v, secret: secretKeys.has(k) }])),
-  );
+  const values = JSON.parse(run(["stack", "output", "--json"], { capture: true }));
+  const { deployment } = JSON.parse(run(["stack", "export"], { capture: true }));
+  describeOutputs(stackOutputs(deployment, values), log);
   run(["destroy", "--yes"]);
 }
 
@@ -119,7 +109,8 @@ async function runHarness(config) {
   log(
     `up: ${created.length} created (${created.map((s) => `${s.type.split(":").pop()} ${s.name}`).join(", ")})`,
   );
-  describeOutputs(up.outputs);
+  const values = Object.fromEntries(Object.entries(up.outputs).map(([key, output]) => [key, output.value]));
+  describeOutputs(stackOutputs(stack.checkpoint().checkpoint.latest, values), log);
   const down = await stack.destroy();
   if (down.error) throw new Error(`destroy failed: ${down.error}`);
   const deleted = down.steps.filter((s) => s.op === "delete" && s.type.startsWith("pulumi-nodejs:dynamic/"));

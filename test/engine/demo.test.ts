@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { stackOutputs } from "../../scripts/lib/stack-outputs.mjs";
 import { dist, REPO_ROOT } from "../support/dist";
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -83,5 +84,23 @@ describe("npm run demo", () => {
     const lobbyId = JSON.parse(outputs.lobbyServerId ?? '""') as string;
     expect(outputs.lobbyEndpoint).toContain(lobbyId);
     expect(stdout).toContain("live servers left in the emulator: 0");
+  });
+});
+
+describe("the demo's outputs", () => {
+  const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" };
+
+  it("take their secrecy from the engine's state, not from their names", () => {
+    const deployment = {
+      resources: [
+        { type: "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport", outputs: { url: SECRET } },
+        { type: "pulumi:pulumi:Stack", outputs: { historyUrl: "https://leak", gameName: SECRET } },
+      ],
+    };
+    const values = { historyUrl: "https://leak", gameName: "[secret]" };
+    expect(stackOutputs(deployment, values)).toEqual({
+      historyUrl: { value: "https://leak", secret: false },
+      gameName: { value: undefined, secret: true },
+    });
   });
 });

@@ -56,7 +56,7 @@ function serversStack(
   });
 }
 
-async function run(stack: Stack, op: "up" | "destroy"): Promise<RunResult> {
+async function run(stack: Stack, op: "up" | "refresh" | "destroy"): Promise<RunResult> {
   emulator.resetRequests();
   return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
 }
@@ -208,5 +208,42 @@ describe("a missing token", () => {
     const creates = up.steps.filter((s) => s.op === "create" && s.type.startsWith("pulumi-nodejs:dynamic/"));
     for (const step of creates) expect(step.error).toContain("GAMEHOST_TOKEN");
     expect(stack.resources().filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
+  });
+});
+
+describe("a base URL with a wrong path prefix", () => {
+  // Every route then answers 404 API_NOT_FOUND: an unknown route, never a gone server.
+  const wrongPrefix = () => ({
+    ...connectionConfig(emulator),
+    "gamehost:baseUrl": { value: `${emulator.url}/api/v1` },
+  });
+
+  it("makes refresh fail loudly and keep every server; destroy fails instead of forgetting them", async () => {
+    const stack = serversStack({
+      a: serverArgs(emulator, { tags: { role: "prefix-a" } }),
+      b: serverArgs(emulator, { tags: { role: "prefix-b" } }),
+    });
+    expect((await run(stack, "up")).error).toBeUndefined();
+    const ids = ["a", "b"].map((name) => stateOf(stack, name)?.id);
+
+    stack.setConfig("gamehost:baseUrl", wrongPrefix()["gamehost:baseUrl"]);
+    const refresh = await run(stack, "refresh");
+    expect(refresh.error).toMatch(/404 API_NOT_FOUND/);
+    expect(refresh.steps.filter((s) => s.gone)).toEqual([]);
+    expect(["a", "b"].map((name) => stateOf(stack, name)?.id)).toEqual(ids);
+
+    const destroy = await run(stack, "destroy");
+    expect(destroy.error).toMatch(/404 API_NOT_FOUND/);
+    expect(
+      stack
+        .resources()
+        .filter((r) => r.custom && r.id)
+        .map((r) => r.id),
+    ).toEqual(expect.arrayContaining(ids));
+    expect(liveServers(emulator).map((s) => s.id)).toEqual(expect.arrayContaining(ids));
+
+    stack.setConfig("gamehost:baseUrl", connectionConfig(emulator)["gamehost:baseUrl"]!);
+    expect((await run(stack, "destroy")).error).toBeUndefined();
+    expect(liveServers(emulator).filter((s) => ids.includes(s.id))).toEqual([]);
   });
 });

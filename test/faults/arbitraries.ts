@@ -98,18 +98,28 @@ export const badKillTimeout = fc.oneof(
   fc.double({ min: 0, max: KILL_TIMEOUT_LIMIT, noNaN: true }).filter((n) => !Number.isInteger(n)),
 );
 
-const port = fc.constantFrom(...PROTOCOLS).chain((protocol) =>
-  fc.record(
-    {
-      protocol: fc.constant(protocol),
-      internal_port: fc.integer({ min: 1, max: 65_535 }),
-      routing: HOST_PROTOCOLS.includes(protocol)
-        ? fc.constantFrom({ game_guard: {} }, { host: {} })
-        : fc.constant({ game_guard: {} }),
-    },
-    { requiredKeys: ["protocol"] },
-  ),
-);
+/**
+ * A valid port. `startable`: also one the service can start — service-facts §4: a game-guard port
+ * (explicit, or routing omitted) without `internal_port` is accepted but the server never starts.
+ */
+const portOf = (startable: boolean) =>
+  fc.constantFrom(...PROTOCOLS).chain((protocol) =>
+    fc
+      .record(
+        {
+          protocol: fc.constant(protocol),
+          internal_port: fc.integer({ min: 1, max: 65_535 }),
+          routing: HOST_PROTOCOLS.includes(protocol)
+            ? fc.constantFrom({ game_guard: {} }, { host: {} })
+            : fc.constant({ game_guard: {} }),
+        },
+        { requiredKeys: ["protocol"] },
+      )
+      .filter(
+        (p) =>
+          !startable || p.internal_port !== undefined || (p.routing as { host?: object })?.host !== undefined,
+      ),
+  );
 
 const stringMap = (maxKeys: number) =>
   fc.dictionary(userKey, fc.string({ maxLength: 12 }), { maxKeys, noNullPrototype: true });
@@ -120,8 +130,16 @@ export interface BodyIds {
   build: fc.Arbitrary<string>;
 }
 
-/** A valid create-server body in wire form (snake_case), optional fields sometimes present. */
-export function validServerBody(ids: BodyIds = { datacenter: uuid, build: uuid }): fc.Arbitrary<Json> {
+/**
+ * A valid create-server body in wire form (snake_case), optional fields sometimes present.
+ * `startable` (default true) keeps to bodies whose server can start (see {@link portOf}); the API
+ * also accepts the others.
+ */
+export function validServerBody(
+  ids: BodyIds = { datacenter: uuid, build: uuid },
+  { startable = true }: { startable?: boolean } = {},
+): fc.Arbitrary<Json> {
+  const port = portOf(startable);
   return fc.record(
     {
       datacenter: ids.datacenter,

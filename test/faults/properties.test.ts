@@ -20,7 +20,9 @@ import {
   KILL_TIMEOUT_LIMIT,
   type Mutation,
   notA,
+  PROTOCOLS,
   parsesAsUuid,
+  portName,
   serverMutation,
   toProviderSpec,
   uuid,
@@ -50,6 +52,26 @@ describe("Server check", () => {
         expect(inputs.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("refuses a game-guard port without internalPort, which the service accepts but never starts", async () => {
+    const unstartable = fc
+      .tuple(validServerBody(), portName, fc.constantFrom(...PROTOCOLS), fc.boolean())
+      .map(([body, name, protocol, explicit]) => {
+        const port = explicit ? { protocol, routing: { game_guard: {} } } : { protocol };
+        const network = body.network as { ports: Record<string, unknown> };
+        return {
+          body: { ...body, network: { ...network, ports: { ...network.ports, [name]: port } } },
+          name,
+        };
+      });
+    await fc.assert(
+      fc.asyncProperty(unstartable, async ({ body, name }) => {
+        const { failures } = await checkServer({}, providerNews(body));
+        expect(properties(failures)).toEqual([`network.ports.${name}.internalPort`]);
+      }),
+      { numRuns: 100 },
     );
   });
 
@@ -190,10 +212,10 @@ describe("emulator under bad bodies and queries", () => {
     expect(res.status).toBe(200);
   }
 
-  it("accepts every valid create body (the mutations below start from these)", async () => {
+  it("accepts every valid create body, startable or not (the mutations below start from these)", async () => {
     const ids = { datacenter: fc.constantFrom(...datacenters), build: fc.constantFrom(...builds) };
     await fc.assert(
-      fc.asyncProperty(validServerBody(ids), async (body) => {
+      fc.asyncProperty(validServerBody(ids, { startable: false }), async (body) => {
         const res = await send(emu, "POST", serversPath, { json: body });
         expect(res.status, res.text).toBe(200);
       }),

@@ -24,6 +24,7 @@ export const FAST_ERROR_PRELOAD = path.join(
 /** Options for {@link runProgram}. */
 export interface ProgramRunOptions {
   programDir: string;
+  organization: string;
   project: string;
   stack: string;
   preview: boolean;
@@ -80,7 +81,7 @@ export async function runProgram(opts: ProgramRunOptions): Promise<ProgramExit> 
     RUN_ENTRY,
     `--monitor=${opts.address}`,
     `--engine=${opts.address}`,
-    "--organization=organization",
+    `--organization=${opts.organization}`,
     `--project=${opts.project}`,
     `--stack=${opts.stack}`,
     `--pwd=${opts.programDir}`,

@@ -35,6 +35,8 @@ export interface StackOptions {
   programDir: string;
   /** Stack name (default "dev"). */
   stackName?: string;
+  /** Organization the program sees (`pulumi.getOrganization()`; default "organization", as the local backend). */
+  organization?: string;
   /** Project name (default: `name:` in Pulumi.yaml, else package.json name, else the directory name). */
   project?: string;
   /** Stack config by key (`namespace:key`; a bare key gets the project namespace). A string is a plain value. */
@@ -249,6 +251,7 @@ export class Stack {
     try {
       exit = await runProgram({
         programDir: this.opts.programDir,
+        organization: this.opts.organization ?? "organization",
         project: this.project,
         stack: this.stackName,
         preview,

@@ -39,6 +39,7 @@ beforeAll(async () => {
     "gamehost-quickstart",
     "dev",
     false,
+    "acme",
   );
   // The mock monitor ignores additionalSecretOutputs (the engine applies them), so record what the
   // SDK asks the engine to keep secret.
@@ -95,7 +96,7 @@ describe("resources under mocks", () => {
     const e = registered.find((r) => r.name === "mock-export")!;
     expect(s.type).toBe("pulumi-nodejs:dynamic/gamehost:Server");
     expect(e.type).toBe("pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport");
-    expect(s.inputs.resourceScope).toBe("gamehost-quickstart/dev/mock-server");
+    expect(s.inputs.resourceScope).toBe("acme/gamehost-quickstart/dev/mock-server");
     expect(e.inputs.queryStart).toBe("2024-08-16T00:00:00.000Z");
     for (const r of [s, e]) {
       const text = r.inputs.__provider as string;

@@ -41,7 +41,7 @@ beforeAll(async () => {
     datacenter: t.datacenter,
     tags: {},
     runtime: { build: t.build },
-    network: { ports: { web: { protocol: "https" } } },
+    network: { ports: { web: { protocol: "https", internalPort: 8443 } } },
     resources: { cpu: 100, memory: 64 },
   });
   const exp = new gamehost.LobbyHistoryExport("e", { gameId: t.gameId, queryStart: 0, queryEnd: Date.now() });
@@ -89,7 +89,7 @@ describe("serialized providers", () => {
       datacenter: t.datacenter,
       tags: { via: "serialized" },
       runtime: { build: t.build },
-      network: { ports: { web: { protocol: "https" } } },
+      network: { ports: { web: { protocol: "https", internalPort: 8443 } } },
       resources: { cpu: 100, memory: 64 },
       resourceScope: "proj/dev/serialized",
     };

@@ -154,14 +154,27 @@ describe("Server provider against the emulator", () => {
     expect(withKey.map((s) => s.id)).toEqual([id]);
   });
 
-  it("waits out a rate-limited create and then creates once", async () => {
-    const checked = await inputs();
-    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "rate_limit", retryAfterMs: 300 });
+  it("waits out a rate-limited create until the instant the 429 names, then creates once", async () => {
+    const checked = await inputs({ waitForReady: false });
+    const retryAfterMs = 1_200;
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "rate_limit", retryAfterMs });
+    emulator.resetRequests();
+    const started = Date.now();
     const { id } = await impl.create(checked);
-    expect(
-      liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey),
-    ).toHaveLength(1);
-    expect(id).toBeTruthy();
+    const waited = Date.now() - started;
+    // The 429 names an instant at least retryAfterMs away (an HTTP date, rounded up to the second).
+    expect(waited).toBeGreaterThanOrEqual(retryAfterMs);
+    expect(emulator.requests.filter((r) => r.method === "POST").map((r) => r.status)).toEqual([429, 200]);
+    const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
+    expect(withKey.map((s) => s.id)).toEqual([id]);
+  });
+
+  it("never takes a wrong base URL's 404 (an unknown route) for a gone server", async () => {
+    const { id, outs } = await impl.create(await inputs());
+    useConfig({ "gamehost:baseUrl": `${emulator.url}/v1`, "gamehost:token": emulator.tokens.user });
+    await expect(impl.read(id, outs)).rejects.toThrow(/404 API_NOT_FOUND/);
+    await expect(impl.delete(id, outs)).rejects.toThrow(/404 API_NOT_FOUND/);
+    expect(liveServers(emulator).map((s) => s.id)).toContain(id);
   });
 
   it("finds the server an earlier failed run created instead of creating a second", async () => {

@@ -90,6 +90,21 @@ export interface ServerArgs {
   adoptServerId?: pulumi.Input<string>;
 }
 
+/**
+ * What names this stack uniquely among all stacks that may share an environment: organization,
+ * project and stack. Without the organization, same-named stacks of two organizations would derive
+ * the same idempotency keys. Unit tests under `setMocks` may run without one.
+ */
+function stackScope(): string {
+  let organization: string;
+  try {
+    organization = pulumi.getOrganization();
+  } catch {
+    organization = "";
+  }
+  return `${organization}/${pulumi.getProject()}/${pulumi.getStack()}`;
+}
+
 /** Outputs that hold no secret here; the token never reaches the provider's inputs or state. */
 const SERVER_OUTPUT_KEYS = [
   "serverId",
@@ -153,10 +168,7 @@ export class Server extends pulumi.dynamic.Resource {
   declare readonly idempotencyKey: pulumi.Output<string>;
 
   constructor(name: string, args: ServerArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: Record<string, unknown> = {
-      ...args,
-      resourceScope: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
-    };
+    const props: Record<string, unknown> = { ...args, resourceScope: `${stackScope()}/${name}` };
     for (const key of SERVER_OUTPUT_KEYS) props[key] = undefined;
     super(serverProvider, name, props, opts, "gamehost", "Server");
   }

@@ -4,6 +4,7 @@ import { type Camelize, type MapPaths, toCamelKeys, toSnakeKeys } from "../../ap
 import {
   CreateServerRequest,
   KillTimeoutMs,
+  portNeverStarts,
   routingOf,
   SERVER_DEFAULTS,
   type Server,
@@ -15,7 +16,7 @@ import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks"
 
 /**
  * Reserved tag carried by every server this package creates. Its value is derived from the
- * resource's stack, name and spec, so a create whose answer was lost can find the server it made —
+ * resource's organization, project, stack, name and spec, so a create whose answer was lost can find the server it made —
  * in the same run or the next — instead of making a second one. It never appears in `tags` outputs.
  */
 export const IDEMPOTENCY_TAG = "pulumi-gamehost/idempotency-key";
@@ -49,7 +50,7 @@ export interface ServerInputs extends ServerSpecBody {
   readyTimeoutSeconds?: number;
   destroyKillTimeout?: number;
   adoptServerId?: string;
-  /** Name of the resource in its stack (`project/stack/name`), set by the resource class. */
+  /** The resource's name among all stacks (`organization/project/stack/name`), set by the resource class. */
   resourceScope: string;
   /** Value of {@link IDEMPOTENCY_TAG}, derived in `check`. */
   idempotencyKey: string;
@@ -122,6 +123,7 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
     ),
   ];
   const failures = withStrayKeys(wireFailures, declared, SERVER_MAP_PATHS);
+  failures.push(...portsThatNeverStart(news.network));
   const tags = news.tags;
   if (typeof tags === "object" && tags !== null && IDEMPOTENCY_TAG in tags) {
     failures.push({
@@ -130,6 +132,34 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
     });
   }
   return failures;
+}
+
+/**
+ * A failure for each game-guard port without `internalPort`: the service accepts such a port, but the
+ * server then never starts (service-facts §4), so it is refused before any request. A port still
+ * unknown in a preview is left for the check at apply.
+ */
+function portsThatNeverStart(network: unknown): CheckFailure[] {
+  const ports = (network as { ports?: unknown } | undefined)?.ports;
+  if (typeof ports !== "object" || ports === null) return [];
+  return Object.entries(ports).flatMap(([name, port]): CheckFailure[] => {
+    if (typeof port !== "object" || port === null) return [];
+    const { internalPort, routing } = port as {
+      internalPort?: number;
+      routing?: { host?: object; gameGuard?: object };
+    };
+    // A routing that names neither or both kinds already fails on its own.
+    if (routing !== undefined && (routing.host === undefined) === (routing.gameGuard === undefined))
+      return [];
+    if (!portNeverStarts({ internal_port: internalPort, routing })) return [];
+    return [
+      {
+        property: `network.ports.${name}.internalPort`,
+        reason:
+          "is required for a game-guard port: the service accepts the port without it, but the server never starts. Set it to the port the game listens on.",
+      },
+    ];
+  });
 }
 
 /** Canonical form of a spec: the service's defaults filled in, so equal servers compare equal. */
