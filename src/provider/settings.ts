@@ -1,10 +1,11 @@
 import { GamehostClient } from "../api/client";
 import { type ConfigLookup, readSettings, requireConnection } from "../api/config";
+import type { OperationContext } from "./kind";
 
 /**
- * Provider configuration of this process. The dynamic-provider host calls `configure` once per
- * provider text with the stack's config (keys such as `gamehost:token`); it is kept here, in the
- * loaded implementation module, and never in anything Pulumi serializes.
+ * Provider configuration of this process, for the dynamic face. The dynamic-provider host calls
+ * `configure` once per provider text with the stack's config (keys such as `gamehost:token`); it is
+ * kept here, in the loaded implementation module, and never in anything Pulumi serializes.
  */
 let configuredLookup: ConfigLookup = () => undefined;
 
@@ -24,6 +25,16 @@ export function configure(req: ProviderConfigureRequest): void {
  * Fails with a message naming the config key and env var when the base URL or token is missing.
  */
 export function providerClient(): GamehostClient {
-  const settings = requireConnection(readSettings(configuredLookup));
-  return new GamehostClient(settings);
+  return new GamehostClient(requireConnection(readSettings(configuredLookup)));
+}
+
+/** The context of one dynamic-provider operation: a client built on first use, no engine timeout. */
+export function dynamicContext(): OperationContext {
+  let client: GamehostClient | undefined;
+  return {
+    client: () => {
+      client ??= providerClient();
+      return client;
+    },
+  };
 }

@@ -162,6 +162,6 @@ describe("wire body", () => {
   });
 
   it("keys differ when the resource scope differs", () => {
-    expect(idempotencyKey(spec())).not.toBe(idempotencyKey(spec({ resourceScope: "proj/prod/lobby" })));
+    expect(idempotencyKey(spec(), "o/proj/dev/lobby")).not.toBe(idempotencyKey(spec(), "o/proj/prod/lobby"));
   });
 });

@@ -50,8 +50,11 @@ export interface ServerInputs extends ServerSpecBody {
   readyTimeoutSeconds?: number;
   destroyKillTimeout?: number;
   adoptServerId?: string;
-  /** The resource's name among all stacks (`organization/project/stack/name`), set by the resource class. */
-  resourceScope: string;
+  /**
+   * Dynamic face only: the resource's name among all stacks (`organization/project/stack/name`), set
+   * by the resource class; the idempotency key is salted with it.
+   */
+  resourceScope?: string;
   /** Value of {@link IDEMPOTENCY_TAG}, derived in `check`. */
   idempotencyKey: string;
 }
@@ -202,9 +205,9 @@ export function changedSpecFields(olds: Partial<ServerInputs>, news: Partial<Ser
   );
 }
 
-/** Deterministic idempotency key: same stack, resource and spec → same key. */
-export function idempotencyKey(inputs: Partial<ServerInputs>): string {
-  const material = JSON.stringify([inputs.resourceScope ?? "", canonicalSpec(inputs)]);
+/** Deterministic idempotency key: same resource (`scope`, unique among stacks) and spec → same key. */
+export function idempotencyKey(inputs: Partial<ServerInputs>, scope: string): string {
+  const material = JSON.stringify([scope, canonicalSpec(inputs)]);
   return createHash("sha256").update(material).digest("hex").slice(0, 32);
 }
 

@@ -1,0 +1,102 @@
+/**
+ * What every resource kind implements once, for both faces: the dynamic-provider shim (serialized into
+ * state, run by the SDK's dynamic provider host) and the `pulumi-resource-gamehost` plugin (gRPC).
+ * A face turns its protocol into these calls; nothing here knows either protocol.
+ */
+import type { GamehostClient } from "../api/client";
+import { GamehostError } from "../api/errors";
+import type { CheckFailure } from "./checks";
+
+/** What an operation that may call the service gets from its face. */
+export interface OperationContext {
+  /** The configured client; building it fails with a message naming the missing setting. */
+  client(): GamehostClient;
+  /**
+   * Epoch ms by which the operation must end: the engine's `customTimeouts` (plugin face only).
+   * Waits end there with a clear error instead of running past it.
+   */
+  deadline?: number;
+  /** Aborted when the engine cancels the operation. */
+  signal?: AbortSignal;
+}
+
+/** Checked inputs, or why they are invalid. */
+export interface CheckResult<I> {
+  inputs: I;
+  failures: CheckFailure[];
+}
+
+/** How one property differs, in the engine's terms (`pulumirpc.PropertyDiff.Kind`). */
+export type PropertyChange =
+  | "add"
+  | "delete"
+  | "update"
+  | "add-replace"
+  | "delete-replace"
+  | "update-replace";
+
+/** What changed between the recorded outputs and the new inputs. */
+export interface DiffResult {
+  /** Whether anything changed (a partial create awaiting readiness counts as a change). */
+  changes: boolean;
+  /** Top-level properties whose change replaces the resource. */
+  replaces: string[];
+  /** Top-level properties that changed. */
+  diffs: string[];
+  /** Per property path (`tags.role`, `network.ports.web`), how it changed. */
+  detailedDiff: Record<string, PropertyChange>;
+  deleteBeforeReplace: boolean;
+}
+
+/** A resource read back from the service. */
+export interface ReadResult<I, O> {
+  /** The resource's id (for an import: its normal id, whatever form the import id took). */
+  id: string;
+  outputs: O;
+  /** The inputs a program declaring this resource as it is would have. */
+  inputs: I;
+}
+
+/** One resource kind: its rules and its lifecycle against the service. */
+export interface ResourceKind<I, O> {
+  /** Type name: `gamehost:index:<name>` for the plugin, `pulumi-nodejs:dynamic/gamehost:<name>` dynamically. */
+  readonly name: string;
+  /** Output properties that are secrets (the plugin wraps them; the dynamic class declares them). */
+  readonly secretOutputs: readonly string[];
+  /**
+   * Validates and normalizes inputs. `scope` names the resource uniquely among all stacks that may
+   * share the service (it salts the Server's idempotency key).
+   */
+  check(olds: Record<string, unknown>, news: Record<string, unknown>, scope: string): CheckResult<I>;
+  diff(id: string, olds: O, news: I): DiffResult;
+  /** The outputs known before anything is created: what a preview shows. */
+  preview(inputs: I): Partial<O>;
+  create(ctx: OperationContext, inputs: I): Promise<{ id: string; outputs: O }>;
+  /**
+   * Reads the resource. With `recorded` (refresh, `get` with state), `id` is its id; without it
+   * (import, `get` by id alone), `id` is whatever the import id carries. `undefined`: it is gone.
+   */
+  read(
+    ctx: OperationContext,
+    id: string,
+    recorded?: { inputs: I; outputs: O },
+  ): Promise<ReadResult<I, O> | undefined>;
+  update(ctx: OperationContext, id: string, olds: O, news: I): Promise<O>;
+  delete(ctx: OperationContext, id: string, outputs: O): Promise<void>;
+}
+
+/**
+ * A failure after the resource was created: the engine records it as partially created (with these
+ * outputs) instead of losing it, and the next `up` continues with an update.
+ */
+export class PartialCreateError extends GamehostError {
+  override name = "PartialCreateError";
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[],
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * The Server kind: one implementation of a dynamic game server's lifecycle, used by the dynamic shim
+ * (`impl.ts`) and by the provider plugin.
+ */
+import type { GamehostClient, RequestOptions } from "../../api/client";
+import {
+  GamehostApiError,
+  GamehostError,
+  GamehostNetworkError,
+  GamehostValidationError,
+} from "../../api/errors";
+import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
+import { type CreateServerRequest, type Server, Uuid } from "../../api/schemas";
+import { containsUnknown } from "../checks";
+import { type DiffResult, type OperationContext, PartialCreateError, type ResourceKind } from "../kind";
+import {
+  canonicalSpec,
+  changedSpecFields,
+  checkServerInputs,
+  DEFAULT_READY_TIMEOUT_SECONDS,
+  IDEMPOTENCY_TAG,
+  idempotencyKey,
+  KNOB_FIELDS,
+  missingForReady,
+  type ServerInputs,
+  type ServerOutputs,
+  serverOutputs,
+  specOfServer,
+  wireBody,
+} from "./spec";
+
+/** Attempts at a create whose outcome was ambiguous or rate limited, before giving up. */
+const CREATE_ATTEMPTS = 5;
+
+/** Waits between create attempts: the client's backoff, from 250 ms up to 5 s. */
+const CREATE_BACKOFF = { ...DEFAULT_RETRY_POLICY, minDelayMs: 250, maxDelayMs: 5_000 };
+const backoffMs = (attempt: number) => backoffDelay(CREATE_BACKOFF, attempt + 1);
+
+/** Sleeps, ending early (rejecting with the reason) when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
+
+function isAmbiguous(error: unknown): boolean {
+  if (error instanceof GamehostNetworkError) return error.mayHaveCommitted;
+  return error instanceof GamehostApiError && error.status >= 500;
+}
+
+function isRetryableBeforeCommit(error: unknown): boolean {
+  return (
+    (error instanceof GamehostNetworkError && !error.mayHaveCommitted) ||
+    (error instanceof GamehostApiError && error.status === 429)
+  );
+}
+
+async function findByKey(
+  client: GamehostClient,
+  inputs: ServerInputs,
+  o: RequestOptions,
+): Promise<Server | undefined> {
+  const found = await client.listServers(
+    inputs.gameId,
+    inputs.environmentId,
+    { tags: { [IDEMPOTENCY_TAG]: inputs.idempotencyKey } },
+    o,
+  );
+  const [newest, ...extra] = found;
+  // Two live servers with one key can only come from a service that committed a create twice:
+  // keep the newest, remove the rest, so the stack never pays for a duplicate.
+  for (const dup of extra) await client.deleteServer(inputs.gameId, inputs.environmentId, dup.id, {}, o);
+  return newest;
+}
+
+/** POST with the reserved tag; on a lost or ambiguous answer, adopt what was made or try again. */
+async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<Server> {
+  const client = ctx.client();
+  const o = callOptions(ctx);
+  const existing = await findByKey(client, inputs, o);
+  if (existing) return existing;
+  const body = wireBody(inputs) as CreateServerRequest;
+  body.tags = { ...body.tags, [IDEMPOTENCY_TAG]: inputs.idempotencyKey };
+  let lastError: unknown;
+  for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+    try {
+      return await client.createServer(inputs.gameId, inputs.environmentId, body, o);
+    } catch (error) {
+      lastError = error;
+      if (isAmbiguous(error)) {
+        await sleep(backoffMs(attempt), ctx.signal);
+        const made = await findByKey(client, inputs, o);
+        if (made) return made;
+      } else if (isRetryableBeforeCommit(error)) {
+        const retryAt = error instanceof GamehostApiError ? error.retryAfterMs : undefined;
+        const wait = retryAt !== undefined ? Math.max(0, retryAt - Date.now()) : backoffMs(attempt);
+        await sleep(wait, ctx.signal);
+      } else {
+        throw error;
+      }
+    }
+  }
+  throw lastError;
+}
+
+async function adopt(ctx: OperationContext, inputs: ServerInputs, serverId: string): Promise<Server> {
+  const server = await ctx
+    .client()
+    .getServer(inputs.gameId, inputs.environmentId, serverId, callOptions(ctx));
+  if (server.destroyed_at !== undefined) {
+    throw new GamehostError(`adoptServerId ${serverId}: the server was destroyed at ${server.destroyed_at}.`);
+  }
+  const live = specOfServer(server, inputs.gameId);
+  const wanted = changedSpecFields(live, inputs);
+  if (wanted.length > 0) {
+    const canonical = canonicalSpec(live);
+    const details = wanted.map((f) => `${f}: live ${JSON.stringify(canonical[f])}`).join("; ");
+    throw new GamehostError(
+      `adoptServerId ${serverId}: the server does not match the declared spec in ${wanted.join(", ")} (${details}). Declare the server as it is, or drop adoptServerId to create a new one.`,
+    );
+  }
+  return server;
+}
+
+/** Where waiting for readiness ends: the readiness timeout, or the engine's own timeout if sooner. */
+function readyDeadline(
+  ctx: OperationContext,
+  inputs: ServerInputs,
+): { at: number; after: string; raise: string } {
+  const seconds = inputs.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS;
+  const own = Date.now() + seconds * 1000;
+  if (ctx.deadline !== undefined && ctx.deadline < own) {
+    const left = Math.max(0, Math.round((ctx.deadline - Date.now()) / 1000));
+    return { at: ctx.deadline, after: `after ${left}s`, raise: "the customTimeouts of the resource" };
+  }
+  return { at: own, after: `after ${seconds}s`, raise: "readyTimeoutSeconds" };
+}
+
+async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, created: Server): Promise<Server> {
+  const deadline = readyDeadline(ctx, inputs);
+  let server = created;
+  for (let attempt = 0; ; attempt++) {
+    const missing = missingForReady(server);
+    if (server.destroyed_at !== undefined) {
+      throw new PartialCreateError(
+        `Server ${server.id} stopped before it was ready (destroyed_at ${server.destroyed_at}).`,
+        server.id,
+        { ...serverOutputs(inputs, server) },
+        ["server stopped"],
+      );
+    }
+    if (missing.length === 0) return server;
+    const remaining = deadline.at - Date.now();
+    if (remaining <= 0) {
+      throw new PartialCreateError(
+        `Server ${server.id} was created but was not ready ${deadline.after}: still missing ${missing.join(", ")}. ` +
+          `It is recorded in the stack; run \`pulumi up\` again to keep waiting, or raise ${deadline.raise}.`,
+        server.id,
+        { ...serverOutputs(inputs, server) },
+        missing.map((m) => `missing ${m}`),
+      );
+    }
+    try {
+      await sleep(Math.min(remaining, Math.min(2_000, 100 * 1.5 ** attempt)), ctx.signal);
+      server = await ctx.client().getServer(inputs.gameId, inputs.environmentId, server.id, callOptions(ctx));
+    } catch (error) {
+      // The server exists: a failed readiness check must not make the create look failed, or the stack
+      // would lose the server (an orphan until the next create adopts it by its idempotency key).
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PartialCreateError(
+        `Server ${server.id} was created, but checking whether it is ready failed: ${reason} ` +
+          "It is recorded in the stack; run `pulumi up` again to keep waiting.",
+        server.id,
+        { ...serverOutputs(inputs, server) },
+        [`readiness check failed: ${reason}`],
+      );
+    }
+  }
+}
+
+/** Whether recorded outputs describe a placed server with every port addressed. */
+function isReady(outputs: ServerOutputs): boolean {
+  const ports = Object.values(outputs.ports ?? {});
+  return (
+    outputs.startedAt !== undefined &&
+    ports.every((p) => p.publicHostname !== undefined && p.publicPort !== undefined)
+  );
+}
+
+/** The inputs recorded in outputs (outputs echo every input). */
+function inputsOf(outputs: ServerOutputs): ServerInputs {
+  const { serverId, createdAt, startedAt, destroyedAt, ports, endpoints, ...inputs } = outputs;
+  return inputs;
+}
+
+const IMPORT_ID_RULE =
+  "must be <gameId>/<environmentId>/<serverId> (the server's GET path needs all three), e.g. `pulumi import gamehost:index:Server match <gameId>/<environmentId>/<serverId>`";
+
+/** The ids of an import id `<gameId>/<environmentId>/<serverId>`, canonical. */
+function parseImportId(id: string): { gameId: string; environmentId: string; serverId: string } {
+  const parts = id.split("/");
+  const ids = parts.map((p) => Uuid.safeParse(p));
+  if (parts.length !== 3 || ids.some((r) => !r.success)) {
+    throw new GamehostValidationError("import id of a Server", [{ path: "id", message: IMPORT_ID_RULE }]);
+  }
+  const [gameId, environmentId, serverId] = ids.map((r) => r.data as string) as [string, string, string];
+  return { gameId, environmentId, serverId };
+}
+
+function detailed(keys: readonly string[], replaces: readonly string[]): DiffResult["detailedDiff"] {
+  return Object.fromEntries(keys.map((k) => [k, replaces.includes(k) ? "update-replace" : "update"]));
+}
+
+/** The Server kind. */
+export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
+  name: "Server",
+  secretOutputs: [],
+
+  check(olds, news, scope) {
+    const failures = checkServerInputs(news);
+    const inputs: Record<string, unknown> = { ...news };
+    // The key is derived, not chosen: a re-run after a lost create computes the same one.
+    inputs.idempotencyKey = containsUnknown(news) ? (olds.idempotencyKey ?? "") : idempotencyKey(news, scope);
+    return { inputs: inputs as unknown as ServerInputs, failures };
+  },
+
+  diff(_id, olds, news) {
+    const replaces: string[] = changedSpecFields(olds, news);
+    if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId)
+      replaces.push("adoptServerId");
+    const knobsChanged = KNOB_FIELDS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    const diffs = [...replaces, ...knobsChanged];
+    // A recorded server that is not ready yet (a partial create) gets an update, which waits for it. The
+    // engine's own marker for that (init errors) does not survive a refresh, so the state itself decides.
+    const awaitingReady = news.waitForReady !== false && !isReady(olds);
+    return {
+      changes: diffs.length > 0 || awaitingReady,
+      replaces,
+      diffs,
+      detailedDiff: detailed(diffs, replaces),
+      deleteBeforeReplace: false,
+    };
+  },
+
+  preview(inputs) {
+    // Everything else (id, times, addresses) is known only once the service answers.
+    return { ...inputs };
+  },
+
+  async create(ctx, inputs) {
+    let server =
+      inputs.adoptServerId !== undefined
+        ? await adopt(ctx, inputs, inputs.adoptServerId)
+        : await createOnce(ctx, inputs);
+    if (inputs.waitForReady !== false) server = await waitUntilReady(ctx, inputs, server);
+    return { id: server.id, outputs: serverOutputs(inputs, server) };
+  },
+
+  async read(ctx, id, recorded) {
+    const where = recorded
+      ? { gameId: recorded.outputs.gameId, environmentId: recorded.outputs.environmentId, serverId: id }
+      : parseImportId(id);
+    let server: Server;
+    try {
+      server = await ctx
+        .client()
+        .getServer(where.gameId, where.environmentId, where.serverId, callOptions(ctx));
+    } catch (error) {
+      // Only the service's own not-found codes mean the server is gone: a 404 is a wrong route.
+      if (error instanceof GamehostApiError && error.isNotFound) return undefined;
+      throw error;
+    }
+    if (server.destroyed_at !== undefined) return undefined;
+    if (recorded) {
+      return {
+        id: server.id,
+        outputs: serverOutputs(inputsOf(recorded.outputs), server),
+        inputs: recorded.inputs,
+      };
+    }
+    // An import: the inputs a program declaring this server as it is would have after its checks.
+    const spec = specOfServer(server, where.gameId) as ServerInputs;
+    const inputs: ServerInputs = { ...spec, idempotencyKey: server.tags[IDEMPOTENCY_TAG] ?? "" };
+    return { id: server.id, outputs: serverOutputs(inputs, server), inputs };
+  },
+
+  async update(ctx, id, olds, news) {
+    // Only provider-only knobs reach update (every spec change replaces). A server recorded as
+    // partially created (not yet ready) is waited for again; a ready one needs no API call.
+    if (news.waitForReady !== false && !isReady(olds)) {
+      const server = await ctx.client().getServer(news.gameId, news.environmentId, id, callOptions(ctx));
+      return serverOutputs(news, await waitUntilReady(ctx, news, server));
+    }
+    const { serverId, createdAt, startedAt, destroyedAt, ports, endpoints } = olds;
+    return {
+      ...news,
+      serverId,
+      createdAt,
+      ...(startedAt !== undefined ? { startedAt } : {}),
+      ...(destroyedAt !== undefined ? { destroyedAt } : {}),
+      ports,
+      endpoints,
+    };
+  },
+
+  async delete(ctx, id, outputs) {
+    const query =
+      outputs.destroyKillTimeout !== undefined ? { override_kill_timeout: outputs.destroyKillTimeout } : {};
+    try {
+      await ctx.client().deleteServer(outputs.gameId, outputs.environmentId, id, query, callOptions(ctx));
+    } catch (error) {
+      // Already gone is the outcome delete wants; a wrong route (404) is not "gone".
+      if (error instanceof GamehostApiError && error.isNotFound) return;
+      throw error;
+    }
+  },
+};
