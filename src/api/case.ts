@@ -10,8 +10,9 @@ export type SnakeToCamel<S extends string> = S extends `${infer Head}_${infer Ta
   : S;
 
 /** Deep camelCase view of a wire type (record keys of type `string` are kept as they are). */
-export type Camelize<T> =
-  T extends ReadonlyArray<infer U>
+export type Camelize<T> = T extends string | number | boolean | bigint | symbol | null | undefined
+  ? T // before the object case: an open enum (`"a" | (string & {})`) must stay a string
+  : T extends ReadonlyArray<infer U>
     ? Camelize<U>[]
     : T extends object
       ? { [K in keyof T as K extends string ? SnakeToCamel<K> : K]: Camelize<T[K]> }

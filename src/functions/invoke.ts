@@ -1,6 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
+import { parseWith } from "../api/validate";
+import type { FunctionDefinition } from "./definitions";
 
 /**
  * A client for data sources, which run in the program's own process: settings come from the stack
@@ -12,6 +14,12 @@ export function functionClient(
 ): GamehostClient {
   const settings = readSettings((key) => pulumi.runtime.getConfig(key));
   return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
+}
+
+/** Runs a data source in the program's process: arguments checked, then the service called. */
+export async function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
+  const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
+  return definition.run(functionClient({ tokenRequired: definition.needsToken }), checked);
 }
 
 /** Outputs that resolve once every `dependsOn` resource exists (its id for custom resources). */
@@ -28,14 +36,16 @@ function dependencyReady(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pu
 
 /**
  * The Output form of a data source: runs once its arguments are known and its `dependsOn`
- * resources exist; in a preview with unknown arguments it stays unknown, as invokes do.
+ * resources exist; in a preview with unknown arguments it stays unknown, as invokes do. A secret
+ * result comes back as a secret Output.
  */
 export function outputFunction<A, R>(
-  args: pulumi.Input<A>,
+  definition: FunctionDefinition<A, R>,
+  args: unknown,
   opts: pulumi.InvokeOutputOptions | undefined,
-  run: (args: pulumi.Unwrap<A>) => Promise<R>,
 ): pulumi.Output<R> {
-  return pulumi
+  const result = pulumi
     .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
-    .apply(([resolved]) => run(resolved as pulumi.Unwrap<A>)) as pulumi.Output<R>;
+    .apply(([resolved]) => runFunction(definition, resolved)) as pulumi.Output<R>;
+  return definition.secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
 }

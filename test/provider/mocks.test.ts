@@ -132,6 +132,70 @@ describe("data sources", () => {
     expect(promised.game.displayName).toBe(game.game.displayName);
   });
 
+  it("getEnvironment finds a game and environment by name ids: the ids a Server needs", async () => {
+    const game = emulator.fixture.games[0]!;
+    const prod = game.environments.find((e) => e.nameId === "prod")!;
+    const found = await resolvedValue(
+      gamehost.getEnvironmentOutput({ game: game.nameId, environment: "prod" }),
+    );
+    expect(found).toMatchObject({ gameId: game.id, environmentId: prod.id, gameNameId: game.nameId });
+    expect(found.environment.namespaceId).toBe(prod.id);
+    const byId = await gamehost.getEnvironment({ game: game.id.toUpperCase(), environment: "prod" });
+    expect(byId.environmentId).toBe(prod.id);
+    await expect(gamehost.getEnvironment({ game: game.nameId, environment: "qa" })).rejects.toThrow(
+      new RegExp(`No environment "qa" in game ${game.nameId} \\(available: .*prod`),
+    );
+    await expect(gamehost.getEnvironment({ game: "no-such-game", environment: "prod" })).rejects.toThrow(
+      /No game "no-such-game" in the caller's games \(available: .*space-race/,
+    );
+  });
+
+  it("getDatacenters picks one by slug or name, and names the slugs there are when none matches", async () => {
+    const { gameId, environmentId } = serverTarget(emulator);
+    const t = { gameId, environmentId };
+    const game = emulator.fixture.games[0]!;
+    const [first] = [...game.datacenters].sort((a, b) => a.slug.localeCompare(b.slug));
+    const all = await gamehost.getDatacenters({ gameId: t.gameId, environmentId: t.environmentId });
+    expect(all.datacenters.map((d) => d.slug)).toEqual(game.datacenters.map((d) => d.slug).sort());
+    const bySlug = await resolvedValue(
+      gamehost.getDatacentersOutput({ gameId: t.gameId, environmentId: t.environmentId, slug: first!.slug }),
+    );
+    expect(bySlug.datacenters).toEqual([{ id: first!.id, slug: first!.slug, name: first!.name }]);
+    const byName = await gamehost.getDatacenters({ ...t, name: first!.name });
+    expect(byName.datacenters.map((d) => d.id)).toEqual([first!.id]);
+    await expect(gamehost.getDatacenters({ ...t, slug: "mars-1" })).rejects.toThrow(
+      /No datacenter with slug "mars-1" in game .* \(available: /,
+    );
+  });
+
+  it("getBuilds lists an environment's builds newest first, filtered by tags", async () => {
+    const { gameId, environmentId } = serverTarget(emulator);
+    const t = { gameId, environmentId };
+    const env = emulator.fixture.games[0]!.environments[0]!;
+    const all = await gamehost.getBuilds({ gameId: t.gameId, environmentId: t.environmentId });
+    expect(all.builds.map((b) => b.id).sort()).toEqual(env.builds.map((b) => b.id).sort());
+    const created = all.builds.map((b) => Date.parse(b.createdAt));
+    expect(created).toEqual([...created].sort((a, b) => b - a));
+    const tagged = env.builds.find((b) => Object.keys(b.tags).length > 0)!;
+    const [key, value] = Object.entries(tagged.tags)[0]!;
+    const filtered = await resolvedValue(
+      gamehost.getBuildsOutput({ gameId: t.gameId, environmentId: t.environmentId, tags: { [key]: value } }),
+    );
+    expect(filtered.builds.map((b) => b.id)).toContain(tagged.id);
+    expect(filtered.builds.every((b) => b.tags[key] === value)).toBe(true);
+    await expect(gamehost.getBuilds({ ...t, tags: { nothing: "matches" } })).rejects.toThrow(
+      /No build of environment .* carries the tags \{"nothing":"matches"\}/,
+    );
+  });
+
+  it("names a bad argument before calling the service", async () => {
+    emulator.resetRequests();
+    await expect(gamehost.getGame({ gameId: "not-a-uuid" })).rejects.toThrow(
+      /Invalid arguments of getGame: gameId: must be a UUID/,
+    );
+    expect(emulator.requests).toEqual([]);
+  });
+
   it("getBootstrap needs no token", async () => {
     const bootstrap = await gamehost.getBootstrap();
     expect(bootstrap.loginMethods).toEqual({ accessToken: false, email: true });

@@ -124,7 +124,11 @@ export function openEnum<const T extends readonly [string, ...string[]]>(_known:
 export const AnswerInt = z.number().int();
 
 /** Version marker of watchable data (service-facts §5). */
-export const Watch = z.object({ index: z.string() });
+export const Watch = z
+  .object({
+    index: z.string().describe("Version of the data: pass it as `watch_index` to wait for the next one."),
+  })
+  .describe("Version marker of watchable data.");
 export type Watch = z.infer<typeof Watch>;
 
 /** The error body every non-200 response carries. */

@@ -57,47 +57,71 @@ export const PortName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$
 function createServerSchemas(unknownKeys: UnknownKeys) {
   const object = <S extends z.core.$ZodLooseShape>(shape: S) => requestObject(shape, unknownKeys);
   const routingKind = object({}).optional();
-  const routing = object({ game_guard: routingKind, host: routingKind });
+  const routing = object({
+    game_guard: routingKind.describe(
+      "Route through the platform's game-guard proxy (any protocol). Pass `{}`.",
+    ),
+    host: routingKind.describe(
+      "Expose the port on the node's own address (`tcp` and `udp` only). Pass `{}`.",
+    ),
+  }).describe(
+    "How the port is reached from outside: exactly one of gameGuard or host; omitted means game guard.",
+  );
   const port = object({
-    internal_port: PortNumber.optional(),
-    protocol: PortProtocol,
+    internal_port: PortNumber.optional().describe(
+      "Port the game process listens on inside the server (1–65535); required for game-guard ports.",
+    ),
+    protocol: PortProtocol.describe("`http`, `https`, `tcp`, `tcp_tls` or `udp`."),
     routing: routing.optional(),
-  }).superRefine((p, ctx) => {
-    if (p.routing === undefined) return;
-    const kinds = [p.routing.game_guard, p.routing.host].filter((r) => r !== undefined).length;
-    if (kinds !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["routing"],
-        message: "must set exactly one of game_guard or host",
-        params: { apiCode: RULE_CODES.routing },
-      });
-    } else if (p.routing.host !== undefined && !HOST_ROUTING_PROTOCOLS.includes(p.protocol)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["protocol"],
-        message: `host routing supports only ${HOST_ROUTING_PROTOCOLS.join(" and ")}, not ${p.protocol}`,
-        params: { apiCode: RULE_CODES.hostProtocol },
-      });
-    }
-  });
+  })
+    .describe("One named port of the server.")
+    .superRefine((p, ctx) => {
+      if (p.routing === undefined) return;
+      const kinds = [p.routing.game_guard, p.routing.host].filter((r) => r !== undefined).length;
+      if (kinds !== 1) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["routing"],
+          message: "must set exactly one of game_guard or host",
+          params: { apiCode: RULE_CODES.routing },
+        });
+      } else if (p.routing.host !== undefined && !HOST_ROUTING_PROTOCOLS.includes(p.protocol)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["protocol"],
+          message: `host routing supports only ${HOST_ROUTING_PROTOCOLS.join(" and ")}, not ${p.protocol}`,
+          params: { apiCode: RULE_CODES.hostProtocol },
+        });
+      }
+    });
   const body = object({
-    datacenter: Uuid,
-    lifecycle: object({ kill_timeout: KillTimeoutMs.optional() }).optional(),
+    datacenter: Uuid.describe("UUID of a datacenter of the game's cluster (see getDatacenters)."),
+    lifecycle: object({
+      kill_timeout: KillTimeoutMs.optional().describe(
+        "Milliseconds between SIGTERM and SIGKILL when the server is stopped, 0 ≤ x < 7 200 000 (default 0).",
+      ),
+    })
+      .optional()
+      .describe("Shutdown behaviour."),
     network: object({
-      mode: NetworkMode.optional(),
+      mode: NetworkMode.optional().describe("`bridge` (default) or `host` networking."),
       // A bad key is reported as the record's `invalid_key`, whose default message names no rule.
       ports: userRecord(PortName, port, {
         error: (issue) => (issue.code === "invalid_key" ? PORT_NAME_RULE : undefined),
-      }),
-    }),
-    resources: object({ cpu: PositiveInt, memory: PositiveInt }),
+      }).describe("Ports by name (lowercase letters, digits and `-`)."),
+    }).describe("Networking: mode and named ports."),
+    resources: object({
+      cpu: PositiveInt.describe("CPU in millicores: 1000 is one core, 125 an eighth."),
+      memory: PositiveInt.describe("Memory in megabytes."),
+    }).describe("CPU and memory, both positive integers."),
     runtime: object({
-      arguments: z.array(z.string()).optional(),
-      build: Uuid,
-      environment: StringMap.optional(),
-    }),
-    tags: StringMap,
+      arguments: z.array(z.string()).optional().describe("Command-line arguments (default none)."),
+      build: Uuid.describe("UUID of the build to run (see getBuilds)."),
+      environment: StringMap.optional().describe("Environment variables (default none)."),
+    }).describe("What runs: the build, its arguments and environment variables."),
+    tags: StringMap.describe(
+      "String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved.",
+    ),
   });
   return { routing, port, body };
 }
@@ -152,7 +176,12 @@ export function portNeverStarts(port: {
 }
 
 /** Path parameters of every servers route. */
-export const ServerScope = z.strictObject({ game_id: Uuid, environment_id: Uuid });
+export const ServerScope = z.strictObject({
+  game_id: Uuid.describe("UUID of the game the server belongs to."),
+  environment_id: Uuid.describe(
+    "UUID of the game environment (a namespace's `namespaceId`; see getEnvironment).",
+  ),
+});
 export type ServerScope = z.infer<typeof ServerScope>;
 
 /** Query of `DELETE …/servers/{server_id}`. */
@@ -167,13 +196,20 @@ export const ListServersQuery = z.strictObject({
 });
 export type ListServersQuery = z.infer<typeof ListServersQuery>;
 
-export const ServerPort = z.object({
-  internal_port: AnswerInt.optional(),
-  protocol: openEnum(PORT_PROTOCOLS),
-  public_hostname: z.string().optional(),
-  public_port: AnswerInt.optional(),
-  routing: z.object({ game_guard: z.object({}).optional(), host: z.object({}).optional() }),
-});
+export const ServerPort = z
+  .object({
+    internal_port: AnswerInt.optional().describe("Port the game process listens on inside the server."),
+    protocol: openEnum(PORT_PROTOCOLS).describe("`http`, `https`, `tcp`, `tcp_tls` or `udp`."),
+    public_hostname: z
+      .string()
+      .optional()
+      .describe("Public hostname of the port; set once the server is placed."),
+    public_port: AnswerInt.optional().describe("Public port number; set once the server is placed."),
+    routing: z
+      .object({ game_guard: z.object({}).optional(), host: z.object({}).optional() })
+      .describe("`gameGuard: {}` or `host: {}`."),
+  })
+  .describe("A port of a server as the service reports it.");
 export type ServerPort = z.infer<typeof ServerPort>;
 
 /** A dynamic server as the service returns it. Timestamps are epoch milliseconds. */
@@ -202,18 +238,26 @@ export type ServerResponse = z.infer<typeof ServerResponse>;
 export const ListServersResponse = z.object({ servers: z.array(Server) });
 export type ListServersResponse = z.infer<typeof ListServersResponse>;
 
-export const Datacenter = z.object({ id: z.string(), slug: z.string(), name: z.string() });
+export const Datacenter = z
+  .object({
+    id: z.string().describe("UUID of the datacenter: a Server's `datacenter`."),
+    slug: z.string().describe("Short name of the datacenter, e.g. `atl`."),
+    name: z.string().describe("Display name of the datacenter."),
+  })
+  .describe("A datacenter of the game's cluster.");
 export type Datacenter = z.infer<typeof Datacenter>;
 export const ListDatacentersResponse = z.object({ datacenters: z.array(Datacenter) });
 export type ListDatacentersResponse = z.infer<typeof ListDatacentersResponse>;
 
-export const Build = z.object({
-  id: z.string(),
-  name: z.string(),
-  created_at: z.string(),
-  content_length: AnswerInt,
-  tags: z.record(z.string(), z.string()),
-});
+export const Build = z
+  .object({
+    id: z.string().describe("UUID of the build: a Server's `runtime.build`."),
+    name: z.string().describe("Name of the build."),
+    created_at: z.string().describe("When the build was uploaded (RFC 3339)."),
+    content_length: AnswerInt.describe("Size of the build in bytes."),
+    tags: z.record(z.string(), z.string()).describe("The build's tags."),
+  })
+  .describe("A build servers of the environment can run.");
 export type Build = z.infer<typeof Build>;
 export const ListBuildsResponse = z.object({ builds: z.array(Build) });
 export type ListBuildsResponse = z.infer<typeof ListBuildsResponse>;

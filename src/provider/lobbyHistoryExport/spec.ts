@@ -31,10 +31,39 @@ const TimeInput = z.union([Uint64, Rfc3339], {
   error: "must be a Date, an RFC 3339 timestamp or integer epoch milliseconds",
 });
 
+/** The span of an export (checked on their own, then normalized to epoch milliseconds). */
+export const ExportSpan = z.object({
+  queryStart: TimeInput.describe("Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms."),
+  queryEnd: TimeInput.describe(
+    "End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms.",
+  ),
+});
+
 const Extras = z.strictObject({
-  gameId: Uuid,
-  triggers: z.record(z.string(), z.unknown()).optional(),
-  summarize: z.boolean().optional(),
+  gameId: Uuid.describe("UUID of the game whose lobby history (every environment) is exported."),
+  triggers: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Arbitrary values; a change to any of them exports again (e.g. `{ day: "2026-11-22" }`).'),
+  summarize: z
+    .boolean()
+    .optional()
+    .describe("Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false)."),
+});
+
+/** The export's inputs other than its span. */
+export const ExportExtras = Extras;
+
+/** What an export adds to its inputs (every input is an output too). */
+export const ExportComputedOutputs = z.object({
+  url: z
+    .string()
+    .describe("Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file)."),
+  exportedAt: z.string().describe("When the export was made (RFC 3339)."),
+  expiresAt: z.string().describe("When the URL stops working: one hour after `exportedAt` (RFC 3339)."),
+  rowCount: z.number().int().optional().describe("Data rows in the CSV (header excluded), with `summarize`."),
+  byteLength: z.number().int().optional().describe("Size of the CSV in bytes, with `summarize`."),
+  sha256: z.string().optional().describe("SHA-256 of the CSV, hex, with `summarize`."),
 });
 
 /** Epoch milliseconds of a checked time input; non-times pass through for the schema to reject. */
@@ -56,8 +85,7 @@ export function checkExportInputs(news: Record<string, unknown>): {
     queryEnd: toEpochMs(queryEnd),
   };
   const failures = [
-    ...checkWire(TimeInput, queryStart, queryStart, []).map((f) => ({ ...f, property: "queryStart" })),
-    ...checkWire(TimeInput, queryEnd, queryEnd, []).map((f) => ({ ...f, property: "queryEnd" })),
+    ...checkWire(ExportSpan, { queryStart, queryEnd }, { queryStart, queryEnd }, [], "camelCase"),
     ...checkWire(Extras, { gameId, triggers, summarize, ...unknownKeys }, news, [], "camelCase"),
   ];
   if (failures.length === 0) {

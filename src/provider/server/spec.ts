@@ -9,6 +9,7 @@ import {
   SERVER_DEFAULTS,
   type Server,
   type ServerPort,
+  ServerPort as ServerPortSchema,
   ServerScope,
   Uuid,
 } from "../../api/schemas";
@@ -74,16 +75,48 @@ export interface ServerOutputs extends ServerInputs {
 
 export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
 
-const Knobs = z.strictObject({
-  waitForReady: z.boolean().optional(),
+/** Provider-only inputs: how the provider waits, deletes and adopts; none is sent to the service. */
+export const ServerKnobs = z.strictObject({
+  waitForReady: z
+    .boolean()
+    .optional()
+    .describe("Wait until the server is placed and every port has a public address (default true)."),
   readyTimeoutSeconds: z
     .number()
     .int({ error: "must be a whole number of seconds" })
     .positive({ error: "must be > 0" })
     .max(86_400, { error: "must be ≤ 86400 (one day)" })
-    .optional(),
-  destroyKillTimeout: KillTimeoutMs.optional(),
-  adoptServerId: Uuid.optional(),
+    .optional()
+    .describe(
+      "How long to wait for readiness, in seconds (default 300). A shorter `customTimeouts.create` ends the wait sooner.",
+    ),
+  destroyKillTimeout: KillTimeoutMs.optional().describe(
+    "Kill timeout (ms) sent as `override_kill_timeout` when the server is deleted.",
+  ),
+  adoptServerId: Uuid.optional().describe(
+    "Take over this existing server (UUID) instead of creating one; its spec must match the declared one.",
+  ),
+});
+
+/** What the service and the provider add to a Server's inputs (every input is an output too). */
+export const ServerComputedOutputs = z.object({
+  serverId: z.string().describe("The server's UUID (also the resource id)."),
+  createdAt: z.number().int().describe("When the server was created, epoch ms."),
+  startedAt: z
+    .number()
+    .int()
+    .optional()
+    .describe("When the server became connectable, epoch ms; unset until it is placed."),
+  destroyedAt: z.number().int().optional().describe("When the server was destroyed, epoch ms."),
+  ports: z
+    .record(z.string(), ServerPortSchema)
+    .describe("Ports as the service reports them, with `publicHostname` and `publicPort` once placed."),
+  endpoints: z
+    .record(z.string(), z.string())
+    .describe("Port name → `host:port`, for every port with a public address."),
+  idempotencyKey: z
+    .string()
+    .describe("Value of the reserved `pulumi-gamehost/idempotency-key` tag the provider put on the server."),
 });
 
 const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as const;
@@ -118,7 +151,7 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
     ),
     ...checkWire(CreateServerRequest, wireBody(news), news, SERVER_MAP_PATHS),
     ...checkWire(
-      Knobs,
+      ServerKnobs,
       { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
       { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
       [],
