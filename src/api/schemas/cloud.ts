@@ -17,9 +17,11 @@ export const Access = openEnum(ACCESS_MODES);
 /** Publicity of a group. */
 export const Publicity = openEnum(PUBLICITIES);
 /** What a payment portal session is for (a request value: only the known ones are sent). */
-export const PaymentIntent = z
-  .enum(PAYMENT_INTENTS)
-  .describe("`general` (manage billing, view invoices) or `payment_method_update` (add or replace a card).");
+export const PaymentIntent = z.enum(PAYMENT_INTENTS).meta({
+  id: "PaymentIntent",
+  description:
+    "`general` (manage billing, view invoices) or `payment_method_update` (add or replace a card).",
+});
 export type PaymentIntent = z.infer<typeof PaymentIntent>;
 
 /** Longest group bio, in characters (service-facts §3). */
@@ -46,10 +48,11 @@ export const Bootstrap = z
       .object({
         challenge: z
           .object({ site_key: z.string().describe("Public site key of the challenge.") })
+          .meta({ id: "BootstrapCaptchaChallenge" })
           .optional()
           .describe("The captcha challenge, when one is configured."),
       })
-      .describe("Captcha settings of the deployment."),
+      .meta({ id: "BootstrapCaptcha", description: "Captcha settings of the deployment." }),
     cluster: Cluster.describe(
       "Kind of cluster the backend runs: `enterprise` (hosted) or `oss` (self-hosted).",
     ),
@@ -60,24 +63,28 @@ export const Bootstrap = z
         main: z.string().describe("Main domain of the platform."),
         extension: z.string().optional().describe("Domain of extensions, when configured."),
       })
-      .optional()
-      .describe("Domains hosting parts of the platform; absent unless main, cdn and job are all configured."),
+      .meta({
+        id: "BootstrapDomains",
+        description:
+          "Domains hosting parts of the platform; absent unless main, cdn and job are all configured.",
+      })
+      .optional(),
     login_methods: z
       .object({
         access_token: z.boolean().describe("Whether access-token login is enabled."),
         email: z.boolean().describe("Whether email login is enabled."),
       })
-      .describe("Login methods the deployment offers."),
+      .meta({ id: "BootstrapLoginMethods", description: "Login methods the deployment offers." }),
     origins: z
       .object({ hub: z.string().describe("Origin of the hub (web console), used to build URLs.") })
-      .describe("Origins used to build URLs."),
+      .meta({ id: "BootstrapOrigins", description: "Origins used to build URLs." }),
   })
   .describe("What a client needs to know to use the cloud API of this deployment.");
 export type Bootstrap = z.infer<typeof Bootstrap>;
 
 export const External = z
   .object({ profile: z.string().describe("Link to the group's profile page.") })
-  .describe("External links of a group.");
+  .meta({ id: "GroupExternal", description: "External links of a group." });
 
 export const GroupHandle = z
   .object({
@@ -87,7 +94,7 @@ export const GroupHandle = z
     group_id: z.string().describe("UUID of the group."),
     is_developer: z.boolean().optional().describe("Whether the group is a developer group."),
   })
-  .describe("A developer group, as a game names it.");
+  .meta({ id: "GroupHandle", description: "A developer group, as a game names it." });
 export type GroupHandle = z.infer<typeof GroupHandle>;
 
 export const GroupSummary = z
@@ -102,7 +109,7 @@ export const GroupSummary = z
     owner_identity_id: z.string().describe("UUID of the group's owner."),
     publicity: Publicity.describe("`open` or `closed`."),
   })
-  .describe("A group the caller belongs to.");
+  .meta({ id: "GroupSummary", description: "A group the caller belongs to." });
 export type GroupSummary = z.infer<typeof GroupSummary>;
 
 export const GameSummary = z
@@ -116,7 +123,7 @@ export const GameSummary = z
     total_player_count: AnswerInt.describe("Players in the game's lobbies right now."),
     url: z.string().describe("The game's public URL."),
   })
-  .describe("A game of one of the caller's groups.");
+  .meta({ id: "GameSummary", description: "A game of one of the caller's groups." });
 export type GameSummary = z.infer<typeof GameSummary>;
 
 export const RegionSummary = z
@@ -127,7 +134,7 @@ export const RegionSummary = z
     region_id: z.string().describe("UUID of the region."),
     region_name_id: z.string().describe("Name id of the region, e.g. `us-east`."),
   })
-  .describe("A region the game's lobbies can run in.");
+  .meta({ id: "RegionSummary", description: "A region the game's lobbies can run in." });
 export type RegionSummary = z.infer<typeof RegionSummary>;
 
 export const NamespaceSummary = z
@@ -138,7 +145,7 @@ export const NamespaceSummary = z
     namespace_id: z.string().describe("UUID of the environment: the `environmentId` of servers."),
     version_id: z.string().describe("UUID of the game version the environment runs."),
   })
-  .describe("An environment (namespace) of the game.");
+  .meta({ id: "NamespaceSummary", description: "An environment (namespace) of the game." });
 export type NamespaceSummary = z.infer<typeof NamespaceSummary>;
 
 export const VersionSummary = z
@@ -147,7 +154,7 @@ export const VersionSummary = z
     display_name: z.string().describe("Display name of the version."),
     version_id: z.string().describe("UUID of the version."),
   })
-  .describe("A published version of the game.");
+  .meta({ id: "VersionSummary", description: "A published version of the game." });
 export type VersionSummary = z.infer<typeof VersionSummary>;
 
 export const Game = z
@@ -164,7 +171,7 @@ export const Game = z
     total_player_count: AnswerInt.describe("Players in the game's lobbies right now."),
     versions: z.array(VersionSummary).describe("The game's versions, oldest first."),
   })
-  .describe("A game with its regions, environments and versions.");
+  .meta({ id: "Game", description: "A game with its regions, environments and versions." });
 export type Game = z.infer<typeof Game>;
 
 export const ListGamesResponse = z.object({
@@ -193,7 +200,10 @@ export const GroupBilling = z
       .describe("When the payment method was validated (RFC 3339); absent while attached: it is invalid."),
     payment_succeeded_ts: z.string().optional().describe("When the last payment succeeded (RFC 3339)."),
   })
-  .describe("A group's billing record: each timestamp absent until it happened.");
+  .meta({
+    id: "GroupBilling",
+    description: "A group's billing record: each timestamp absent until it happened.",
+  });
 export type GroupBilling = z.infer<typeof GroupBilling>;
 
 export const GetGroupBillingResponse = z.object({ group: GroupBilling, watch: Watch });

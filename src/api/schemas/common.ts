@@ -128,7 +128,7 @@ export const Watch = z
   .object({
     index: z.string().describe("Version of the data: pass it as `watch_index` to wait for the next one."),
   })
-  .describe("Version marker of watchable data.");
+  .meta({ id: "Watch", description: "Version marker of watchable data." });
 export type Watch = z.infer<typeof Watch>;
 
 /** The error body every non-200 response carries. */

@@ -7,11 +7,15 @@ export const NETWORK_MODES = ["bridge", "host"] as const;
 export const PORT_PROTOCOLS = ["http", "https", "tcp", "tcp_tls", "udp"] as const;
 
 /** `bridge` (the default) or `host` networking. */
-export const NetworkMode = z.enum(NETWORK_MODES);
+export const NetworkMode = z
+  .enum(NETWORK_MODES)
+  .meta({ id: "NetworkMode", description: "`bridge` (the default) or `host` networking." });
 export type NetworkMode = z.infer<typeof NetworkMode>;
 
 /** Port protocols the service knows. */
-export const PortProtocol = z.enum(PORT_PROTOCOLS);
+export const PortProtocol = z
+  .enum(PORT_PROTOCOLS)
+  .meta({ id: "PortProtocol", description: "`http`, `https`, `tcp`, `tcp_tls` or `udp`." });
 export type PortProtocol = z.infer<typeof PortProtocol>;
 
 /** Protocols that `host` routing accepts; the rest need game-guard routing. */
@@ -56,7 +60,9 @@ export const PortName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$
 /** The request schemas of server creation, built for one treatment of unknown keys. */
 function createServerSchemas(unknownKeys: UnknownKeys) {
   const object = <S extends z.core.$ZodLooseShape>(shape: S) => requestObject(shape, unknownKeys);
-  const routingKind = object({}).optional();
+  const routingKind = object({})
+    .meta({ id: "RoutingKind", description: "An empty object: which field holds it selects the routing." })
+    .optional();
   const routing = object({
     game_guard: routingKind.describe(
       "Route through the platform's game-guard proxy (any protocol). Pass `{}`.",
@@ -64,9 +70,11 @@ function createServerSchemas(unknownKeys: UnknownKeys) {
     host: routingKind.describe(
       "Expose the port on the node's own address (`tcp` and `udp` only). Pass `{}`.",
     ),
-  }).describe(
-    "How the port is reached from outside: exactly one of gameGuard or host; omitted means game guard.",
-  );
+  }).meta({
+    id: "PortRouting",
+    description:
+      "How the port is reached from outside: exactly one of gameGuard or host; omitted means game guard.",
+  });
   const port = object({
     internal_port: PortNumber.optional().describe(
       "Port the game process listens on inside the server (1–65535); required for game-guard ports.",
@@ -74,7 +82,7 @@ function createServerSchemas(unknownKeys: UnknownKeys) {
     protocol: PortProtocol.describe("`http`, `https`, `tcp`, `tcp_tls` or `udp`."),
     routing: routing.optional(),
   })
-    .describe("One named port of the server.")
+    .meta({ id: "ServerPortSpec", description: "One named port of the server." })
     .superRefine((p, ctx) => {
       if (p.routing === undefined) return;
       const kinds = [p.routing.game_guard, p.routing.host].filter((r) => r !== undefined).length;
@@ -196,6 +204,8 @@ export const ListServersQuery = z.strictObject({
 });
 export type ListServersQuery = z.infer<typeof ListServersQuery>;
 
+const AnswerRoutingKind = z.object({}).meta({ id: "RoutingKind" });
+
 export const ServerPort = z
   .object({
     internal_port: AnswerInt.optional().describe("Port the game process listens on inside the server."),
@@ -205,11 +215,12 @@ export const ServerPort = z
       .optional()
       .describe("Public hostname of the port; set once the server is placed."),
     public_port: AnswerInt.optional().describe("Public port number; set once the server is placed."),
+    // Named as the request's routing (same fields), so the package schema has one PortRouting type.
     routing: z
-      .object({ game_guard: z.object({}).optional(), host: z.object({}).optional() })
-      .describe("`gameGuard: {}` or `host: {}`."),
+      .object({ game_guard: AnswerRoutingKind.optional(), host: AnswerRoutingKind.optional() })
+      .meta({ id: "PortRouting", description: "`gameGuard: {}` or `host: {}`." }),
   })
-  .describe("A port of a server as the service reports it.");
+  .meta({ id: "ServerPort", description: "A port of a server as the service reports it." });
 export type ServerPort = z.infer<typeof ServerPort>;
 
 /** A dynamic server as the service returns it. Timestamps are epoch milliseconds. */
@@ -244,7 +255,7 @@ export const Datacenter = z
     slug: z.string().describe("Short name of the datacenter, e.g. `atl`."),
     name: z.string().describe("Display name of the datacenter."),
   })
-  .describe("A datacenter of the game's cluster.");
+  .meta({ id: "Datacenter", description: "A datacenter of the game's cluster." });
 export type Datacenter = z.infer<typeof Datacenter>;
 export const ListDatacentersResponse = z.object({ datacenters: z.array(Datacenter) });
 export type ListDatacentersResponse = z.infer<typeof ListDatacentersResponse>;
@@ -257,7 +268,7 @@ export const Build = z
     content_length: AnswerInt.describe("Size of the build in bytes."),
     tags: z.record(z.string(), z.string()).describe("The build's tags."),
   })
-  .describe("A build servers of the environment can run.");
+  .meta({ id: "Build", description: "A build servers of the environment can run." });
 export type Build = z.infer<typeof Build>;
 export const ListBuildsResponse = z.object({ builds: z.array(Build) });
 export type ListBuildsResponse = z.infer<typeof ListBuildsResponse>;

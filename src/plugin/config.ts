@@ -1,0 +1,83 @@
+/**
+ * The provider's configuration: `gamehost:baseUrl`, `gamehost:token`, `gamehost:maxRetries` and
+ * `gamehost:requestTimeoutMs`, each falling back to its `GAMEHOST_*` environment variable, as in the
+ * dynamic face. One table (`CONFIG_KEYS`) names them everywhere.
+ */
+import { z } from "zod";
+import { GamehostClient } from "../api/client";
+import { CONFIG_KEYS, type ConfigLookup, checkBaseUrl, readSettings, requireConnection } from "../api/config";
+import { GamehostConfigError } from "../api/errors";
+import type { CheckFailure } from "../provider/checks";
+
+const wholeNumber = z
+  .union([z.number().int().min(0), z.string().regex(/^\d+$/)], { error: "must be a non-negative integer" })
+  .optional();
+
+/** The provider's inputs (config keys without their `gamehost:` namespace), with descriptions. */
+export const ProviderConfig = z.object({
+  baseUrl: z
+    .string()
+    .optional()
+    .describe(
+      `Base URL of the hosting API, e.g. \`https://api.example.gg\` or the emulator's URL. Falls back to ${CONFIG_KEYS.baseUrl.env}.`,
+    ),
+  token: z
+    .string()
+    .optional()
+    .describe(
+      `Bearer token: a user token, or a game-scoped cloud token. A secret. Falls back to ${CONFIG_KEYS.token.env}.`,
+    ),
+  maxRetries: wholeNumber.describe(
+    `Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors (default 4). Falls back to ${CONFIG_KEYS.maxRetries.env}.`,
+  ),
+  requestTimeoutMs: wholeNumber.describe(
+    `Time allowed for the response headers of a request, in ms (default 30000). Falls back to ${CONFIG_KEYS.requestTimeoutMs.env}.`,
+  ),
+});
+
+/** Properties of the provider's inputs that are secrets. */
+export const SECRET_CONFIG = ["token"] as const;
+
+/** A config lookup (`gamehost:baseUrl` → value) over the provider's inputs and Configure's variables. */
+export function lookupOf(
+  inputs: Record<string, unknown>,
+  variables: ReadonlyMap<string, string>,
+): ConfigLookup {
+  return (key) => {
+    const name = key.slice(key.indexOf(":") + 1);
+    const value = inputs[name];
+    if (typeof value === "string") return value;
+    if (typeof value === "number") return String(value);
+    return variables.get(key.replace(":", ":config:")) ?? undefined;
+  };
+}
+
+/**
+ * CheckConfig's failures: each names the property, what is wrong and where to set it. A setting left
+ * out may come from its environment variable; only the base URL is needed before the first call.
+ */
+export function checkConfig(inputs: Record<string, unknown>, env = process.env): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  const parsed = ProviderConfig.safeParse(inputs);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      failures.push({ property: String(issue.path[0] ?? ""), reason: issue.message });
+    }
+    return failures;
+  }
+  try {
+    const settings = readSettings(lookupOf(inputs, new Map()), env);
+    checkBaseUrl(settings.baseUrl);
+  } catch (error) {
+    if (!(error instanceof GamehostConfigError)) throw error;
+    const name = error.key.slice(error.key.indexOf(":") + 1);
+    failures.push({ property: name, reason: error.message });
+  }
+  return failures;
+}
+
+/** A client for one operation, from the configured lookup: a missing token fails naming key and env var. */
+export function clientOf(lookup: ConfigLookup, options: { tokenRequired: boolean }): GamehostClient {
+  const settings = readSettings(lookup);
+  return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
+}

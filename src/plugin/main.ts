@@ -1,0 +1,78 @@
+/**
+ * The `pulumi-resource-gamehost` process: serves the provider on a free loopback port and prints the
+ * port as its first line of stdout, which is how the engine (or a language host's RunPlugin) finds it.
+ * The engine address it is given as its argument is not needed: the provider calls no engine service.
+ */
+import type { UntypedServiceImplementation } from "@grpc/grpc-js";
+import { grpc, provrpc } from "./proto";
+
+/**
+ * The provider's handlers, loaded on the first call: the engine waits for the port line, and the
+ * implementations (zod schemas, the HTTP client) would double the time to print it. They are loaded
+ * right after the port is printed, while the engine connects.
+ */
+function lazyService(): { service: UntypedServiceImplementation; load(): UntypedServiceImplementation } {
+  let loaded: UntypedServiceImplementation | undefined;
+  const load = () => {
+    loaded ??= new (require("./provider") as typeof import("./provider")).GamehostProvider().service();
+    return loaded;
+  };
+  const service: UntypedServiceImplementation = {};
+  for (const method of Object.keys(provrpc.ResourceProviderService)) {
+    service[method] = (call: unknown, callback: unknown) =>
+      (load()[method] as (call: unknown, callback: unknown) => void)(call, callback);
+  }
+  return { service, load };
+}
+
+/** A running provider server. */
+export interface RunningProvider {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the provider on 127.0.0.1 (port 0: a free one). */
+export async function serveProvider(port = 0): Promise<RunningProvider> {
+  const server = new grpc.Server({
+    // Large states and schemas: the engine's own limit.
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
+  const handlers = lazyService();
+  server.addService(provrpc.ResourceProviderService, handlers.service);
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  setImmediate(handlers.load);
+  return {
+    port: bound,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.forceShutdown(), 2_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}
+
+/** Process entry: serve, print the port, stop on SIGINT/SIGTERM. */
+export async function main(): Promise<void> {
+  const running = await serveProvider();
+  process.stdout.write(`${running.port}\n`);
+  const stop = () => void running.stop().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `pulumi-resource-gamehost: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}

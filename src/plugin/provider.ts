@@ -1,0 +1,412 @@
+/**
+ * `pulumirpc.ResourceProvider` for package `gamehost`, served with the SDK's generated stubs. Each
+ * handler decodes the request (wire.ts), runs the kind or data source from the registry, and encodes
+ * the answer; no resource rule lives here.
+ */
+import type { ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from "@grpc/grpc-js";
+import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
+import type { ConfigLookup } from "../api/config";
+import { toFieldIssues } from "../api/issues";
+import type { CheckFailure } from "../provider/checks";
+import type { DiffResult, OperationContext, PropertyChange, ResourceKind } from "../provider/kind";
+import { PACKAGE_VERSION } from "../version";
+import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
+import { grpcError, OperationAborted } from "./errors";
+import { emptyproto, grpc, pluginproto, provproto } from "./proto";
+import { functionOf, type ResourceEntry, resourceOf } from "./registry";
+import { packageSchemaText } from "./schema";
+import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
+
+type Empty = InstanceType<typeof emptyproto.Empty>;
+type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
+
+const PROPERTY_CHANGES: Record<PropertyChange, provider_pb.PropertyDiff.Kind> = {
+  add: provproto.PropertyDiff.Kind.ADD,
+  "add-replace": provproto.PropertyDiff.Kind.ADD_REPLACE,
+  delete: provproto.PropertyDiff.Kind.DELETE,
+  "delete-replace": provproto.PropertyDiff.Kind.DELETE_REPLACE,
+  update: provproto.PropertyDiff.Kind.UPDATE,
+  "update-replace": provproto.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds kinds of different types
+type AnyKind = ResourceKind<any, any>;
+
+/** Check failures as the wire carries them. */
+function failuresOf(failures: readonly CheckFailure[]): provider_pb.CheckFailure[] {
+  return failures.map((f) => {
+    const failure = new provproto.CheckFailure();
+    failure.setProperty(f.property);
+    failure.setReason(f.reason);
+    return failure;
+  });
+}
+
+/** The state of one plugin process: its configuration and the operations in flight. */
+export class GamehostProvider {
+  private lookup: ConfigLookup = () => undefined;
+  /** Names this provider instance among all stacks: the provider resource's id and URN. */
+  private scope = "";
+  private readonly inFlight = new Set<AbortController>();
+
+  /** The handlers, bound, for `grpc.Server.addService`. */
+  service(): UntypedServiceImplementation {
+    const unimplemented =
+      (what: string): Handler<unknown, unknown> =>
+      (_call, callback) =>
+        callback({
+          code: grpc.status.UNIMPLEMENTED,
+          details: `${what} is not implemented by the gamehost provider`,
+        });
+    return {
+      handshake: this.handshake,
+      parameterize: unimplemented("Parameterize"),
+      getSchema: this.getSchema,
+      checkConfig: this.checkConfig,
+      diffConfig: this.diffConfig,
+      configure: this.configure,
+      invoke: this.invoke,
+      call: unimplemented("Call"),
+      check: this.check,
+      diff: this.diff,
+      create: this.create,
+      read: this.read,
+      update: this.update,
+      delete: this.delete,
+      construct: unimplemented("Construct"),
+      cancel: this.cancel,
+      getPluginInfo: this.getPluginInfo,
+      attach: unimplemented("Attach"),
+      getMapping: this.getMapping,
+      getMappings: this.getMappings,
+    } as unknown as UntypedServiceImplementation;
+  }
+
+  /** Runs an answer-producing step and sends its result or its error (never throws). */
+  private async answer<Res>(
+    callback: sendUnaryData<Res>,
+    work: () => Res | Promise<Res>,
+    finish?: (properties: PropertyMap) => PropertyMap,
+  ): Promise<void> {
+    try {
+      callback(null, await work());
+    } catch (error) {
+      const failure = grpcError(error, finish);
+      callback(failure, null, failure.metadata);
+    }
+  }
+
+  private entryOf(type: string): ResourceEntry {
+    const entry = resourceOf(type);
+    if (!entry) throw new Error(`the gamehost provider has no resource type ${JSON.stringify(type)}`);
+    return entry;
+  }
+
+  /**
+   * The context of one operation: a client from the configuration, the engine's `timeout` as a
+   * deadline, and an abort signal for Cancel (and, a little after the deadline, for a stuck call).
+   */
+  private context(timeoutSeconds: number): { ctx: OperationContext; done(): void } {
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    const deadline = timeoutSeconds > 0 ? Date.now() + timeoutSeconds * 1000 : undefined;
+    // Waits end at the deadline on their own, with a message saying so; the abort is a backstop.
+    const timer =
+      deadline !== undefined
+        ? setTimeout(
+            () =>
+              controller.abort(
+                new OperationAborted(
+                  `The operation did not finish within its timeout of ${timeoutSeconds}s (customTimeouts).`,
+                  "deadline",
+                ),
+              ),
+            timeoutSeconds * 1000 + 2_000,
+          )
+        : undefined;
+    const lookup = this.lookup;
+    let client: ReturnType<typeof clientOf> | undefined;
+    return {
+      ctx: {
+        client: () => {
+          client ??= clientOf(lookup, { tokenRequired: true });
+          return client;
+        },
+        signal: controller.signal,
+        ...(deadline !== undefined ? { deadline } : {}),
+      },
+      done: () => {
+        clearTimeout(timer);
+        this.inFlight.delete(controller);
+      },
+    };
+  }
+
+  private async withContext<T>(
+    timeoutSeconds: number,
+    work: (ctx: OperationContext) => Promise<T>,
+  ): Promise<T> {
+    const { ctx, done } = this.context(timeoutSeconds);
+    try {
+      return await work(ctx);
+    } finally {
+      done();
+    }
+  }
+
+  /** Outputs as the engine stores them: echoed secret inputs stay secret, secret outputs are marked. */
+  private outputsOf(kind: AnyKind, outputs: unknown, wireInputs: PropertyMap): PropertyMap {
+    const plain = JSON.parse(JSON.stringify(outputs ?? {})) as PropertyMap;
+    return markSecret(keepSecrecy(plain, wireInputs), kind.secretOutputs);
+  }
+
+  handshake: Handler<provider_pb.ProviderHandshakeRequest, provider_pb.ProviderHandshakeResponse> = (
+    _call,
+    callback,
+  ) => {
+    const res = new provproto.ProviderHandshakeResponse();
+    res.setAcceptSecrets(true);
+    res.setAcceptResources(false);
+    res.setAcceptOutputs(false);
+    callback(null, res);
+  };
+
+  getPluginInfo: Handler<Empty, InstanceType<typeof pluginproto.PluginInfo>> = (_call, callback) => {
+    const info = new pluginproto.PluginInfo();
+    info.setVersion(PACKAGE_VERSION);
+    callback(null, info);
+  };
+
+  getSchema: Handler<provider_pb.GetSchemaRequest, provider_pb.GetSchemaResponse> = (_call, callback) => {
+    void this.answer(callback, () => {
+      const res = new provproto.GetSchemaResponse();
+      res.setSchema(packageSchemaText());
+      return res;
+    });
+  };
+
+  checkConfig: Handler<provider_pb.CheckRequest, provider_pb.CheckResponse> = (call, callback) => {
+    void this.answer(callback, () => {
+      const news = fromStruct(call.request.getNews());
+      const res = new provproto.CheckResponse();
+      res.setInputs(toStruct(markSecret(news, SECRET_CONFIG)));
+      res.setFailuresList(failuresOf(checkConfig(reveal(news) as Record<string, unknown>)));
+      return res;
+    });
+  };
+
+  diffConfig: Handler<provider_pb.DiffRequest, provider_pb.DiffResponse> = (call, callback) => {
+    void this.answer(callback, () => {
+      const olds = reveal(fromStruct(call.request.getOldInputs())) as Record<string, unknown>;
+      const news = reveal(fromStruct(call.request.getNews())) as Record<string, unknown>;
+      // A new token or base URL changes how the provider talks to the service, not the servers it
+      // manages: nothing is replaced.
+      const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version");
+      const diffs = keys.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      const res = new provproto.DiffResponse();
+      res.setChanges(
+        diffs.length > 0
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
+      res.setDiffsList(diffs);
+      return res;
+    });
+  };
+
+  configure: Handler<provider_pb.ConfigureRequest, provider_pb.ConfigureResponse> = (call, callback) => {
+    void this.answer(callback, () => {
+      const req = call.request;
+      const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
+      const variables = new Map(req.getVariablesMap().toArray());
+      this.lookup = lookupOf(inputs, variables);
+      this.scope = `${req.getId() ?? ""}/${req.getUrn() ?? ""}`;
+      const res = new provproto.ConfigureResponse();
+      res.setAcceptsecrets(true);
+      res.setSupportspreview(true);
+      res.setAcceptresources(false);
+      res.setAcceptoutputs(false);
+      return res;
+    });
+  };
+
+  check: Handler<provider_pb.CheckRequest, provider_pb.CheckResponse> = (call, callback) => {
+    void this.answer(callback, () => {
+      const req = call.request;
+      const { kind } = this.entryOf(req.getType());
+      const news = fromStruct(req.getNews());
+      const olds = reveal(fromStruct(req.getOlds())) as Record<string, unknown>;
+      const { inputs, failures } = kind.check(
+        olds,
+        reveal(news) as Record<string, unknown>,
+        `${this.scope}/${req.getUrn()}`,
+      );
+      const res = new provproto.CheckResponse();
+      res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(inputs)) as PropertyMap, news)));
+      res.setFailuresList(failuresOf(failures));
+      return res;
+    });
+  };
+
+  diff: Handler<provider_pb.DiffRequest, provider_pb.DiffResponse> = (call, callback) => {
+    void this.answer(callback, () => {
+      const req = call.request;
+      const { kind } = this.entryOf(req.getType());
+      const olds = reveal(fromStruct(req.getOlds()));
+      const news = reveal(fromStruct(req.getNews()));
+      return diffResponse(kind.diff(req.getId(), olds, news));
+    });
+  };
+
+  create: Handler<provider_pb.CreateRequest, provider_pb.CreateResponse> = (call, callback) => {
+    const req = call.request;
+    const entry = resourceOf(req.getType());
+    const wire = fromStruct(req.getProperties());
+    const finish = (p: PropertyMap) => (entry ? this.outputsOf(entry.kind, p, wire) : p);
+    void this.answer(
+      callback,
+      async () => {
+        const { kind } = this.entryOf(req.getType());
+        const inputs = reveal(wire);
+        const res = new provproto.CreateResponse();
+        if (req.getPreview()) {
+          // A preview: what is known before anything is created, without a request to the service.
+          res.setProperties(toStruct(this.outputsOf(kind, kind.preview(inputs), wire)));
+          return res;
+        }
+        const { id, outputs } = await this.withContext(req.getTimeout(), (ctx) => kind.create(ctx, inputs));
+        res.setId(id);
+        res.setProperties(toStruct(this.outputsOf(kind, outputs, wire)));
+        return res;
+      },
+      finish,
+    );
+  };
+
+  read: Handler<provider_pb.ReadRequest, provider_pb.ReadResponse> = (call, callback) => {
+    void this.answer(callback, async () => {
+      const req = call.request;
+      const { kind } = this.entryOf(req.getType());
+      const wireOutputs = fromStruct(req.getProperties());
+      const wireInputs = fromStruct(req.getInputs());
+      // No recorded state: an import (or `get` by id alone), whose id carries what the lookup needs.
+      const recorded =
+        Object.keys(wireOutputs).length > 0
+          ? {
+              outputs: reveal(wireOutputs),
+              inputs: reveal(Object.keys(wireInputs).length > 0 ? wireInputs : wireOutputs),
+            }
+          : undefined;
+      const found = await this.withContext(0, (ctx) => kind.read(ctx, req.getId(), recorded));
+      const res = new provproto.ReadResponse();
+      if (!found) return res; // An empty id: the resource is gone.
+      const secrecy = { ...wireOutputs, ...wireInputs };
+      res.setId(found.id);
+      res.setProperties(toStruct(this.outputsOf(kind, found.outputs, secrecy)));
+      res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(found.inputs)) as PropertyMap, secrecy)));
+      return res;
+    });
+  };
+
+  update: Handler<provider_pb.UpdateRequest, provider_pb.UpdateResponse> = (call, callback) => {
+    const req = call.request;
+    const entry = resourceOf(req.getType());
+    const wireNews = fromStruct(req.getNews());
+    const finish = (p: PropertyMap) => (entry ? this.outputsOf(entry.kind, p, wireNews) : p);
+    void this.answer(
+      callback,
+      async () => {
+        const { kind } = this.entryOf(req.getType());
+        const olds = reveal(fromStruct(req.getOlds())) as Record<string, unknown>;
+        const news = reveal(wireNews);
+        const res = new provproto.UpdateResponse();
+        if (req.getPreview()) {
+          // What the update will keep (the old computed outputs) and what the new inputs say.
+          res.setProperties(toStruct(this.outputsOf(kind, { ...olds, ...kind.preview(news) }, wireNews)));
+          return res;
+        }
+        const outputs = await this.withContext(req.getTimeout(), (ctx) =>
+          kind.update(ctx, req.getId(), olds, news),
+        );
+        res.setProperties(toStruct(this.outputsOf(kind, outputs, wireNews)));
+        return res;
+      },
+      finish,
+    );
+  };
+
+  delete: Handler<provider_pb.DeleteRequest, Empty> = (call, callback) => {
+    void this.answer(callback, async () => {
+      const req = call.request;
+      const { kind } = this.entryOf(req.getType());
+      const outputs = reveal(fromStruct(req.getProperties()));
+      await this.withContext(req.getTimeout(), (ctx) => kind.delete(ctx, req.getId(), outputs));
+      return new emptyproto.Empty();
+    });
+  };
+
+  invoke: Handler<provider_pb.InvokeRequest, provider_pb.InvokeResponse> = (call, callback) => {
+    void this.answer(callback, async () => {
+      const req = call.request;
+      const entry = functionOf(req.getTok());
+      if (!entry) throw new Error(`the gamehost provider has no function ${JSON.stringify(req.getTok())}`);
+      const { definition } = entry;
+      const res = new provproto.InvokeResponse();
+      const args = reveal(fromStruct(req.getArgs()));
+      const parsed = definition.args.safeParse(args);
+      if (!parsed.success) {
+        // The engine reports these as the invoke's failures, each naming the argument.
+        const issues = toFieldIssues(parsed.error);
+        res.setFailuresList(failuresOf(issues.map((i) => ({ property: i.path, reason: i.message }))));
+        return res;
+      }
+      const result = await this.withContext(0, () =>
+        definition.run(clientOf(this.lookup, { tokenRequired: definition.needsToken }), parsed.data),
+      );
+      const plain = JSON.parse(JSON.stringify(result ?? {})) as PropertyMap;
+      res.setReturn(toStruct(definition.secret ? markSecret(plain, Object.keys(plain)) : plain));
+      return res;
+    });
+  };
+
+  cancel: Handler<Empty, Empty> = (_call, callback) => {
+    for (const controller of this.inFlight) {
+      controller.abort(new OperationAborted("The operation was cancelled by the engine.", "cancelled"));
+    }
+    callback(null, new emptyproto.Empty());
+  };
+
+  getMapping: Handler<provider_pb.GetMappingRequest, provider_pb.GetMappingResponse> = (_call, callback) => {
+    // No mappings: nothing converts into gamehost resources from another tool.
+    callback(null, new provproto.GetMappingResponse());
+  };
+
+  getMappings: Handler<provider_pb.GetMappingsRequest, provider_pb.GetMappingsResponse> = (
+    _call,
+    callback,
+  ) => {
+    callback(null, new provproto.GetMappingsResponse());
+  };
+}
+
+/** A kind's diff as the wire carries it. */
+function diffResponse(diff: DiffResult): provider_pb.DiffResponse {
+  const res = new provproto.DiffResponse();
+  res.setChanges(
+    diff.changes
+      ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+      : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+  );
+  res.setReplacesList(diff.replaces);
+  res.setDiffsList(diff.diffs);
+  res.setDeletebeforereplace(diff.deleteBeforeReplace);
+  res.setHasdetaileddiff(true);
+  const detailed = res.getDetaileddiffMap();
+  for (const [path, change] of Object.entries(diff.detailedDiff)) {
+    const property = new provproto.PropertyDiff();
+    property.setKind(PROPERTY_CHANGES[change]);
+    property.setInputdiff(true);
+    detailed.set(path, property);
+  }
+  return res;
+}
