@@ -95,7 +95,7 @@ describe("plugin protocol", () => {
     expect(info.getVersion()).toBe(PACKAGE_VERSION);
     const res = await plugin.call<unknown, { getSchema(): string }>("getSchema", new prov.GetSchemaRequest());
     const schema = JSON.parse(res.getSchema()) as { name: string; resources: Props; functions: Props };
-    const metaschema = requireFromRepo("/work/shared/pulumi/package-metaschema.json") as object;
+    const metaschema = requireFromRepo("./test/support/pulumi/package-metaschema.json") as object;
     const validate = new Ajv2020({ strict: false, allErrors: true, validateFormats: false }).compile(
       metaschema,
     );
