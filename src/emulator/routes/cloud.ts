@@ -29,13 +29,27 @@ function groupHandle(core: EmulatorCore, group: Group): GroupHandle {
   };
 }
 
-function groupSummary(core: EmulatorCore, group: Group, identityId: string): GroupSummary {
+/**
+ * Fields the seed dropped but the service still sends, because its own published clients require
+ * them (service-facts §7). Our answer schemas ignore them; the emulator must send them all the same.
+ */
+const DEPRECATED = {
+  groupSummary: { is_developer: true },
+  regionSummary: { universal_region: "unknown" },
+} as const;
+
+function groupSummary(
+  core: EmulatorCore,
+  group: Group,
+  identityId: string,
+): GroupSummary & typeof DEPRECATED.groupSummary {
   return {
     ...(group.avatarUrl !== undefined ? { avatar_url: group.avatarUrl } : {}),
     bio: group.bio,
     display_name: group.displayName,
     external: { profile: profileOf(core, group.id) },
     group_id: group.id,
+    ...DEPRECATED.groupSummary,
     is_current_identity_member: group.members.includes(identityId),
     member_count: group.members.length,
     owner_identity_id: group.ownerIdentityId,
@@ -65,6 +79,7 @@ function fullGame(game: Game): GameWire {
       region_display_name: r.displayName,
       region_id: r.id,
       region_name_id: r.nameId,
+      ...DEPRECATED.regionSummary,
     })),
     ...(game.bannerUrl !== undefined ? { banner_url: game.bannerUrl } : {}),
     create_ts: game.createTs,
