@@ -40,7 +40,7 @@ export interface RequestContext {
   readonly authorization: string | undefined;
   /** Aborts when the client goes away or the request runs past the time cap. */
   readonly signal: AbortSignal;
-  /** Reads the body (size-limited) and parses it as JSON: 400 `API_BAD_BODY` / 413 otherwise. */
+  /** Reads the body (size-limited): empty as `{}`, else JSON; 400 `API_BAD_BODY` / 413 otherwise. */
   json(): Promise<unknown>;
 }
 

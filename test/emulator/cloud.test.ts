@@ -165,6 +165,12 @@ describe("billing", () => {
     expect(urlA).not.toBe(urlB);
   });
 
+  it("ignores unknown fields of a portal-session body", async () => {
+    const path = `/cloud/groups/${ids(emu).mainGroup}/billing/payment-portal-session`;
+    const res = await call(emu, "POST", path, { body: { intent: "general", return_url: "https://x" } });
+    expect(res.status, res.text).toBe(200);
+  });
+
   it("rejects an unknown intent naming the field", async () => {
     const path = `/cloud/groups/${ids(emu).mainGroup}/billing/payment-portal-session`;
     const res = await call(emu, "POST", path, { body: { intent: "refund" } });

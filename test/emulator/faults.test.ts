@@ -1,6 +1,8 @@
 import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
+import { limitOf } from "../../src/emulator/rateLimit";
+import { EXPORT_DOWNLOAD_ROUTE } from "../../src/emulator/routes/index";
 import { call, codeOf, ids, serverBody, start } from "./helpers";
 
 let emu: RunningEmulator | undefined;
@@ -152,6 +154,48 @@ describe("rate limits", () => {
     expect(statuses[120]).toBe(429);
     clock += 60_000;
     expect((await call(e, "GET", path)).status).toBe(400);
+  });
+});
+
+describe("order of checks", () => {
+  it("checks the token's presence before the rate limit and its validity after it", async () => {
+    const clock = Date.UTC(2024, 7, 16, 12, 0, 0);
+    const e = await running({ rateLimit: true, now: () => clock });
+    const path = `/cloud/groups/${ids(e).mainGroup}/billing/payment-portal-session`;
+    const limit = limitOf(`POST /cloud/groups/:group/billing/payment-portal-session`);
+    const post = (token?: string | null) => call(e, "POST", path, { token, body: { intent: "general" } });
+    for (let i = 0; i < limit; i++) expect((await post()).status).toBe(200);
+    expect(codeOf(await post())).toBe("API_RATE_LIMIT");
+    // Without a token: 401, limited or not; with one that is not valid: the limit comes first.
+    const none = await post(null);
+    expect([none.status, codeOf(none)]).toEqual([401, "API_UNAUTHORIZED"]);
+    const malformed = await call(e, "POST", path, { token: null, headers: { authorization: "Basic x" } });
+    expect(codeOf(malformed)).toBe("API_UNAUTHORIZED");
+    expect(codeOf(await post("who-is-this"))).toBe("API_RATE_LIMIT");
+    expect(codeOf(await post(e.tokens.expired))).toBe("API_RATE_LIMIT");
+  });
+
+  it("rate limits bootstrap, which takes no token, and never the presigned export download", async () => {
+    const clock = Date.UTC(2024, 7, 16, 12, 0, 0);
+    const e = await running({ rateLimit: true, now: () => clock });
+    const exported = await call(
+      e,
+      "POST",
+      `/cloud/games/${ids(e).gameId}/matchmaker/lobbies/export-history`,
+      {
+        body: { query_start: 0, query_end: clock },
+      },
+    );
+    const url = (exported.body as { url: string }).url;
+    const limit = limitOf("GET /cloud/bootstrap");
+    const statuses = new Map<number, number>();
+    for (let i = 0; i <= limit; i++) {
+      const status = (await call(e, "GET", "/cloud/bootstrap", { token: null })).status;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: limit, 429: 1 });
+    for (let i = 0; i <= limitOf(`GET ${EXPORT_DOWNLOAD_ROUTE}`); i++)
+      expect((await fetch(url)).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ERROR_CODES } from "../../api/errors";
 import type { GameSummary, Game as GameWire, GroupHandle, GroupSummary } from "../../api/schemas/cloud";
-import { CreatePaymentPortalSessionRequest } from "../../api/schemas/cloud";
+import { createPaymentPortalSessionRequest } from "../../api/schemas/cloud";
 import { authorizeGame, authorizeGroup } from "../auth";
 import type { EmulatorCore, Handler } from "../core";
 import { hubOf } from "../fixture";
@@ -183,11 +183,14 @@ export const getGroupBilling: Handler = (core, ctx) => {
   });
 };
 
+/** The portal-session body as the service reads it: unknown fields ignored (service-facts §1). */
+const PaymentPortalSessionAsServed = createPaymentPortalSessionRequest("ignore");
+
 /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */
 export const createPaymentPortalSession: Handler = async (core, ctx) => {
   const groupId = ctx.params.group as string;
   authorizeGroup(core.world, core.principal(ctx), groupId);
-  const body = parseBody(CreatePaymentPortalSessionRequest, await ctx.json());
+  const body = parseBody(PaymentPortalSessionAsServed, await ctx.json());
   requireBillingEnabled(core);
   const session = randomBytes(24).toString("base64url");
   return ok({
