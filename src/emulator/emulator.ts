@@ -322,36 +322,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-function retryAfterHeaders(untilMs: number, style: "date" | "seconds", now: number): Record<string, string> {
-  return {
-    "retry-after":
-      style === "date"
-        ? new Date(untilMs).toUTCString()
-        : String(Math.max(0, Math.ceil((untilMs - now) / 1000))),
-  };
+const RATE_LIMIT_MESSAGE = "Rate limit exceeded for this endpoint: retry after the time in retry-after.";
+
+/**
+ * 429 `API_RATE_LIMIT` until `until` (epoch ms, a whole second), as the service words it
+ * (service-facts §8): `retry-after` is that instant as an HTTP date, and `metadata` is the same
+ * instant in ms, a bare number. `retryAfter` replaces the header (injected faults in seconds style).
+ */
+function rateLimited(until: number, retryAfter = new Date(until).toUTCString()): ServiceError {
+  return new ServiceError(429, ERROR_CODES.rateLimit, RATE_LIMIT_MESSAGE, until, {
+    "retry-after": retryAfter,
+  });
 }
 
-/** 429 for a rate-limit window that ends at `until` (a whole second). */
-function rateLimited(until: number): ServiceError {
-  return new ServiceError(
-    429,
-    ERROR_CODES.rateLimit,
-    "Rate limit exceeded for this endpoint: retry after the time in retry-after.",
-    { retry_after_ts: until },
-    retryAfterHeaders(until, "date", 0),
-  );
-}
-
-/** 429 of an injected fault: retry-after rounded up to a whole second, as an HTTP date can only say that. */
+/**
+ * 429 of an injected fault: the instant rounded up to a whole second, as an HTTP date can only say
+ * that; `retry-after` as that date (the service's form) or, when asked, in seconds.
+ */
 function rateLimitFault(fault: PendingFault, now: number): ServiceError {
   const until = Math.ceil((now + fault.retryAfterMs) / 1000) * 1000;
-  return new ServiceError(
-    429,
-    ERROR_CODES.rateLimit,
-    "Rate limit exceeded for this endpoint: retry after the time in retry-after.",
-    { retry_after_ts: until },
-    fault.retryAfter === "seconds"
-      ? { "retry-after": String(Math.ceil(fault.retryAfterMs / 1000)) }
-      : retryAfterHeaders(until, "date", now),
-  );
+  return fault.retryAfter === "seconds"
+    ? rateLimited(until, String(Math.ceil(fault.retryAfterMs / 1000)))
+    : rateLimited(until);
 }
