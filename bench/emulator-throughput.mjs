@@ -25,7 +25,7 @@ const serversPath = `/games/${target.gameId}/environments/${target.environmentId
 // datacenter (host-routed ports would exhaust the node's 6 000 public ports).
 const createBody = JSON.stringify({
   ...serverBody(target),
-  network: { ports: { web: { protocol: "http" } } },
+  network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
 });
 const endpoints = [
   { name: "GET /cloud/games", req: { method: "GET", path: "/cloud/games", headers: auth } },

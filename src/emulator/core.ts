@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ERROR_CODES } from "../api/errors";
-import type { Server } from "../api/schemas/servers";
+import { portNeverStarts, type Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
@@ -200,14 +200,26 @@ export class EmulatorCore {
   }
 
   /**
-   * Places a server after its delay; `true` when that changed it. When its datacenter has no free
-   * public port left, placement fails as on the service: the server exits without ever starting
-   * (`destroyed_at`, no `started_at`, ports without public addresses), and the emulator carries on.
+   * Places a server after its delay; `true` when that changed it. Two cases end as the service
+   * ends them: the server exits without ever starting (`destroyed_at`, no `started_at`, ports
+   * without public addresses), and the emulator carries on. A game-guard port without
+   * `internal_port` (accepted by the API) keeps it from starting (service-facts §4); and so does a
+   * datacenter with no free public port left.
    */
   private place(record: ServerRecord): boolean {
     const { server } = record;
     if (this.placement === "never" || server.destroyed_at !== undefined || server.started_at !== undefined)
       return false;
+    const unstartable = Object.keys(server.network.ports).find((name) =>
+      portNeverStarts(server.network.ports[name] as Server["network"]["ports"][string]),
+    );
+    if (unstartable !== undefined) {
+      server.destroyed_at = this.now();
+      warn(
+        `server ${server.id} never starts: its game-guard port ${JSON.stringify(unstartable)} has no internal_port.`,
+      );
+      return true;
+    }
     const datacenter = this.datacenterOf(server);
     const placed = placeServer(server, this.ports, {
       nodeIp: datacenter?.nodeIp ?? "127.0.0.1",

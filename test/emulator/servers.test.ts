@@ -51,10 +51,11 @@ describe("create", () => {
       network: {
         mode: "host",
         ports: {
-          web: { protocol: "http" },
-          secure: { protocol: "https", routing: { game_guard: {} } },
-          game: { protocol: "udp" },
-          tls: { protocol: "tcp_tls" },
+          web: { protocol: "http", internal_port: 8080 },
+          secure: { protocol: "https", internal_port: 8443, routing: { game_guard: {} } },
+          game: { protocol: "udp", internal_port: 7777 },
+          tls: { protocol: "tcp_tls", internal_port: 7778 },
+          // Host routing needs no internal port.
           direct: { protocol: "tcp", routing: { host: {} } },
         },
       },
