@@ -83,7 +83,7 @@ export interface RunningEmulator {
   watcherCount(): number;
   /** TCP connections accepted since start: shows whether clients reuse keep-alive sockets. */
   connectionCount(): number;
-  /** Changes to watched data. */
+  /** Changes to the served data: game updates wake watches, the others show at the next answer. */
   mutate: Mutations;
   /** Closes the server, ends held watches, frees timers, removes a temporary export dir. */
   stop(): Promise<void>;

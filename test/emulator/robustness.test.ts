@@ -240,9 +240,11 @@ describe("slow and departing clients", () => {
     // A new watch is still held and woken normally.
     const held = call(running, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
     await until(() => (running.watcherCount() === 1 ? true : undefined));
-    running.mutate.setTotalPlayerCount(gameId, 99);
+    running.mutate.setGameLogo(gameId, "https://cdn.example.game/99.png");
     const res = await held;
-    expect((res.body as { game: { total_player_count: number } }).game.total_player_count).toBe(99);
+    expect((res.body as { game: { logo_url: string } }).game.logo_url).toBe(
+      "https://cdn.example.game/99.png",
+    );
     expect(running.watcherCount()).toBe(0);
   });
 });
@@ -261,7 +263,7 @@ describe("load", () => {
   }
 
   interface GamesAnswer {
-    games: { game_id: string; total_player_count: number }[];
+    games: { game_id: string; logo_url?: string }[];
     watch: { index: string };
   }
 
@@ -279,11 +281,11 @@ describe("load", () => {
     expect((await call(running, "GET", `/cloud/games/${gameId}`)).status).toBe(200);
     expect(Date.now() - servedAt).toBeLessThan(2_000);
 
-    running.mutate.setTotalPlayerCount(gameId, 777);
+    running.mutate.setGameLogo(gameId, "https://cdn.example.game/777.png");
     const results = await Promise.all(answers);
     expect(results.every((r) => r.status === 200)).toBe(true);
     for (const { body } of results) {
-      expect(body.games.find((g) => g.game_id === gameId)?.total_player_count).toBe(777);
+      expect(body.games.find((g) => g.game_id === gameId)?.logo_url).toBe("https://cdn.example.game/777.png");
       expect(Number(body.watch.index)).toBeGreaterThan(Number(index));
     }
     expect(running.watcherCount()).toBe(0);

@@ -9,12 +9,12 @@ import { ok, ServiceError } from "../http";
 import { parseBody } from "../validation";
 import type { Game, Group } from "../world";
 
-/** Watch keys: each names one piece of data a mutation can touch. */
+/**
+ * Watch keys: each names what a waking update touches. Only game updates wake a watch
+ * (service-facts §5), so a game is all there is to name.
+ */
 export const watchKeys = {
   game: (id: string) => `game:${id}`,
-  group: (id: string) => `group:${id}`,
-  billing: (id: string) => `billing:${id}`,
-  identity: (id: string) => `identity:${id}`,
 };
 
 const profileOf = (core: EmulatorCore, groupId: string) => `${hubOf(core.fixture)}/groups/${groupId}`;
@@ -128,15 +128,11 @@ export const listGames: Handler = (core, ctx) => {
   const since = core.watchIndexOf(ctx);
   return core.watchable(ctx, since, {
     cacheKey: `games:user:${identityId}`,
-    // Membership itself is watched data: joining a group changes the list.
+    // Updates of any game of the identity's groups wake it; joining a group does not, but the
+    // next answer lists the group and its games, and from then on their updates wake it too.
     keys: () => {
       const groups = core.world.groupsOf(identityId);
-      const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
-      return [
-        watchKeys.identity(identityId),
-        ...groups.map((g) => watchKeys.group(g.id)),
-        ...games.map((g) => watchKeys.game(g.id)),
-      ];
+      return core.world.gamesOfGroups(new Set(groups.map((g) => g.id))).map((g) => watchKeys.game(g.id));
     },
     render: () => {
       const groups = core.world.groupsOf(identityId);
@@ -178,7 +174,8 @@ export const getGroupBilling: Handler = (core, ctx) => {
   const group = core.world.groups.get(groupId) as Group;
   return core.watchable(ctx, since, {
     cacheKey: `billing:${groupId}`,
-    keys: () => [watchKeys.billing(groupId)],
+    // Billing changes are no game update: a watch of them is held to its timeout, then answered.
+    keys: () => [],
     render: () => ({ group: { ...group.billing } }),
   });
 };
