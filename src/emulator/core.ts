@@ -213,11 +213,10 @@ export class EmulatorCore {
   }
 
   /**
-   * Places a server after its delay; `true` when that changed it. Two cases end as the service
-   * ends them: the server exits without ever starting (`destroyed_at`, no `started_at`, ports
-   * without public addresses), and the emulator carries on. A game-guard port without
-   * `internal_port` (accepted by the API) keeps it from starting (service-facts §4); and so does a
-   * datacenter with no free public port left.
+   * Places a server after its delay; `true` when that changed it. A server that cannot start exits
+   * without ever starting, as on the service (`destroyed_at`, no `started_at`, ports without public
+   * addresses), and the emulator carries on: one with a game-guard port without `internal_port`,
+   * which the API accepts (service-facts §4), or one whose datacenter has no free public port left.
    */
   private place(record: ServerRecord): boolean {
     const { server } = record;

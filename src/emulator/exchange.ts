@@ -40,7 +40,10 @@ export function parseTarget(raw: string): Target | undefined {
 /** One answered (or dropped: status 0) request, for test assertions. */
 export interface RequestLogEntry {
   method: string;
-  /** Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` for 404s. */
+  /**
+   * Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` when no route
+   * serves the request (404, or 400 `API_METHOD_NOT_ALLOWED` for a known path).
+   */
   route: string;
   /** The request path as sent. */
   path: string;
