@@ -247,9 +247,10 @@ describe("emulator under bad bodies and queries", () => {
     await fc.assert(
       fc.asyncProperty(route, raw, async (path, text) => {
         const res = await send(emu, "POST", path(), { raw: text });
-        // A random value could only be valid for the payment portal ({"intent":"general"}).
+        // A random value could only be valid for the payment portal ({"intent":"general"}) or, as
+        // unknown fields are ignored and no range is checked, an export naming two integers.
         if (res.status === 200) {
-          expect(path()).toBe(portalPath);
+          expect([portalPath, exportPath]).toContain(path());
           return;
         }
         const { message } = expectServiceError(res, ["API_BAD_BODY"]);
