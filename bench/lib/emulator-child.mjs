@@ -50,10 +50,10 @@ const ops = {
   clock: () => performance.timeOrigin + performance.now(),
   /** CPU time used so far, µs (user, system). */
   cpu: () => process.cpuUsage(),
-  /** Bumps a game's watched data; answers the wall-clock instant just before the change. */
+  /** A game update (a new logo) that wakes the game's watchers; answers the wall-clock instant just before it. */
   mutate({ gameId, count }) {
     const at = performance.timeOrigin + performance.now();
-    emulator.mutate.setTotalPlayerCount(gameId, count);
+    emulator.mutate.setGameLogo(gameId, `https://cdn.example.game/logos/${count}.png`);
     return at;
   },
   async stop() {

@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   entitlementExpired: "CLAIMS_ENTITLEMENT_EXPIRED",
   tokenInvalid: "TOKEN_INVALID",
   forbidden: "API_FORBIDDEN",
+  methodNotAllowed: "API_METHOD_NOT_ALLOWED",
   groupNotMember: "GROUP_NOT_MEMBER",
   notFound: "API_NOT_FOUND",
   badBody: "API_BAD_BODY",

@@ -9,6 +9,14 @@ export function bearerToken(header: string | undefined): string | undefined {
   return header ? BEARER.exec(header.trim())?.[1] : undefined;
 }
 
+/** 401 `API_UNAUTHORIZED`: no bearer token where the route needs one. */
+export const missingToken = (): ServiceError =>
+  new ServiceError(
+    401,
+    ERROR_CODES.unauthorized,
+    "Missing or malformed Authorization header: expected `Bearer <token>`.",
+  );
+
 /**
  * Resolves the token of a request: missing → 401 `API_UNAUTHORIZED` (or `undefined` when the route
  * takes no token), unknown → 400 `TOKEN_INVALID`, expired → 401 `CLAIMS_ENTITLEMENT_EXPIRED`.
@@ -22,11 +30,7 @@ export function authenticate(
   const token = bearerToken(header);
   if (token === undefined) {
     if (optional) return undefined;
-    throw new ServiceError(
-      401,
-      ERROR_CODES.unauthorized,
-      "Missing or malformed Authorization header: expected `Bearer <token>`.",
-    );
+    throw missingToken();
   }
   const entry = world.tokens.get(token);
   if (!entry) throw new ServiceError(400, ERROR_CODES.tokenInvalid, "The token is invalid.");
@@ -39,15 +43,28 @@ export function authenticate(
 }
 
 /**
+ * How a route family refuses a cloud token of another game: the cloud routes say the token lacks
+ * the entitlement (401 `CLAIMS_MISSING_ENTITLEMENT`); the servers routes, which check the
+ * environment first, say it is forbidden (403 `API_FORBIDDEN`) (service-facts §2).
+ */
+export type OtherGameToken = "unentitled" | "forbidden";
+
+/**
  * Access to a game: a cloud token of that game, or a user in its developer group. An unknown game
  * passes here so the request can fail later, in order, with 400 `GAME_NOT_FOUND`.
  */
-export function authorizeGame(world: World, principal: Principal, gameId: string): void {
+export function authorizeGame(
+  world: World,
+  principal: Principal,
+  gameId: string,
+  otherGameToken: OtherGameToken = "unentitled",
+): void {
   if (principal.kind === "cloud") {
-    if (principal.gameId !== gameId) {
-      throw new ServiceError(401, ERROR_CODES.missingEntitlement, "The token is not entitled to this game.");
+    if (principal.gameId === gameId) return;
+    if (otherGameToken === "forbidden") {
+      throw new ServiceError(403, ERROR_CODES.forbidden, "Cloud token cannot write to this game.");
     }
-    return;
+    throw new ServiceError(401, ERROR_CODES.missingEntitlement, "The token is not entitled to this game.");
   }
   const game = world.games.get(gameId);
   if (game && !world.isMember(principal.identityId, game.developerGroupId)) {

@@ -1,18 +1,23 @@
 import { randomBytes } from "node:crypto";
-import { ERROR_CODES } from "../api/errors";
-import type { Server } from "../api/schemas/servers";
+import { z } from "zod";
+import { WatchIndex } from "../api/schemas/common";
+import { portNeverStarts, type Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
-import { type JsonReply, type Reply, ServiceError } from "./http";
+import type { JsonReply, Reply } from "./http";
 import { PortAllocator, placeServer, releasePorts, reservePorts, type ServerRecord } from "./servers";
 import { loadState, type PersistedState, saveState } from "./stateFile";
+import { parseQuery } from "./validation";
 import { WatchHub } from "./watch";
 import { type Game, type Principal, World } from "./world";
 
 function warn(message: string): void {
   process.emitWarning(`gamehost emulator: ${message}`, "GamehostEmulatorWarning");
 }
+
+/** The `watch_index` query parameter, by the shared rule. */
+const WatchIndexQuery = z.object({ watch_index: WatchIndex });
 
 /** Whether new servers get placed. */
 export type PlacementMode = "auto" | "never";
@@ -40,7 +45,7 @@ export interface RequestContext {
   readonly authorization: string | undefined;
   /** Aborts when the client goes away or the request runs past the time cap. */
   readonly signal: AbortSignal;
-  /** Reads the body (size-limited) and parses it as JSON: 400 `API_BAD_BODY` / 413 otherwise. */
+  /** Reads the body (size-limited): empty as `{}`, else JSON; 400 `API_BAD_BODY` / 413 otherwise. */
   json(): Promise<unknown>;
 }
 
@@ -52,20 +57,26 @@ export type Handler = (
 
 /**
  * Watchable data as one route shows it to one caller. Whatever `keys` and `render` return must
- * depend only on watched data (every change to it bumps a watch key) and on what `cacheKey` names.
+ * depend only on the emulator's data (every change to it goes through {@link EmulatorCore.changed})
+ * and on what `cacheKey` names.
  */
 export interface WatchedView {
   /** Names the view, e.g. `games:user:<identity id>`: equal keys must render equal answers. */
   cacheKey: string;
-  /** The watch keys of the data the view shows. */
+  /** The watch keys of the game updates that wake a watch of the view (service-facts §5). */
   keys(): readonly string[];
   /** The answer without its `watch` field. */
   render(): Record<string, unknown>;
 }
 
+/** A view at one data version: its watch keys, and what was rendered of it so far. */
 interface RenderedView {
   version: number;
   keys: readonly string[];
+  /** `render()`'s result, and its JSON up to where the `watch` field goes. */
+  data?: Record<string, unknown>;
+  head?: string;
+  /** The last answer, for the index it carries. */
   index?: number;
   reply?: JsonReply;
 }
@@ -89,6 +100,8 @@ export class EmulatorCore {
   /** One timer for the whole queue, set for its first entry. */
   private placementTimer: NodeJS.Timeout | undefined;
   private readonly views = new Map<string, RenderedView>();
+  /** Counts changes of any data: rendered views stay valid until the next one. */
+  private dataVersion = 0;
 
   constructor(
     readonly fixture: Fixture,
@@ -200,14 +213,25 @@ export class EmulatorCore {
   }
 
   /**
-   * Places a server after its delay; `true` when that changed it. When its datacenter has no free
-   * public port left, placement fails as on the service: the server exits without ever starting
-   * (`destroyed_at`, no `started_at`, ports without public addresses), and the emulator carries on.
+   * Places a server after its delay; `true` when that changed it. A server that cannot start exits
+   * without ever starting, as on the service (`destroyed_at`, no `started_at`, ports without public
+   * addresses), and the emulator carries on: one with a game-guard port without `internal_port`,
+   * which the API accepts (service-facts §4), or one whose datacenter has no free public port left.
    */
   private place(record: ServerRecord): boolean {
     const { server } = record;
     if (this.placement === "never" || server.destroyed_at !== undefined || server.started_at !== undefined)
       return false;
+    const unstartable = Object.keys(server.network.ports).find((name) =>
+      portNeverStarts(server.network.ports[name] as Server["network"]["ports"][string]),
+    );
+    if (unstartable !== undefined) {
+      server.destroyed_at = this.now();
+      warn(
+        `server ${server.id} never starts: its game-guard port ${JSON.stringify(unstartable)} has no internal_port.`,
+      );
+      return true;
+    }
     const datacenter = this.datacenterOf(server);
     const placed = placeServer(server, this.ports, {
       nodeIp: datacenter?.nodeIp ?? "127.0.0.1",
@@ -257,26 +281,31 @@ export class EmulatorCore {
   }
 
   /**
-   * The request's `watch_index`, checked early (validation comes before existence): a decimal
-   * string as an earlier `watch.index` was, else 400 `API_BAD_QUERY_PARAMETER`.
+   * Records a change to the data the routes show. The next answer of every view shows it; only
+   * game updates (`wakes`: their watch keys) also wake held watches and move the index a watch
+   * compares with (service-facts §5). Player counts, display names, group membership and billing
+   * wake nothing: they show at the next answer, at the latest when a held watch times out.
+   */
+  changed(wakes: readonly string[] = []): void {
+    this.dataVersion++;
+    if (wakes.length > 0) this.watch.bump(wakes);
+  }
+
+  /**
+   * The request's `watch_index`, checked early (validation comes before existence): the shared
+   * `WatchIndex` rule, else 400 `API_BAD_QUERY_PARAMETER`.
    */
   watchIndexOf(ctx: RequestContext): number | undefined {
     const raw = ctx.query.get("watch_index");
     if (raw === null) return undefined;
-    if (!/^\d{1,16}$/.test(raw)) {
-      throw new ServiceError(
-        400,
-        ERROR_CODES.badQueryParameter,
-        `Invalid query parameter: watch_index: must be a decimal string of at most 16 digits (a watch.index from an earlier answer), got ${JSON.stringify(raw)}`,
-      );
-    }
-    return Number(raw);
+    return Number(parseQuery(WatchIndexQuery, { watch_index: raw }).watch_index);
   }
 
   /**
-   * A watchable answer (service-facts §5): at once without `watch_index`, when the data changed
-   * after it, or when it is too old; otherwise held until the next change or `watchHoldMs`.
-   * Answered synchronously unless it is held.
+   * A watchable answer (service-facts §5): at once without `watch_index` (its index is the
+   * answer's time plus one), when a game update came after the index, or when the index is too
+   * old; otherwise held until the next game update or `watchHoldMs`, then answered with the
+   * current data and a fresh index. Answered synchronously unless it is held.
    */
   watchable(
     ctx: RequestContext,
@@ -284,8 +313,9 @@ export class EmulatorCore {
     view: WatchedView,
   ): JsonReply | Promise<JsonReply | undefined> {
     const keys = this.viewOf(view).keys;
+    if (since === undefined) return this.answer(view, this.watch.freshIndex(keys));
     const current = this.watch.index(keys);
-    if (since === undefined || current > since) return this.answer(view, current);
+    if (current > since) return this.answer(view, current);
     if (this.now() - (since - 1) > this.options.watchMaxIndexAgeMs)
       return this.answer(view, this.watch.freshIndex(keys));
     return this.held(ctx, view, keys);
@@ -303,25 +333,33 @@ export class EmulatorCore {
   }
 
   /**
-   * The view's answer at `index`. The serialized answer is kept per view and reused until the data
-   * changes (any bump) or another index is due, so repeated reads and watchers woken together by one
-   * change share the same bytes instead of each rendering and serializing them.
+   * The view's answer at `index`. What a view renders is kept, serialized, until the data changes,
+   * so answers that differ only in their index (every one without `watch_index` carries its own
+   * time) do not render and serialize it again; watchers woken together by one change share the
+   * very same bytes.
    */
   private answer(view: WatchedView, index: number): JsonReply {
     const cached = this.viewOf(view);
     if (cached.reply !== undefined && cached.index === index) return cached.reply;
-    const body = { ...view.render(), watch: { index: String(index) } };
-    const reply: JsonReply = { kind: "json", status: 200, body, text: Buffer.from(JSON.stringify(body)) };
+    if (cached.data === undefined || cached.head === undefined) {
+      cached.data = view.render();
+      const json = JSON.stringify(cached.data);
+      cached.head = json === "{}" ? "{" : `${json.slice(0, -1)},`;
+    }
+    const watch = { index: String(index) };
+    const body = { ...cached.data, watch };
+    const text = Buffer.from(`${cached.head}"watch":${JSON.stringify(watch)}}`);
+    const reply: JsonReply = { kind: "json", status: 200, body, text };
     cached.index = index;
     cached.reply = reply;
     return reply;
   }
 
-  /** The view's state at the current data version: its watch keys, and its last answer. */
+  /** The view at the current data version: its watch keys, and what was rendered of it. */
   private viewOf(view: WatchedView): RenderedView {
     let cached = this.views.get(view.cacheKey);
-    if (cached === undefined || cached.version !== this.watch.version) {
-      cached = { version: this.watch.version, keys: view.keys() };
+    if (cached === undefined || cached.version !== this.dataVersion) {
+      cached = { version: this.dataVersion, keys: view.keys() };
       this.views.set(view.cacheKey, cached);
     }
     return cached;

@@ -6,15 +6,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ERROR_CODES } from "../api/errors";
 import type { Server } from "../api/schemas/servers";
+import { bearerToken, missingToken } from "./auth";
 import { EmulatorCore, type PlacementMode } from "./core";
 import { Exchange, type ExchangeHost, parseTarget, type RequestLogEntry, type Target } from "./exchange";
 import { type FaultController, FaultQueue, type PendingFault } from "./faults";
 import { type Fixture, type FixtureInput, loadFixture } from "./fixture";
-import { internalError, notFoundRoute, ServiceError, writeError } from "./http";
+import { internalError, methodNotAllowed, notFoundRoute, ServiceError, writeError } from "./http";
 import { type Mutations, mutationsOf } from "./mutations";
 import { RateLimiter } from "./rateLimit";
 import { adminRouter } from "./routes/admin";
-import { apiRouter, EXPORT_DOWNLOAD_ROUTE } from "./routes/index";
+import { accessOf, apiRouter } from "./routes/index";
 import { TimeCap } from "./timeCap";
 
 export type { RequestLogEntry } from "./exchange";
@@ -82,7 +83,7 @@ export interface RunningEmulator {
   watcherCount(): number;
   /** TCP connections accepted since start: shows whether clients reuse keep-alive sockets. */
   connectionCount(): number;
-  /** Changes to watched data. */
+  /** Changes to the served data: game updates wake watches, the others show at the next answer. */
   mutate: Mutations;
   /** Closes the server, ends held watches, frees timers, removes a temporary export dir. */
   stop(): Promise<void>;
@@ -184,9 +185,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       writeError(res, rayId, notFoundRoute());
     } else if (admin && target.pathname.startsWith("/__admin/")) {
       const match = admin.match(method, target.pathname);
-      if (!match) writeError(res, rayId, notFoundRoute());
-      else
+      if (match)
         new Exchange(host, req, res, target, match.params, rayId, match.name, false).run(match.route.handler);
+      else
+        writeError(
+          res,
+          rayId,
+          admin.servesPath(target.pathname) ? methodNotAllowed(method) : notFoundRoute(),
+        );
     } else {
       serveApi(req, res, method, target, rayId);
     }
@@ -203,7 +209,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const route = match?.name ?? `${method} <unknown>`;
     const exchange = new Exchange(host, req, res, target, match?.params, rayId, route, true);
     if (!match) {
-      exchange.answerError(notFoundRoute());
+      exchange.answerError(api.servesPath(target.pathname) ? methodNotAllowed(method) : notFoundRoute());
       return;
     }
     const fault = faults.take(method, target.pathname, match.route.pattern);
@@ -217,7 +223,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   }
 
-  /** The error a request gets before its handler runs: an injected fault, or the rate limit. */
+  /**
+   * The error a request gets before its handler runs: an injected fault, else the service's first
+   * checks in its order (service-facts §1): a bearer token present (so a tokenless request is 401
+   * even when rate limited), then the rate limit. The handler goes on with the token's validity,
+   * then the body.
+   */
   function refusalOf(
     fault: PendingFault | undefined,
     req: IncomingMessage,
@@ -226,7 +237,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   ): ServiceError | undefined {
     if (fault?.kind === "rate_limit") return rateLimitFault(fault, now());
     if (fault?.kind === "error_500") return internalError();
-    if (limiter && pattern !== EXPORT_DOWNLOAD_ROUTE) {
+    const access = accessOf(pattern);
+    if (access === "token" && bearerToken(req.headers.authorization) === undefined) return missingToken();
+    if (limiter && access !== "presigned") {
       const until = limiter.hit(req.socket.remoteAddress ?? "?", route, now());
       if (until !== undefined) return rateLimited(until);
     }
@@ -309,36 +322,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-function retryAfterHeaders(untilMs: number, style: "date" | "seconds", now: number): Record<string, string> {
-  return {
-    "retry-after":
-      style === "date"
-        ? new Date(untilMs).toUTCString()
-        : String(Math.max(0, Math.ceil((untilMs - now) / 1000))),
-  };
+const RATE_LIMIT_MESSAGE = "Rate limit exceeded for this endpoint: retry after the time in retry-after.";
+
+/**
+ * 429 `API_RATE_LIMIT` until `until` (epoch ms, a whole second), as the service words it
+ * (service-facts §8): `retry-after` is that instant as an HTTP date, and `metadata` is the same
+ * instant in ms, a bare number. `retryAfter` replaces the header (injected faults in seconds style).
+ */
+function rateLimited(until: number, retryAfter = new Date(until).toUTCString()): ServiceError {
+  return new ServiceError(429, ERROR_CODES.rateLimit, RATE_LIMIT_MESSAGE, until, {
+    "retry-after": retryAfter,
+  });
 }
 
-/** 429 for a rate-limit window that ends at `until` (a whole second). */
-function rateLimited(until: number): ServiceError {
-  return new ServiceError(
-    429,
-    ERROR_CODES.rateLimit,
-    "Rate limit exceeded for this endpoint: retry after the time in retry-after.",
-    { retry_after_ts: until },
-    retryAfterHeaders(until, "date", 0),
-  );
-}
-
-/** 429 of an injected fault: retry-after rounded up to a whole second, as an HTTP date can only say that. */
+/**
+ * 429 of an injected fault: the instant rounded up to a whole second, as an HTTP date can only say
+ * that; `retry-after` as that date (the service's form) or, when asked, in seconds.
+ */
 function rateLimitFault(fault: PendingFault, now: number): ServiceError {
   const until = Math.ceil((now + fault.retryAfterMs) / 1000) * 1000;
-  return new ServiceError(
-    429,
-    ERROR_CODES.rateLimit,
-    "Rate limit exceeded for this endpoint: retry after the time in retry-after.",
-    { retry_after_ts: until },
-    fault.retryAfter === "seconds"
-      ? { "retry-after": String(Math.ceil(fault.retryAfterMs / 1000)) }
-      : retryAfterHeaders(until, "date", now),
-  );
+  return fault.retryAfter === "seconds"
+    ? rateLimited(until, String(Math.ceil(fault.retryAfterMs / 1000)))
+    : rateLimited(until);
 }

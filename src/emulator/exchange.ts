@@ -18,7 +18,6 @@ export interface Target {
 // Targets made of these characters parse to themselves: no dot segments or percent-escapes for
 // `URL` to normalize, no `//` or `\` authority, no fragment. Only they skip the `URL` parser.
 const PLAIN_TARGET = /^\/(?![/\\])[\w\-~/]*(?:\?[^#\s]*)?$/;
-const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * Splits a request target into path and query exactly as `new URL(target, base)` would, without the
@@ -41,7 +40,10 @@ export function parseTarget(raw: string): Target | undefined {
 /** One answered (or dropped: status 0) request, for test assertions. */
 export interface RequestLogEntry {
   method: string;
-  /** Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` for 404s. */
+  /**
+   * Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` when no route
+   * serves the request (404, or 400 `API_METHOD_NOT_ALLOWED` for a known path).
+   */
   route: string;
   /** The request path as sent. */
   path: string;
@@ -120,13 +122,13 @@ export class Exchange implements RequestContext, Capped {
     return this.controller.signal;
   }
 
+  /**
+   * The body as the service reads it (service-facts §1): whatever the `Content-Type`, an empty body
+   * as `{}`, anything else as JSON or 400 `API_BAD_BODY`.
+   */
   json(): Promise<unknown> {
     this.body ??= readBody(this.req, this.host.core.options.bodyLimitBytes, (buf) => {
-      const type = this.req.headers["content-type"];
-      if (!type || !JSON_TYPE.test(type)) {
-        throw badBody(`Content-Type must be application/json, got ${type ? JSON.stringify(type) : "none"}.`);
-      }
-      if (buf.length === 0) throw badBody("Request body is empty: expected a JSON object.");
+      if (buf.length === 0) return {};
       try {
         return JSON.parse(buf.toString("utf8")) as unknown;
       } catch (err) {

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { LOBBY_HISTORY_COLUMNS } from "../api/schemas/lobbies";
 import type { Fixture } from "./fixture";
-import { inSpan, type LobbyRow, lobbiesOf, lobbyRow } from "./lobbies";
+import { inSpan, type LobbyRow, lobbiesOf, lobbyRow, spanHoldsNothing } from "./lobbies";
 import type { Game } from "./world";
 
 /** An export that was written: where its file is and until when its URL is valid. */
@@ -28,7 +28,8 @@ export function exportFile(exportDir: string, uploadId: string): string {
 
 /**
  * Streams the span's lobbies of a game, newest first, into a CSV file. Rows are produced lazily
- * and piped with back-pressure, so memory stays flat however many lobbies there are.
+ * and piped with back-pressure, so memory stays flat however many lobbies there are. The header
+ * is written with the first row: an export with no lobby is an empty file (service-facts §6).
  */
 export async function writeLobbyExport(
   fixture: Fixture,
@@ -39,16 +40,20 @@ export async function writeLobbyExport(
 ): Promise<number> {
   mkdirSync(path.dirname(file), { recursive: true });
   let rows = 0;
-  function* source(): Generator<LobbyRow> {
+  function* source(): Generator<LobbyRow | typeof LOBBY_HISTORY_COLUMNS> {
+    // Such a span needs no look at the lobbies: skipping a million generated ones takes a while.
+    if (spanHoldsNothing(start, end)) return;
     for (const lobby of lobbiesOf(fixture, game)) {
       if (!inSpan(lobby, start, end)) continue;
+      if (rows === 0) yield LOBBY_HISTORY_COLUMNS;
       rows++;
       yield lobbyRow(game, lobby, start, end);
     }
   }
   await pipeline(
     Readable.from(source()),
-    stringify({ header: true, columns: [...LOBBY_HISTORY_COLUMNS] }),
+    // No header of its own: csv-stringify would write one even for no rows.
+    stringify({ header: false }),
     // Large buffers: far fewer write syscalls for million-row files.
     createWriteStream(file, { highWaterMark: 1024 * 1024 }),
   );

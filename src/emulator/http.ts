@@ -60,6 +60,10 @@ export const INTERNAL_MESSAGE = "An internal error has occurred.";
 export const notFoundRoute = (): ServiceError =>
   new ServiceError(404, ERROR_CODES.notFound, "The requested route was not found.");
 
+/** 400 `API_METHOD_NOT_ALLOWED`: the path exists, but not with this method (service-facts §1). */
+export const methodNotAllowed = (method: string): ServiceError =>
+  new ServiceError(400, ERROR_CODES.methodNotAllowed, `Method ${method} is not allowed on this route.`);
+
 /** 500 `ERROR`, with the service's fixed message. */
 export const internalError = (): ServiceError =>
   new ServiceError(500, ERROR_CODES.internal, INTERNAL_MESSAGE);
@@ -105,9 +109,23 @@ function writeText(
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
+/** Where the page of every error code lives; see {@link documentationOf}. */
+export const ERROR_DOCUMENTATION_BASE = "https://docs.gamehost.example/errors/";
+
+/**
+ * The `documentation` URL of an error code: its page under {@link ERROR_DOCUMENTATION_BASE}, named by
+ * the code itself (e.g. `…/errors/API_NOT_FOUND`). Every coded error carries one; only the internal
+ * `ERROR` has none (service-facts §2).
+ */
+export function documentationOf(code: string): string | undefined {
+  return code === ERROR_CODES.internal ? undefined : `${ERROR_DOCUMENTATION_BASE}${code}`;
+}
+
 /** Writes a service error as the service's error body. */
 export function writeError(res: ServerResponse, rayId: string, error: ServiceError): void {
   const body: Record<string, unknown> = { code: error.code, message: error.message, ray_id: rayId };
+  const documentation = documentationOf(error.code);
+  if (documentation !== undefined) body.documentation = documentation;
   if (error.metadata !== undefined) body.metadata = error.metadata;
   writeJson(res, rayId, error.status, body, error.headers);
 }

@@ -18,4 +18,4 @@ export {
   type PendingFault,
 } from "./faults";
 export { DEFAULT_FIXTURE_PATH, Fixture, type FixtureInput, loadFixture } from "./fixture";
-export type { BillingPatch, Mutations } from "./mutations";
+export type { BillingPatch, Mutations, NewEnvironment, NewVersion } from "./mutations";

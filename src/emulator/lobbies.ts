@@ -101,20 +101,29 @@ export function* lobbiesOf(fixture: Fixture, game: Game): Generator<Lobby> {
   }
 }
 
+/** A span the service accepts but that holds no lobby: backward, empty, or with a negative bound. */
+export function spanHoldsNothing(start: number, end: number): boolean {
+  return start >= end || start < 0 || end < 0;
+}
+
 /**
- * Whether an export of [start, end) includes the lobby (service-facts §6): created or stopped inside
- * the span, or still running and created before its end.
+ * Whether an export of the span `(start, end]` includes the lobby (service-facts §6): its create or
+ * stop time lies in the span, or it is still running and was created at or before `end`. So a lobby
+ * created after `end`, or stopped at or before `start`, never is. No range is checked: a span with
+ * `start ≥ end`, or a negative bound, holds no lobby at all.
  */
 export function inSpan(lobby: Lobby, start: number, end: number): boolean {
-  const inside = (t: number) => t >= start && t < end;
-  if (lobby.stopTs === undefined) return lobby.startTs < end;
+  if (spanHoldsNothing(start, end)) return false;
+  const inside = (t: number) => t > start && t <= end;
+  if (lobby.stopTs === undefined) return lobby.startTs <= end;
   return inside(lobby.startTs) || inside(lobby.stopTs);
 }
 
 /**
  * The CSV row of a lobby for the span, in `LOBBY_HISTORY_COLUMNS` order (arrays stream about twice
- * as fast as keyed objects through csv-stringify): uptime up to the stop (or the span's end) and
- * its overlap with the span.
+ * as fast as keyed objects through csv-stringify). `namespace_name` and `region_name` are name ids
+ * (`prod`, `us-east`), not display names; uptime runs to the stop (or the span's end), and its part
+ * in the span is its overlap with `(start, end]`.
  */
 export function lobbyRow(game: Game, lobby: Lobby, start: number, end: number): LobbyRow {
   const environment = game.environments.find((e) => e.id === lobby.environmentId);
@@ -124,9 +133,9 @@ export function lobbyRow(game: Game, lobby: Lobby, start: number, end: number): 
   return [
     lobby.id,
     lobby.environmentId,
-    environment?.displayName ?? "",
+    environment?.nameId ?? "",
     lobby.regionId,
-    region?.displayName ?? "",
+    region?.nameId ?? "",
     lobby.tierName,
     lobby.versionId,
     version?.displayName ?? "",

@@ -1,22 +1,60 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { describeIssues, toFieldIssues } from "../api/issues";
 import type { GroupBilling } from "../api/schemas/cloud";
-import { Rfc3339, Uint32, Uuid } from "../api/schemas/common";
+import { DisplayName, NameId, Rfc3339, Uint32, Uuid } from "../api/schemas/common";
 import type { EmulatorCore } from "./core";
 import { CloudTimestamp } from "./fixture";
 import { watchKeys } from "./routes/cloud";
-import type { Game, Group } from "./world";
+import type { Environment, Game, Group } from "./world";
 
 /** A billing patch: a timestamp sets a field, `null` removes it, an absent key leaves it. */
 export type BillingPatch = { [K in keyof GroupBilling]?: string | null };
 
-/** Changes to watched data; each bumps the watch index of exactly what it touches. */
+/** An environment ("namespace") to create; `id` defaults to a fresh UUID. */
+export const NewEnvironment = z.strictObject({
+  id: Uuid.optional(),
+  nameId: NameId,
+  displayName: DisplayName,
+  /** The version it runs: one of the game's. */
+  versionId: Uuid,
+});
+/** An environment to create (see {@link Mutations.createEnvironment}). */
+export type NewEnvironment = z.input<typeof NewEnvironment>;
+
+/** A version to publish; `id` defaults to a fresh UUID. */
+export const NewVersion = z.strictObject({ id: Uuid.optional(), displayName: DisplayName });
+/** A version to publish (see {@link Mutations.publishVersion}). */
+export type NewVersion = z.input<typeof NewVersion>;
+
+/**
+ * Changes to the data the emulator serves. Every change shows at the next answer. Only game
+ * updates wake held watches (service-facts §5): an environment created, a version published, a
+ * logo or banner uploaded, an environment's version set. The others (player counts, display names,
+ * group membership, billing) wake nothing; a held watch shows them when it times out.
+ */
 export interface Mutations {
+  /** Game update: a new environment of the game; answers its id. */
+  createEnvironment(gameId: string, environment: NewEnvironment): string;
+  /** Game update: a new version of the game, created now; answers its id. */
+  publishVersion(gameId: string, version: NewVersion): string;
+  /** Game update: a logo uploaded (its URL). */
+  setGameLogo(gameId: string, logoUrl: string): void;
+  /** Game update: a banner uploaded (its URL). */
+  setGameBanner(gameId: string, bannerUrl: string): void;
+  /** Game update: the version an environment runs. */
+  setEnvironmentVersion(gameId: string, environmentId: string, versionId: string): void;
+  /** Wakes no watch. */
   setTotalPlayerCount(gameId: string, count: number): void;
+  /** Wakes no watch. */
   setGameDisplayName(gameId: string, displayName: string): void;
+  /** Wakes no watch. */
   setBilling(groupId: string, patch: BillingPatch): void;
-  /** Turns billing on or off for the whole deployment (off: `BILLING_NOT_ENABLED`). */
+  /** Turns billing on or off for the whole deployment (off: `BILLING_NOT_ENABLED`). Wakes no watch. */
   setBillingEnabled(enabled: boolean): void;
+  /** Wakes no watch. */
   addGroupMember(groupId: string, identityId: string): void;
+  /** Wakes no watch. */
   removeGroupMember(groupId: string, identityId: string): void;
 }
 
@@ -27,10 +65,23 @@ const BILLING_FIELDS = [
   "payment_succeeded_ts",
 ] as const;
 
-/** JSON body of `POST /__admin/mutate`: one mutation, named by `op`. */
+/** An image URL as the fixture takes it. */
+const ImageUrl = z.string().min(1);
+
+/** JSON body of `POST /__admin/mutate`: one mutation, named by `op`, with the arguments of its method. */
 export const MutationJson = z.discriminatedUnion("op", [
+  z.strictObject({ op: z.literal("createEnvironment"), gameId: Uuid, environment: NewEnvironment }),
+  z.strictObject({ op: z.literal("publishVersion"), gameId: Uuid, version: NewVersion }),
+  z.strictObject({ op: z.literal("setGameLogo"), gameId: Uuid, logoUrl: ImageUrl }),
+  z.strictObject({ op: z.literal("setGameBanner"), gameId: Uuid, bannerUrl: ImageUrl }),
+  z.strictObject({
+    op: z.literal("setEnvironmentVersion"),
+    gameId: Uuid,
+    environmentId: Uuid,
+    versionId: Uuid,
+  }),
   z.strictObject({ op: z.literal("setTotalPlayerCount"), gameId: Uuid, count: Uint32 }),
-  z.strictObject({ op: z.literal("setGameDisplayName"), gameId: Uuid, displayName: z.string().min(1) }),
+  z.strictObject({ op: z.literal("setGameDisplayName"), gameId: Uuid, displayName: DisplayName }),
   z.strictObject({
     op: z.literal("setBilling"),
     groupId: Uuid,
@@ -43,83 +94,159 @@ export const MutationJson = z.discriminatedUnion("op", [
 /** A parsed admin mutation. */
 export type MutationJson = z.infer<typeof MutationJson>;
 
-/** The mutations over an emulator's state. Unknown ids throw an `Error` naming them. */
+/** Parses an argument of a mutation method with its schema; an `Error` naming each field at fault. */
+function argument<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`invalid ${what}: ${describeIssues(toFieldIssues(parsed.error))}`);
+  return parsed.data;
+}
+
+/** The mutations over an emulator's state. Unknown ids and invalid values throw an `Error` naming them. */
 export function mutationsOf(core: EmulatorCore): Mutations {
   const game = (id: string): Game => {
-    const g = core.world.games.get(id);
+    const g = core.world.games.get(argument(Uuid, id, "game id"));
     if (!g) throw new Error(`unknown game ${id}`);
     return g;
   };
   const group = (id: string): Group => {
-    const g = core.world.groups.get(id);
+    const g = core.world.groups.get(argument(Uuid, id, "group id"));
     if (!g) throw new Error(`unknown group ${id}`);
     return g;
   };
+  const versionOf = (g: Game, versionId: string): string => {
+    const id = argument(Uuid, versionId, "version id");
+    if (!g.versions.some((v) => v.id === id)) throw new Error(`unknown version ${versionId} of game ${g.id}`);
+    return id;
+  };
+  const now = () => new Date(core.now()).toISOString();
+  /** A game update: seen by the next answer, and it wakes the game's watchers. */
+  const updated = (g: Game) => core.changed([watchKeys.game(g.id)]);
   return {
+    createEnvironment(gameId, environment) {
+      const g = game(gameId);
+      const spec = argument(NewEnvironment, environment, "environment");
+      const id = spec.id ?? randomUUID();
+      if (core.world.environments.has(id)) throw new Error(`environment ${id} exists already`);
+      if (g.environments.some((e) => e.nameId === spec.nameId))
+        throw new Error(`game ${g.id} has an environment named ${spec.nameId} already`);
+      const created: Environment = {
+        id,
+        nameId: spec.nameId,
+        displayName: spec.displayName,
+        createTs: now(),
+        versionId: versionOf(g, spec.versionId),
+        builds: [],
+      };
+      core.world.addEnvironment(g, created);
+      updated(g);
+      return id;
+    },
+    publishVersion(gameId, version) {
+      const g = game(gameId);
+      const spec = argument(NewVersion, version, "version");
+      const id = spec.id ?? randomUUID();
+      if (g.versions.some((v) => v.id === id)) throw new Error(`version ${id} exists already`);
+      g.versions.push({ id, displayName: spec.displayName, createTs: now() });
+      updated(g);
+      return id;
+    },
+    setGameLogo(gameId, logoUrl) {
+      const g = game(gameId);
+      g.logoUrl = argument(ImageUrl, logoUrl, "logo URL");
+      updated(g);
+    },
+    setGameBanner(gameId, bannerUrl) {
+      const g = game(gameId);
+      g.bannerUrl = argument(ImageUrl, bannerUrl, "banner URL");
+      updated(g);
+    },
+    setEnvironmentVersion(gameId, environmentId, versionId) {
+      const g = game(gameId);
+      const environment = core.world.environmentOf(g.id, argument(Uuid, environmentId, "environment id"));
+      if (!environment) throw new Error(`unknown environment ${environmentId} of game ${g.id}`);
+      environment.versionId = versionOf(g, versionId);
+      updated(g);
+    },
     setTotalPlayerCount(gameId, count) {
-      const parsed = Uint32.safeParse(count);
-      if (!parsed.success) throw new Error(`total player count must be a uint32, got ${count}`);
-      game(gameId).totalPlayerCount = parsed.data;
-      core.watch.bump([watchKeys.game(gameId)]);
+      const g = game(gameId);
+      g.totalPlayerCount = argument(Uint32, count, "total player count");
+      core.changed();
     },
     setGameDisplayName(gameId, displayName) {
-      if (!displayName) throw new Error("display name must not be empty");
-      game(gameId).displayName = displayName;
-      core.watch.bump([watchKeys.game(gameId)]);
+      const g = game(gameId);
+      g.displayName = argument(DisplayName, displayName, "display name");
+      core.changed();
     },
     setBilling(groupId, patch) {
       const billing = group(groupId).billing;
+      const next = { ...billing };
       for (const field of BILLING_FIELDS) {
         if (!Object.hasOwn(patch, field)) continue;
         const value = patch[field];
-        if (value === null || value === undefined) delete billing[field];
-        else {
-          const parsed = CloudTimestamp.safeParse(value);
-          if (!parsed.success) throw new Error(`${field} must be an RFC 3339 timestamp`);
-          billing[field] = parsed.data;
-        }
+        if (value === null || value === undefined) delete next[field];
+        else next[field] = argument(CloudTimestamp, value, field);
       }
-      core.watch.bump([watchKeys.billing(groupId)]);
+      // All or nothing: one bad field leaves the record as it was.
+      for (const field of BILLING_FIELDS) {
+        if (next[field] === undefined) delete billing[field];
+        else billing[field] = next[field];
+      }
+      core.changed();
     },
     setBillingEnabled(enabled) {
-      core.fixture.billingEnabled = enabled;
-      core.watch.bump(core.fixture.groups.map((g) => watchKeys.billing(g.id)));
+      core.fixture.billingEnabled = argument(z.boolean(), enabled, "enabled");
+      core.changed();
     },
     addGroupMember(groupId, identityId) {
       const g = group(groupId);
-      if (!core.fixture.identities.some((i) => i.id === identityId))
+      const id = argument(Uuid, identityId, "identity id");
+      if (!core.fixture.identities.some((i) => i.id === id))
         throw new Error(`unknown identity ${identityId}`);
-      if (!g.members.includes(identityId)) g.members.push(identityId);
-      core.watch.bump([watchKeys.group(groupId), watchKeys.identity(identityId)]);
+      if (!g.members.includes(id)) g.members.push(id);
+      core.changed();
     },
     removeGroupMember(groupId, identityId) {
       const g = group(groupId);
-      g.members = g.members.filter((m) => m !== identityId);
-      core.watch.bump([watchKeys.group(groupId), watchKeys.identity(identityId)]);
+      const id = argument(Uuid, identityId, "identity id");
+      g.members = g.members.filter((m) => m !== id);
+      core.changed();
     },
   };
 }
 
-/** Applies a mutation received as JSON. */
-export function applyMutation(mutations: Mutations, m: MutationJson): void {
+/** Applies a mutation received as JSON; answers the id of what it created, if anything. */
+export function applyMutation(mutations: Mutations, m: MutationJson): { id?: string } {
   switch (m.op) {
+    case "createEnvironment":
+      return { id: mutations.createEnvironment(m.gameId, m.environment) };
+    case "publishVersion":
+      return { id: mutations.publishVersion(m.gameId, m.version) };
+    case "setGameLogo":
+      mutations.setGameLogo(m.gameId, m.logoUrl);
+      return {};
+    case "setGameBanner":
+      mutations.setGameBanner(m.gameId, m.bannerUrl);
+      return {};
+    case "setEnvironmentVersion":
+      mutations.setEnvironmentVersion(m.gameId, m.environmentId, m.versionId);
+      return {};
     case "setTotalPlayerCount":
       mutations.setTotalPlayerCount(m.gameId, m.count);
-      return;
+      return {};
     case "setGameDisplayName":
       mutations.setGameDisplayName(m.gameId, m.displayName);
-      return;
+      return {};
     case "setBilling":
       mutations.setBilling(m.groupId, m.patch as BillingPatch);
-      return;
+      return {};
     case "setBillingEnabled":
       mutations.setBillingEnabled(m.enabled);
-      return;
+      return {};
     case "addGroupMember":
       mutations.addGroupMember(m.groupId, m.identityId);
-      return;
+      return {};
     case "removeGroupMember":
       mutations.removeGroupMember(m.groupId, m.identityId);
-      return;
+      return {};
   }
 }

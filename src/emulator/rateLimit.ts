@@ -1,8 +1,11 @@
-/** Length of a rate-limit window (service-facts §8). */
-export const RATE_WINDOW_MS = 60_000;
+/** Length of a rate-limit window: fixed 15-minute windows (service-facts §8). */
+export const RATE_WINDOW_MS = 15 * 60_000;
 
-/** Requests per window by method (service-facts §8). */
-export const METHOD_LIMITS: Readonly<Record<string, number>> = {
+/**
+ * The service's per-minute figures by method (service-facts §8); every route uses them, the servers
+ * routes included. A window allows {@link RATE_WINDOW_MS} / 1 min times as many.
+ */
+export const PER_MINUTE_LIMITS: Readonly<Record<string, number>> = {
   GET: 128,
   PATCH: 32,
   POST: 16,
@@ -10,23 +13,17 @@ export const METHOD_LIMITS: Readonly<Record<string, number>> = {
   DELETE: 16,
 };
 
-/** Servers routes allow more (service-facts §8), keyed by route name. */
-export const ROUTE_LIMITS: Readonly<Record<string, number>> = {
-  "POST /games/:game/environments/:env/servers": 100,
-  "GET /games/:game/environments/:env/servers/:server": 120,
-  "GET /games/:game/environments/:env/servers": 200,
-  "DELETE /games/:game/environments/:env/servers/:server": 200,
-};
+const MINUTES_PER_WINDOW = RATE_WINDOW_MS / 60_000;
 
-/** The limit of a route, by its name (`"METHOD /pattern"`). */
+/** Requests a route allows per window, by its name (`"METHOD /pattern"`). */
 export function limitOf(routeName: string): number {
   const method = routeName.slice(0, routeName.indexOf(" "));
-  return ROUTE_LIMITS[routeName] ?? METHOD_LIMITS[method] ?? 128;
+  return (PER_MINUTE_LIMITS[method] ?? PER_MINUTE_LIMITS.GET ?? 128) * MINUTES_PER_WINDOW;
 }
 
 /**
- * Fixed windows per client IP and route, aligned to the minute, so `retry-after` (the window end)
- * is a whole second an HTTP date can carry exactly.
+ * Fixed windows per client IP and route, aligned to the quarter hour, so `retry-after` (the window
+ * end) is a whole second an HTTP date can carry exactly.
  */
 export class RateLimiter {
   private readonly counts = new Map<string, { windowStart: number; count: number }>();

@@ -1,5 +1,4 @@
-/** Lowercase hyphenated UUID: any other id segment makes a route not match (404). */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { canonicalUuid } from "../api/schemas/common";
 
 /** A route: method plus a path pattern whose `:name` segments must be UUIDs. */
 export interface Route<H> {
@@ -12,6 +11,7 @@ export interface Route<H> {
 export interface RouteMatch<H> {
   route: Route<H>;
   name: string;
+  /** Id parameters in canonical form (lowercase, hyphenated), whatever form the path used. */
   params: Record<string, string>;
 }
 
@@ -21,7 +21,23 @@ interface Compiled<H> {
   segments: string[];
 }
 
-/** Routes matched segment by segment; param segments accept only lowercase UUIDs. */
+/**
+ * An id segment as the service reads it: percent-escapes decoded (a client sends `{…}` as
+ * `%7B…%7D`), then any UUID form the service parses; `undefined` when it is no UUID.
+ */
+function idParam(segment: string): string | undefined {
+  if (!segment.includes("%")) return canonicalUuid(segment);
+  try {
+    return canonicalUuid(decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Routes matched segment by segment. A param segment accepts any UUID form the service parses
+ * (service-facts §1) and hands it on canonical; any other segment makes the route not match.
+ */
 export class Router<H> {
   private readonly compiled: Compiled<H>[] = [];
 
@@ -34,24 +50,41 @@ export class Router<H> {
     return this;
   }
 
+  /** The route serving this method and path, if any. */
   match(method: string, pathname: string): RouteMatch<H> | undefined {
     const parts = pathname.split("/").slice(1);
-    for (const { route, name, segments } of this.compiled) {
-      if (route.method !== method || segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      let matched = true;
-      for (let i = 0; i < segments.length && matched; i++) {
-        const seg = segments[i] as string;
-        const part = parts[i] as string;
-        if (seg.startsWith(":")) {
-          if (UUID_PATTERN.test(part)) params[seg.slice(1)] = part;
-          else matched = false;
-        } else if (seg !== part) {
-          matched = false;
-        }
-      }
-      if (matched) return { route, name, params };
+    for (const compiled of this.compiled) {
+      if (compiled.route.method !== method) continue;
+      const params = paramsOf(compiled.segments, parts);
+      if (params) return { route: compiled.route, name: compiled.name, params };
     }
     return undefined;
   }
+
+  /**
+   * Whether some route serves this path with another method: the service answers such a request
+   * 400 `API_METHOD_NOT_ALLOWED` rather than 404. Only asked once {@link match} has failed.
+   */
+  servesPath(pathname: string): boolean {
+    const parts = pathname.split("/").slice(1);
+    return this.compiled.some((c) => paramsOf(c.segments, parts) !== undefined);
+  }
+}
+
+/** The id parameters when `parts` fit the pattern's `segments`, else `undefined`. */
+function paramsOf(segments: readonly string[], parts: readonly string[]): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i] as string;
+    const part = parts[i] as string;
+    if (seg.startsWith(":")) {
+      const id = idParam(part);
+      if (id === undefined) return undefined;
+      params[seg.slice(1)] = id;
+    } else if (seg !== part) {
+      return undefined;
+    }
+  }
+  return params;
 }

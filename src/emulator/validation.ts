@@ -42,7 +42,7 @@ export function badQuery(name: string, message: string): ServiceError {
   return invalid(ERROR_CODES.badQueryParameter, "query parameter", [{ path: name, message }]);
 }
 
-/** 400 `API_BAD_BODY` for the body as a whole (not JSON, wrong content type, empty). */
+/** 400 `API_BAD_BODY` for the body as a whole (not JSON). */
 export function badBody(message: string): ServiceError {
   return new ServiceError(400, ERROR_CODES.badBody, message);
 }

@@ -8,9 +8,10 @@ interface Waiter {
 }
 
 /**
- * Change tracking for watchable data. Each key (e.g. `game:<id>`) remembers the instant of its last
- * change; the watch index of a response is that instant plus one. Waiters are indexed by key, so a
- * change wakes exactly the watchers of what it touched, and each waiter costs one timer.
+ * Change tracking for the updates that wake watches (game updates, service-facts §5). Each key
+ * (e.g. `game:<id>`) remembers the instant of its last update; the index a held watch is answered
+ * with is that instant plus one. Waiters are indexed by key, so an update wakes exactly the
+ * watchers of what it touched, and each waiter costs one timer.
  */
 export class WatchHub {
   private readonly changed = new Map<string, number>();
@@ -18,8 +19,6 @@ export class WatchHub {
   private readonly all = new Set<Waiter>();
   /** Highest index handed out; later changes land above it so they are never missed. */
   private issued = 0;
-  /** Counts changes of any key: answers rendered at one version stay valid until the next. */
-  private changes = 0;
 
   constructor(
     private readonly now: () => number,
@@ -43,14 +42,8 @@ export class WatchHub {
     return index;
   }
 
-  /** Changes so far, of any key. */
-  get version(): number {
-    return this.changes;
-  }
-
   /** Marks the keys changed now and wakes their watchers. */
   bump(keys: readonly string[]): void {
-    this.changes++;
     const at = Math.max(this.now(), this.issued);
     const woken = new Set<Waiter>();
     for (const key of keys) {

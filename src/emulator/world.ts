@@ -51,6 +51,12 @@ export class World {
       .sort((a, b) => a.displayName.localeCompare(b.displayName));
   }
 
+  /** Adds a new environment to a game (a mutation: the fixture objects stay the data). */
+  addEnvironment(game: Game, environment: Environment): void {
+    game.environments.push(environment);
+    this.environments.set(environment.id, { game, environment });
+  }
+
   /** The environment if it belongs to the game. */
   environmentOf(gameId: string, environmentId: string): Environment | undefined {
     const hit = this.environments.get(environmentId);

@@ -218,8 +218,9 @@ describe("servers", () => {
     const cloud = clientWith(emu.tokens.cloud[game]);
     const created = await cloud.createServer(game, env, serverBody());
     await cloud.deleteServer(game, env, created.id);
+    // On the servers routes the service calls another game's token forbidden, not unentitled.
     const err = await apiError(clientWith(emu.tokens.cloud[otherGame]).listServers(game, env));
-    expect(err).toMatchObject({ status: 401, code: "CLAIMS_MISSING_ENTITLEMENT", isAuthError: true });
+    expect(err).toMatchObject({ status: 403, code: "API_FORBIDDEN", isAuthError: false });
   });
 
   it("validates a bad body before sending: the service sees nothing", async () => {

@@ -27,7 +27,7 @@ it("reuses keep-alive connections: N workers sending list-then-create back to ba
           datacenter: game.datacenters[0]!.id,
           tags,
           runtime: { build: environment.builds[0]!.id },
-          network: { ports: { web: { protocol: "http" } } },
+          network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
           resources: { cpu: 100, memory: 64 },
         });
       }

@@ -91,20 +91,36 @@ describe("watch against the emulator", () => {
 
   const client = (token = emu.tokens.user) => new GamehostClient({ baseUrl: emu.url, token });
 
-  it("wakes up on a change, well before the hold ends", async () => {
+  it("wakes up on a game update, well before the hold ends", async () => {
     const controller = new AbortController();
     const iterator = client().watchGame(game, { signal: controller.signal });
     const first = await iterator.next();
-    const start = first.done ? 0 : first.value.game.total_player_count;
+    const versions = first.done ? 0 : first.value.game.versions.length;
     const next = iterator.next();
     await waitFor(() => emu.watcherCount() === 1);
     const changedAt = Date.now();
-    emu.mutate.setTotalPlayerCount(game, start + 7);
+    const versionId = emu.mutate.publishVersion(game, { displayName: "v-next" });
     const second = await next;
     expect(Date.now() - changedAt).toBeLessThan(HOLD_MS);
-    expect(second.done ? undefined : second.value.game.total_player_count).toBe(start + 7);
+    expect(second.done ? [] : second.value.game.versions.map((v) => v.version_id)).toHaveLength(versions + 1);
+    expect(second.done ? undefined : second.value.game.versions.at(-1)?.version_id).toBe(versionId);
     controller.abort();
     await expect(iterator.next()).resolves.toMatchObject({ done: true });
+  });
+
+  it("yields a change that wakes no watch (a player count) when the hold times out", async () => {
+    const controller = new AbortController();
+    const iterator = client().watchGame(game, { signal: controller.signal });
+    const first = await iterator.next();
+    const count = first.done ? 0 : first.value.game.total_player_count;
+    const next = iterator.next();
+    await waitFor(() => emu.watcherCount() === 1);
+    emu.mutate.setTotalPlayerCount(game, count + 7);
+    // Not woken: the watch is still held, and the change comes with the hold's end.
+    expect(emu.watcherCount()).toBe(1);
+    const second = await next;
+    expect(second.done ? undefined : second.value.game.total_player_count).toBe(count + 7);
+    controller.abort();
   });
 
   it("does not yield when holds time out unchanged, then yields the change", async () => {
@@ -123,7 +139,10 @@ describe("watch against the emulator", () => {
     const holds = emu.requests.filter((r) => r.path === `/cloud/groups/${group}/billing` && r.status === 200);
     expect(holds.length).toBeGreaterThanOrEqual(2);
 
+    // A billing change wakes no watch: the next hold to end brings it.
+    await waitFor(() => emu.watcherCount() === 1);
     emu.mutate.setBilling(group, { payment_failed_ts: "2024-09-01T00:00:00.000Z" });
+    expect(emu.watcherCount()).toBe(1);
     const changed = await next;
     expect(changed.done ? undefined : changed.value.group.payment_failed_ts).toBe("2024-09-01T00:00:00.000Z");
     controller.abort();

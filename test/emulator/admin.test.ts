@@ -52,23 +52,100 @@ describe("admin routes", () => {
     expect(codeOf(await admin("POST", "/placement", { mode: "sometimes" }))).toBe("API_BAD_BODY");
   });
 
-  it("mutates watched data and wakes watchers", async () => {
-    const { gameId } = ids(emu);
+  it("applies game updates, which wake watchers, and answers the ids of what they create", async () => {
+    const { gameId, game, staging } = ids(emu);
     const index = ((await call(emu, "GET", `/cloud/games/${gameId}`)).body as { watch: { index: string } })
       .watch.index;
     const held = call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
     await until(() => (emu.watcherCount() === 1 ? true : undefined));
     expect((await admin("GET", "/watchers")).body).toEqual({ count: 1 });
+    const version = await admin("POST", "/mutate", {
+      op: "publishVersion",
+      gameId,
+      version: { displayName: "v3" },
+    });
+    expect(version.status).toBe(200);
+    const versionId = (version.body as { id: string }).id;
+    const woken = (await held).body as { game: { versions: { version_id: string; display_name: string }[] } };
+    expect(woken.game.versions.at(-1)).toMatchObject({ version_id: versionId, display_name: "v3" });
+
+    const env = await admin("POST", "/mutate", {
+      op: "createEnvironment",
+      gameId,
+      environment: { nameId: "qa", displayName: "QA", versionId },
+    });
+    const environmentId = (env.body as { id: string }).id;
+    expect(environmentId).toMatch(/^[0-9a-f]{8}-/);
+    // A new environment is one of the game's at once: its servers routes answer.
+    expect((await call(emu, "GET", `/games/${gameId}/environments/${environmentId}/servers`)).status).toBe(
+      200,
+    );
+    const ops = [
+      { op: "setGameLogo", gameId, logoUrl: "https://cdn.example.game/l.png" },
+      { op: "setGameBanner", gameId, bannerUrl: "https://cdn.example.game/b.png" },
+      { op: "setEnvironmentVersion", gameId, environmentId: staging.id, versionId },
+    ];
+    for (const op of ops) expect((await admin("POST", "/mutate", op)).body, op.op).toEqual({});
+    const after = (await call(emu, "GET", `/cloud/games/${gameId}`)).body as {
+      game: {
+        logo_url: string;
+        banner_url: string;
+        namespaces: { namespace_id: string; version_id: string }[];
+      };
+    };
+    expect(after.game).toMatchObject({
+      logo_url: "https://cdn.example.game/l.png",
+      banner_url: "https://cdn.example.game/b.png",
+    });
+    expect(after.game.namespaces.find((n) => n.namespace_id === staging.id)?.version_id).toBe(versionId);
+    expect(after.game.namespaces.find((n) => n.namespace_id === environmentId)).toBeDefined();
+    expect(game.environments.map((e) => e.id)).toContain(environmentId);
+  });
+
+  it("applies quiet changes without waking a watcher", async () => {
+    const { gameId } = ids(emu);
+    const index = ((await call(emu, "GET", `/cloud/games/${gameId}`)).body as { watch: { index: string } })
+      .watch.index;
+    const held = call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
+    await until(() => (emu.watcherCount() === 1 ? true : undefined));
     expect((await admin("POST", "/mutate", { op: "setTotalPlayerCount", gameId, count: 55 })).status).toBe(
       200,
     );
+    expect(emu.watcherCount()).toBe(1);
     expect(((await held).body as { game: { total_player_count: number } }).game.total_player_count).toBe(55);
-    const unknown = await admin("POST", "/mutate", {
-      op: "setTotalPlayerCount",
-      gameId: "00000000-0000-4000-8000-000000000000",
-      count: 1,
-    });
-    expect([unknown.status, codeOf(unknown)]).toEqual([400, "API_BAD_BODY"]);
+  });
+
+  it("refuses an invalid mutation with 400 API_BAD_BODY naming what is wrong", async () => {
+    const { gameId, staging } = ids(emu);
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const cases: Array<[unknown, string]> = [
+      [{ op: "setTotalPlayerCount", gameId: missing, count: 1 }, missing],
+      [{ op: "explode" }, "op"],
+      [
+        { op: "createEnvironment", gameId, environment: { nameId: "x", displayName: "X" } },
+        "environment.versionId",
+      ],
+      [
+        {
+          op: "createEnvironment",
+          gameId,
+          environment: { nameId: "prod", displayName: "P", versionId: staging.versionId },
+        },
+        "prod",
+      ],
+      [{ op: "setEnvironmentVersion", gameId, environmentId: staging.id, versionId: missing }, missing],
+      [
+        { op: "setEnvironmentVersion", gameId, environmentId: missing, versionId: staging.versionId },
+        missing,
+      ],
+      [{ op: "publishVersion", gameId, version: { displayName: "" } }, "version.displayName"],
+      [{ op: "setGameLogo", gameId }, "logoUrl"],
+    ];
+    for (const [body, named] of cases) {
+      const res = await admin("POST", "/mutate", body);
+      expect([res.status, codeOf(res)], JSON.stringify(body)).toEqual([400, "API_BAD_BODY"]);
+      expect((res.body as { message: string }).message, JSON.stringify(body)).toContain(named);
+    }
   });
 
   it("reads and resets the request log, without logging itself", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { call, codeOf, ids, start } from "./helpers";
+import { call, codeOf, ids, serverBody, start } from "./helpers";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -11,21 +11,80 @@ beforeAll(async () => {
 afterAll(() => emu.stop());
 
 describe("routing", () => {
-  it("answers unknown routes, wrong methods and non-UUID id segments with 404 API_NOT_FOUND", async () => {
+  it("answers unknown routes and id segments that are no UUID with 404 API_NOT_FOUND", async () => {
     const { gameId, prod } = ids(emu);
     const paths: Array<[string, string]> = [
       ["GET", "/nope"],
       ["GET", "/cloud/games/not-a-uuid"],
-      ["GET", `/cloud/games/${gameId.toUpperCase()}`],
-      ["PUT", `/cloud/games/${gameId}`],
+      ["GET", `/cloud/games/${gameId}0`],
+      ["GET", `/cloud/games/{${gameId.replace(/-/g, "")}}`],
       ["GET", `/games/${gameId}/environments/${prod.id}/servers/123`],
       ["GET", "/cloud/bootstrap/"],
+      ["POST", "/nope"],
     ];
     for (const [method, path] of paths) {
       const res = await call(emu, method, path);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(codeOf(res)).toBe("API_NOT_FOUND");
     }
+  });
+
+  it("answers a known path with a method it does not serve with 400 API_METHOD_NOT_ALLOWED", async () => {
+    const { gameId, serversPath, mainGroup } = ids(emu);
+    const paths: Array<[string, string]> = [
+      ["PUT", `/cloud/games/${gameId}`],
+      ["DELETE", "/cloud/games"],
+      ["POST", "/cloud/bootstrap"],
+      ["GET", `/cloud/groups/${mainGroup}/billing/payment-portal-session`],
+      ["PATCH", `${serversPath}/00000000-0000-4000-8000-000000000000`],
+      ["PUT", `/cloud/games/${gameId.toUpperCase()}`],
+    ];
+    for (const [method, path] of paths) {
+      // Routing comes first: even without a token.
+      const res = await call(emu, method, path, { token: null });
+      expect([res.status, codeOf(res)], `${method} ${path}`).toEqual([400, "API_METHOD_NOT_ALLOWED"]);
+    }
+  });
+
+  it("reads id segments in every form the service parses and answers with canonical ids", async () => {
+    const { gameId, prod } = ids(emu);
+    const simple = (id: string) => id.replace(/-/g, "");
+    const forms = [
+      (id: string) => id.toUpperCase(),
+      simple,
+      (id: string) => simple(id).toUpperCase(),
+      (id: string) => `{${id}}`,
+      (id: string) => `%7B${id.toUpperCase()}%7D`,
+      (id: string) => `urn:uuid:${id}`,
+      (id: string) => `URN:UUID:${id.toUpperCase()}`,
+    ];
+    for (const form of forms) {
+      const game = await call(emu, "GET", `/cloud/games/${form(gameId)}`);
+      expect(game.status, form(gameId)).toBe(200);
+      expect((game.body as { game: { game_id: string } }).game.game_id).toBe(gameId);
+    }
+    // Through a servers route: the server answered (and stored) in canonical form.
+    const created = await call(
+      emu,
+      "POST",
+      `/games/${forms[1]!(gameId)}/environments/${forms[3]!(prod.id)}/servers`,
+      {
+        body: serverBody(emu),
+      },
+    );
+    expect(created.status, created.text).toBe(200);
+    const server = (created.body as { server: { id: string; environment: string } }).server;
+    expect(server.environment).toBe(prod.id);
+    const got = await call(
+      emu,
+      "GET",
+      `/games/${forms[5]!(gameId)}/environments/${prod.id.toUpperCase()}/servers/${forms[0]!(server.id)}`,
+    );
+    expect((got.body as { server: { id: string } }).server.id).toBe(server.id);
+    // An unknown id in another form is named in canonical form.
+    const missing = await call(emu, "GET", `/cloud/games/${simple("0000000A-0000-4000-8000-000000000000")}`);
+    expect(codeOf(missing)).toBe("GAME_NOT_FOUND");
+    expect((missing.body as { message: string }).message).toContain("0000000a-0000-4000-8000-000000000000");
   });
 
   it("puts a ray id header on every response and repeats it in error bodies", async () => {
@@ -38,6 +97,32 @@ describe("routing", () => {
     const bad = await call(emu, "GET", "/cloud/games", { token: "nonsense" });
     expect((bad.body as { ray_id: string }).ray_id).toBe(bad.headers.get("rvt-ray-id"));
     expect(ok.headers.get("rvt-ray-id")).not.toBe(ray);
+  });
+
+  it("links every coded error to its documentation page, and only the internal ERROR to none", async () => {
+    const { gameId, serversPath } = ids(emu);
+    const errors = [
+      await call(emu, "GET", "/nope"),
+      await call(emu, "PUT", `/cloud/games/${gameId}`),
+      await call(emu, "GET", "/cloud/games", { token: null }),
+      await call(emu, "GET", "/cloud/games", { token: "who-is-this" }),
+      await call(emu, "GET", "/cloud/games/00000000-0000-4000-8000-000000000000"),
+      await call(emu, "POST", serversPath, { body: "{" }),
+      await call(emu, "GET", `${serversPath}?include_destroyed=maybe`),
+      await call(emu, "GET", `/cloud/games?watch_index=x`, { token: emu.tokens.cloud[gameId] }),
+    ];
+    const seen = new Set<string>();
+    for (const res of errors) {
+      const body = res.body as { code: string; documentation?: string };
+      seen.add(body.code);
+      expect(body.documentation, body.code).toBe(`https://docs.gamehost.example/errors/${body.code}`);
+    }
+    expect(seen.size).toBe(errors.length);
+
+    emu.faults.inject({ path: "/cloud/bootstrap", kind: "error_500" });
+    const internal = await call(emu, "GET", "/cloud/bootstrap");
+    expect(codeOf(internal)).toBe("ERROR");
+    expect(internal.body).not.toHaveProperty("documentation");
   });
 
   it("routes a 404 before checking the token", async () => {
@@ -103,13 +188,41 @@ describe("auth matrix", () => {
     }
   });
 
-  it("refuses a cloud token of another game with 401 CLAIMS_MISSING_ENTITLEMENT", async () => {
-    const { gameId, prod, otherGame } = ids(emu);
+  it("refuses a cloud token of another game: 401 CLAIMS_MISSING_ENTITLEMENT on cloud routes", async () => {
+    const { gameId, otherGame } = ids(emu);
     const token = emu.tokens.cloud[otherGame.id] as string;
-    for (const path of [`/cloud/games/${gameId}`, `/games/${gameId}/environments/${prod.id}/servers`]) {
-      const res = await call(emu, "GET", path, { token });
-      expect([res.status, codeOf(res)], path).toEqual([401, "CLAIMS_MISSING_ENTITLEMENT"]);
+    const exportPath = `/cloud/games/${gameId}/matchmaker/lobbies/export-history`;
+    const get = await call(emu, "GET", `/cloud/games/${gameId}`, { token });
+    expect([get.status, codeOf(get)]).toEqual([401, "CLAIMS_MISSING_ENTITLEMENT"]);
+    const post = await call(emu, "POST", exportPath, { token, body: { query_start: 0, query_end: 1 } });
+    expect([post.status, codeOf(post)]).toEqual([401, "CLAIMS_MISSING_ENTITLEMENT"]);
+  });
+
+  it("refuses a cloud token of another game on servers routes with 403 API_FORBIDDEN, after the environment", async () => {
+    const { gameId, prod, otherGame, serversPath } = ids(emu);
+    const token = emu.tokens.cloud[otherGame.id] as string;
+    const serversBefore = emu.servers().length;
+    const routes: Array<[string, string, unknown?]> = [
+      ["GET", serversPath],
+      ["POST", serversPath, serverBody(emu)],
+      ["GET", `${serversPath}/00000000-0000-4000-8000-000000000000`],
+      ["DELETE", `${serversPath}/00000000-0000-4000-8000-000000000000`],
+      ["GET", `/games/${gameId}/environments/${prod.id}/datacenters`],
+      ["GET", `/games/${gameId}/environments/${prod.id}/builds`],
+    ];
+    for (const [method, path, body] of routes) {
+      const res = await call(emu, method, path, { token, ...(body ? { body } : {}) });
+      expect([res.status, codeOf(res)], `${method} ${path}`).toEqual([403, "API_FORBIDDEN"]);
     }
+    // The environment is checked first: an unknown one is named even for such a token.
+    const unknownEnv = `/games/${gameId}/environments/00000000-0000-4000-8000-000000000000/servers`;
+    const res = await call(emu, "GET", unknownEnv, { token });
+    expect([res.status, codeOf(res)]).toEqual([400, "GAME_ENVIRONMENT_NOT_FOUND"]);
+    // And the token's own game still works.
+    const own = otherGame.environments[0]?.id;
+    const mine = await call(emu, "GET", `/games/${otherGame.id}/environments/${own}/servers`, { token });
+    expect(mine.status).toBe(200);
+    expect(emu.servers()).toHaveLength(serversBefore);
   });
 
   it("refuses a cloud token on user-only billing routes", async () => {

@@ -50,6 +50,21 @@ describe("GET /cloud/games", () => {
     expect(noLogo && "logo_url" in noLogo).toBe(false);
   });
 
+  it("sends the deprecated is_developer: true on every group summary (service-facts §7)", async () => {
+    // Even for a group the fixture marks as no developer group: in a summary the field is a constant.
+    const fixture = structuredClone(emu.fixture);
+    const mine = fixture.groups.filter((g) => g.members.includes(ids(emu).userIdentity));
+    (mine[0] as (typeof fixture.groups)[number]).isDeveloper = false;
+    const local = await startEmulator({ fixture });
+    try {
+      const body = (await call(local, "GET", "/cloud/games")).body as { groups: Record<string, unknown>[] };
+      expect(body.groups).toHaveLength(mine.length);
+      for (const group of body.groups) expect(group.is_developer).toBe(true);
+    } finally {
+      await local.stop();
+    }
+  });
+
   it("lists only its own game, and no groups, for a cloud token", async () => {
     const { gameId } = ids(emu);
     const body = ListGamesResponse.parse(
@@ -84,6 +99,16 @@ describe("GET /cloud/games/{game_id}", () => {
       expect(ts).toMatch(RFC3339_MS);
     }
     expect(body.watch.index).toMatch(/^\d+$/);
+  });
+
+  it('sends the deprecated universal_region: "unknown" on every region summary (service-facts §7)', async () => {
+    for (const game of emu.fixture.games.filter((g) => g.regions.length > 0)) {
+      const res = await call(emu, "GET", `/cloud/games/${game.id}`, { token: emu.tokens.cloud[game.id] });
+      const regions = (res.body as { game: { available_regions: Record<string, unknown>[] } }).game
+        .available_regions;
+      expect(regions).toHaveLength(game.regions.length);
+      for (const region of regions) expect(region.universal_region).toBe("unknown");
+    }
   });
 
   it("answers an unknown game with 400 GAME_NOT_FOUND", async () => {
@@ -138,6 +163,12 @@ describe("billing", () => {
     const urlB = (b.body as { payment_session_url: string }).payment_session_url;
     expect(urlA.startsWith(`${emu.fixture.bootstrap.origins.hub}/billing/portal/`)).toBe(true);
     expect(urlA).not.toBe(urlB);
+  });
+
+  it("ignores unknown fields of a portal-session body", async () => {
+    const path = `/cloud/groups/${ids(emu).mainGroup}/billing/payment-portal-session`;
+    const res = await call(emu, "POST", path, { body: { intent: "general", return_url: "https://x" } });
+    expect(res.status, res.text).toBe(200);
   });
 
   it("rejects an unknown intent naming the field", async () => {

@@ -39,15 +39,25 @@ describe("lobby history export", () => {
 
     const { game } = ids(emu);
     const lobbies = emu.fixture.lobbies.filter((l) => l.gameId === game.id);
-    const inside = (t: number) => t >= QUERY_START && t < QUERY_END;
+    // service-facts §6: (query_start, query_end]; created or stopped in it, or running and created by its end.
+    const inside = (t: number) => t > QUERY_START && t <= QUERY_END;
     const expected = lobbies
-      .filter((l) => (l.stopTs === undefined ? l.startTs < QUERY_END : inside(l.startTs) || inside(l.stopTs)))
+      .filter((l) =>
+        l.stopTs === undefined ? l.startTs <= QUERY_END : inside(l.startTs) || inside(l.stopTs),
+      )
       .sort((a, b) => b.startTs - a.startTs);
     expect(rows.map((r) => r[0])).toEqual(expected.map((l) => l.id));
     // The default fixture covers every case: running, stopped, and lobbies outside the span.
     expect(expected.length).toBeGreaterThan(5);
     expect(expected.length).toBeLessThan(lobbies.length);
     expect(new Set(expected.map((l) => l.environmentId)).size).toBe(2);
+    // Its edge lobbies, by their notes: the span is open at its start and closed at its end.
+    const noted = (words: string) => lobbies.find((l) => l.note?.startsWith(words))?.id;
+    const exportedIds = rows.map((r) => r[0]);
+    expect(exportedIds).not.toContain(noted("stopped exactly at query_start"));
+    expect(exportedIds).toContain(noted("created exactly at query_start"));
+    expect(exportedIds).toContain(noted("stopped exactly at query_end"));
+    expect(exportedIds).toContain(noted("running, created exactly at query_end"));
 
     const col = (name: (typeof LOBBY_HISTORY_COLUMNS)[number]) => LOBBY_HISTORY_COLUMNS.indexOf(name);
     for (const [i, lobby] of expected.entries()) {
@@ -56,8 +66,10 @@ describe("lobby history export", () => {
       const env = game.environments.find((e) => e.id === lobby.environmentId);
       const region = game.regions.find((r) => r.id === lobby.regionId);
       expect(row[col("namespace_id")]).toBe(lobby.environmentId);
-      expect(row[col("namespace_name")]).toBe(env?.displayName);
-      expect(row[col("region_name")]).toBe(region?.displayName);
+      // Name ids (`prod`, `us-east`), not display names.
+      expect(row[col("namespace_name")]).toBe(env?.nameId);
+      expect(row[col("region_name")]).toBe(region?.nameId);
+      expect(env?.nameId).not.toBe(env?.displayName);
       expect(row[col("lobby_group_name")]).toBe(lobby.lobbyGroupName);
       expect(row[col("start_ts")]).toBe(String(lobby.startTs));
       expect(row[col("stop_ts")]).toBe(lobby.stopTs === undefined ? "" : String(lobby.stopTs));
@@ -67,10 +79,12 @@ describe("lobby history export", () => {
     }
   });
 
-  it("writes only a header for an empty span", async () => {
+  it("writes an empty file, without even a header, when no lobby is in the span", async () => {
     const url = await exportUrl({ query_start: 1_000, query_end: 2_000 });
-    const text = await (await fetch(url)).text();
-    expect(parse(text)).toEqual([[...LOBBY_HISTORY_COLUMNS]]);
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe("0");
+    expect(await res.text()).toBe("");
   });
 
   it("lets a cloud token of the game export, and no other game's token", async () => {
@@ -85,12 +99,29 @@ describe("lobby history export", () => {
     expect(codeOf(theirs)).toBe("CLAIMS_MISSING_ENTITLEMENT");
   });
 
-  it("validates the span", async () => {
+  it("checks no range: a backward, empty or negative span is accepted and exports nothing", async () => {
+    const spans = [
+      { query_start: QUERY_END, query_end: QUERY_START },
+      { query_start: QUERY_START, query_end: QUERY_START },
+      { query_start: -1, query_end: QUERY_END },
+      { query_start: -QUERY_END, query_end: -1 },
+    ];
+    for (const span of spans) {
+      const text = await (await fetch(await exportUrl(span))).text();
+      expect(text, JSON.stringify(span)).toBe("");
+    }
+  });
+
+  it("ignores unknown fields, and refuses a bound that is missing or not an integer naming it", async () => {
+    const span = { query_start: QUERY_START, query_end: QUERY_END };
+    expect(
+      parse(await (await fetch(await exportUrl({ ...span, format: "csv" } as typeof span))).text()).length,
+    ).toBeGreaterThan(1);
     const cases: Array<[unknown, string]> = [
-      [{ query_start: QUERY_END, query_end: QUERY_START }, "query_end"],
       [{ query_start: "yesterday", query_end: QUERY_END }, "query_start"],
       [{ query_start: QUERY_START }, "query_end"],
-      [{ query_start: -1, query_end: QUERY_END }, "query_start"],
+      [{ query_start: QUERY_START, query_end: 1.5 }, "query_end"],
+      [{}, "query_start"],
     ];
     for (const [body, field] of cases) {
       const res = await call(emu, "POST", exportPath(ids(emu).gameId), { body });

@@ -1,6 +1,8 @@
 import * as net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
+import { limitOf } from "../../src/emulator/rateLimit";
+import { EXPORT_DOWNLOAD_ROUTE } from "../../src/emulator/routes/index";
 import { call, codeOf, ids, serverBody, start } from "./helpers";
 
 let emu: RunningEmulator | undefined;
@@ -14,6 +16,16 @@ async function running(options = {}): Promise<RunningEmulator> {
   return emu;
 }
 
+/** Counts the statuses of `n` calls of `send`, 32 at a time. */
+async function statusesOf(n: number, send: (i: number) => Promise<{ status: number }>) {
+  const counts: Record<number, number> = {};
+  for (let i = 0; i < n; i += 32) {
+    const batch = Array.from({ length: Math.min(32, n - i) }, (_, k) => send(i + k));
+    for (const { status } of await Promise.all(batch)) counts[status] = (counts[status] ?? 0) + 1;
+  }
+  return counts;
+}
+
 describe("faults", () => {
   it("rate_limit answers 429 with an HTTP-date retry-after, or seconds when asked", async () => {
     const e = await running();
@@ -23,14 +35,17 @@ describe("faults", () => {
     const retryAfter = limited.headers.get("retry-after") as string;
     expect(Number.isNaN(Date.parse(retryAfter))).toBe(false);
     expect(retryAfter).toMatch(/GMT$/);
-    expect((limited.body as { metadata: { retry_after_ts: number } }).metadata.retry_after_ts).toBe(
-      Date.parse(retryAfter),
-    );
+    // The service's shape: the same instant in ms is the whole metadata, a bare number.
+    expect((limited.body as { metadata: unknown }).metadata).toBe(Date.parse(retryAfter));
     expect((await call(e, "GET", "/cloud/bootstrap")).status).toBe(200);
 
     e.faults.inject({ kind: "rate_limit", retryAfter: "seconds", retryAfterMs: 2_000 });
+    const before = Date.now();
     const seconds = await call(e, "GET", "/cloud/bootstrap");
     expect(seconds.headers.get("retry-after")).toBe("2");
+    const until = (seconds.body as { metadata: unknown }).metadata as number;
+    expect(until % 1000).toBe(0);
+    expect(until).toBeGreaterThanOrEqual(before + 2_000);
   });
 
   it("error_500 answers 500 ERROR for `count` matching requests only", async () => {
@@ -120,38 +135,81 @@ describe("rate limits", () => {
     expect(results.every((r) => r.status === 200)).toBe(true);
   });
 
-  it("limit POST routes to 16 a minute per route, with retry-after at the window end", async () => {
-    const clock = Date.UTC(2024, 7, 16, 12, 0, 30, 250);
+  it("limit each route per fixed 15-minute window to 15 × its per-minute figure, retry-after at the window end", async () => {
+    // 12:07:30.250: the window runs from 12:00 to 12:15.
+    let clock = Date.UTC(2024, 7, 16, 12, 7, 30, 250);
     const e = await running({ rateLimit: true, now: () => clock });
     const path = `/cloud/groups/${ids(e).mainGroup}/billing/payment-portal-session`;
-    const statuses: number[] = [];
-    let limited: Awaited<ReturnType<typeof call>> | undefined;
-    for (let i = 0; i < 17; i++) {
-      const res = await call(e, "POST", path, { body: { intent: "general" } });
-      statuses.push(res.status);
-      if (res.status === 429) limited = res;
+    const post = () => call(e, "POST", path, { body: { intent: "general" } });
+    for (let i = 0; i < 15 * 16; i++) {
+      const res = await post();
+      expect(res.status, `request ${i + 1}`).toBe(200);
+      // Spread over the window: more than 16 in a minute is fine while the window has room.
+      if (i === 100) clock += 60_000;
     }
-    expect(statuses.indexOf(429)).toBe(16);
-    const hit = limited as Awaited<ReturnType<typeof call>>;
-    expect(codeOf(hit)).toBe("API_RATE_LIMIT");
-    const windowEnd = Date.UTC(2024, 7, 16, 12, 1, 0);
+    const hit = await post();
+    expect([hit.status, codeOf(hit)]).toEqual([429, "API_RATE_LIMIT"]);
+    const windowEnd = Date.UTC(2024, 7, 16, 12, 15, 0);
     expect(hit.headers.get("retry-after")).toBe(new Date(windowEnd).toUTCString());
-    expect((hit.body as { metadata: { retry_after_ts: number } }).metadata.retry_after_ts).toBe(windowEnd);
-    expect(hit.headers.get("x-ratelimit-limit")).toBeNull();
-    // Other routes have their own counters.
+    expect((hit.body as { metadata: unknown }).metadata).toBe(windowEnd);
+    expect([...hit.headers.keys()].filter((h) => h.startsWith("x-ratelimit"))).toEqual([]);
+    // Other routes have their own counters, and the next window starts afresh.
     expect((await call(e, "GET", "/cloud/bootstrap")).status).toBe(200);
+    clock = windowEnd - 1;
+    expect((await post()).status).toBe(429);
+    clock = windowEnd;
+    expect((await post()).status).toBe(200);
   });
 
-  it("gives servers routes their higher limits", async () => {
-    let clock = Date.UTC(2024, 7, 16, 12, 0, 0);
+  it("gives the servers routes the same per-method limits as every route", async () => {
+    const clock = Date.UTC(2024, 7, 16, 12, 0, 0);
     const e = await running({ rateLimit: true, now: () => clock });
-    const path = `${ids(e).serversPath}/00000000-0000-4000-8000-000000000000`;
-    const statuses: number[] = [];
-    for (let i = 0; i < 121; i++) statuses.push((await call(e, "GET", path)).status);
-    expect(statuses.slice(0, 120).every((s) => s === 400)).toBe(true);
-    expect(statuses[120]).toBe(429);
-    clock += 60_000;
-    expect((await call(e, "GET", path)).status).toBe(400);
+    const create = (tag: string) =>
+      call(e, "POST", ids(e).serversPath, { body: serverBody(e, { tags: { n: tag } }) });
+    expect(await statusesOf(15 * 16, (i) => create(String(i)))).toEqual({ 200: 15 * 16 });
+    expect(codeOf(await create("over"))).toBe("API_RATE_LIMIT");
+    expect(e.servers()).toHaveLength(15 * 16);
+    const get = `${ids(e).serversPath}/00000000-0000-4000-8000-000000000000`;
+    expect(await statusesOf(15 * 128 + 1, () => call(e, "GET", get))).toEqual({ 400: 15 * 128, 429: 1 });
+  });
+});
+
+describe("order of checks", () => {
+  it("checks the token's presence before the rate limit and its validity after it", async () => {
+    const clock = Date.UTC(2024, 7, 16, 12, 0, 0);
+    const e = await running({ rateLimit: true, now: () => clock });
+    const path = `/cloud/groups/${ids(e).mainGroup}/billing/payment-portal-session`;
+    const limit = limitOf(`POST /cloud/groups/:group/billing/payment-portal-session`);
+    const post = (token?: string | null) => call(e, "POST", path, { token, body: { intent: "general" } });
+    expect(await statusesOf(limit, () => post())).toEqual({ 200: limit });
+    expect(codeOf(await post())).toBe("API_RATE_LIMIT");
+    // Without a token: 401, limited or not; with one that is not valid: the limit comes first.
+    const none = await post(null);
+    expect([none.status, codeOf(none)]).toEqual([401, "API_UNAUTHORIZED"]);
+    const malformed = await call(e, "POST", path, { token: null, headers: { authorization: "Basic x" } });
+    expect(codeOf(malformed)).toBe("API_UNAUTHORIZED");
+    expect(codeOf(await post("who-is-this"))).toBe("API_RATE_LIMIT");
+    expect(codeOf(await post(e.tokens.expired))).toBe("API_RATE_LIMIT");
+  });
+
+  it("rate limits bootstrap, which takes no token, and never the presigned export download", async () => {
+    const clock = Date.UTC(2024, 7, 16, 12, 0, 0);
+    const e = await running({ rateLimit: true, now: () => clock });
+    const exported = await call(
+      e,
+      "POST",
+      `/cloud/games/${ids(e).gameId}/matchmaker/lobbies/export-history`,
+      {
+        body: { query_start: 0, query_end: clock },
+      },
+    );
+    const url = (exported.body as { url: string }).url;
+    const limit = limitOf("GET /cloud/bootstrap");
+    const bootstrap = () => call(e, "GET", "/cloud/bootstrap", { token: null });
+    expect(await statusesOf(limit + 1, bootstrap)).toEqual({ 200: limit, 429: 1 });
+    const downloads = limitOf(`GET ${EXPORT_DOWNLOAD_ROUTE}`) + 1;
+    const download = () => call(e, "GET", url.slice(e.url.length), { token: null });
+    expect(await statusesOf(downloads, download)).toEqual({ 200: downloads });
   });
 });
 

@@ -105,14 +105,27 @@ describe("lobby generator", () => {
     ).toBe(true);
   });
 
-  it("includes lobbies created or stopped inside the span, or running and created before its end", () => {
-    const base = { ...(fixture.lobbies[0] as (typeof fixture.lobbies)[number]) };
-    expect(inSpan({ ...base, startTs: 10, stopTs: 20 }, 0, 100)).toBe(true);
-    expect(inSpan({ ...base, startTs: -10, stopTs: 20 }, 0, 100)).toBe(true);
-    expect(inSpan({ ...base, startTs: 50, stopTs: 200 }, 0, 100)).toBe(true);
-    expect(inSpan({ ...base, startTs: -10, stopTs: 200 }, 0, 100)).toBe(false);
-    expect(inSpan({ ...base, startTs: -10, stopTs: -5 }, 0, 100)).toBe(false);
-    expect(inSpan({ ...base, startTs: -10, stopTs: undefined }, 0, 100)).toBe(true);
-    expect(inSpan({ ...base, startTs: 100, stopTs: undefined }, 0, 100)).toBe(false);
+  it("includes lobbies created or stopped in (start, end], or running and created by its end", () => {
+    const { stopTs: _stop, ...base } = fixture.lobbies[0] as (typeof fixture.lobbies)[number];
+    const at = (startTs: number, stopTs?: number) => ({
+      ...base,
+      startTs,
+      ...(stopTs !== undefined ? { stopTs } : {}),
+    });
+    expect(inSpan(at(10, 20), 0, 100)).toBe(true);
+    expect(inSpan(at(0, 20), 0, 100)).toBe(true);
+    expect(inSpan(at(50, 200), 0, 100)).toBe(true);
+    expect(inSpan(at(50, 100), 0, 100)).toBe(true);
+    expect(inSpan(at(100, 200), 0, 100)).toBe(true);
+    expect(inSpan(at(0, 200), 10, 100)).toBe(false);
+    expect(inSpan(at(0, 10), 10, 100)).toBe(false);
+    expect(inSpan(at(10, 10), 10, 100)).toBe(false);
+    expect(inSpan(at(0), 10, 100)).toBe(true);
+    expect(inSpan(at(100), 0, 100)).toBe(true);
+    expect(inSpan(at(101), 0, 100)).toBe(false);
+    // No range check, and nothing in a span that is backward, empty or negative.
+    expect(inSpan(at(50), 100, 0)).toBe(false);
+    expect(inSpan(at(50, 60), 50, 50)).toBe(false);
+    expect(inSpan(at(50, 60), -1, 100)).toBe(false);
   });
 });

@@ -115,11 +115,11 @@ describe("placement when a datacenter runs out of public ports", () => {
 
   it("fails a game-guard port the same way, while http/https ports (80/443) still place", async () => {
     emu = await start({ fixture: tinyFixture(), placementDelayMs: 5 });
-    const udp = { game: { protocol: "udp" } };
+    const udp = { game: { protocol: "udp", internal_port: 7777 } };
     const placed = await Promise.all([create(udp), create(udp)].map(async (s) => settled((await s).id)));
     expect(placed.every((s) => s.started_at !== undefined)).toBe(true);
     expectNeverStarted(await settled((await create(udp)).id));
-    const web = await settled((await create({ web: { protocol: "http" } })).id);
+    const web = await settled((await create({ web: { protocol: "http", internal_port: 8080 } })).id);
     expect(web.network.ports.web?.public_port).toBe(80);
     await expectServing();
   });
@@ -130,6 +130,33 @@ describe("placement when a datacenter runs out of public ports", () => {
     if (!dc) throw new Error("no datacenter");
     dc.hostPorts = { min: 27_000, max: 26_000 };
     await expect(start({ fixture })).rejects.toThrow(/datacenters\.0\.hostPorts\.max/);
+  });
+});
+
+describe("a game-guard port without internal_port (service-facts §4)", () => {
+  it("is accepted, but its server never starts: destroyed after the placement delay, no port taken", async () => {
+    emu = await start({ fixture: tinyFixture(), placementDelayMs: 30 });
+    const cases = [
+      { web: { protocol: "http" } },
+      { game: { protocol: "udp", routing: { game_guard: {} } } },
+      // One such port is enough, however good the others are.
+      { ok: { protocol: "udp", internal_port: 7777 }, bad: { protocol: "tcp_tls" } },
+    ];
+    for (const ports of cases) {
+      const before = Date.now();
+      const created = await create(ports);
+      expect(created.destroyed_at).toBeUndefined();
+      const failed = await settled(created.id);
+      expectNeverStarted(failed);
+      expect(failed.destroyed_at).toBeGreaterThanOrEqual(before + 25);
+      expect(warnings.some((m) => m.includes(created.id) && m.includes("internal_port"))).toBe(true);
+    }
+    // It took none of the datacenter's two game-guard ports: two good servers still start.
+    const good = { game: { protocol: "udp", internal_port: 7777 } };
+    const placed = await Promise.all([create(good), create(good)].map(async (s) => settled((await s).id)));
+    expect(placed.every((s) => s.started_at !== undefined)).toBe(true);
+    // A host-routed port needs no internal port.
+    expect((await settled((await create(hostPort)).id)).started_at).toBeDefined();
   });
 });
 

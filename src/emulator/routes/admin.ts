@@ -19,7 +19,8 @@ const PlacementJson = z.strictObject({ mode: z.enum(["auto", "never"]) });
 
 /**
  * Test-control routes under `/__admin` (only with `admin: true`, no token): faults, placement,
- * data mutations that wake watches, and read-outs, so another process can drive the emulator.
+ * data mutations (game updates wake watches, the others show at the next answer), and read-outs,
+ * so another process can drive the emulator.
  */
 export function adminRouter(deps: AdminDeps): Router<Handler> {
   const router = new Router<Handler>();
@@ -50,14 +51,14 @@ export function adminRouter(deps: AdminDeps): Router<Handler> {
     core.setPlacement(parseBody(PlacementJson, await ctx.json()).mode);
     return ok({});
   });
+  // Answers `{ id }` for a mutation that creates something (an environment, a version), else `{}`.
   router.add("POST", "/__admin/mutate", async (_core, ctx) => {
     const mutation = parseBody(MutationJson, await ctx.json());
     try {
-      applyMutation(deps.mutations, mutation);
+      return ok(applyMutation(deps.mutations, mutation));
     } catch (err) {
       throw new ServiceError(400, ERROR_CODES.badBody, `Invalid mutation: ${(err as Error).message}`);
     }
-    return ok({});
   });
   router.add("GET", "/__admin/servers", (core) =>
     ok({ servers: [...core.servers.values()].map((r) => ({ ...r.server, kill_at: r.killAt })) }),

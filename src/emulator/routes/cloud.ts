@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ERROR_CODES } from "../../api/errors";
 import type { GameSummary, Game as GameWire, GroupHandle, GroupSummary } from "../../api/schemas/cloud";
-import { CreatePaymentPortalSessionRequest } from "../../api/schemas/cloud";
+import { createPaymentPortalSessionRequest } from "../../api/schemas/cloud";
 import { authorizeGame, authorizeGroup } from "../auth";
 import type { EmulatorCore, Handler } from "../core";
 import { hubOf } from "../fixture";
@@ -9,12 +9,12 @@ import { ok, ServiceError } from "../http";
 import { parseBody } from "../validation";
 import type { Game, Group } from "../world";
 
-/** Watch keys: each names one piece of data a mutation can touch. */
+/**
+ * Watch keys: each names what a waking update touches. Only game updates wake a watch
+ * (service-facts §5), so a game is all there is to name.
+ */
 export const watchKeys = {
   game: (id: string) => `game:${id}`,
-  group: (id: string) => `group:${id}`,
-  billing: (id: string) => `billing:${id}`,
-  identity: (id: string) => `identity:${id}`,
 };
 
 const profileOf = (core: EmulatorCore, groupId: string) => `${hubOf(core.fixture)}/groups/${groupId}`;
@@ -29,13 +29,27 @@ function groupHandle(core: EmulatorCore, group: Group): GroupHandle {
   };
 }
 
-function groupSummary(core: EmulatorCore, group: Group, identityId: string): GroupSummary {
+/**
+ * Fields the seed dropped but the service still sends, because its own published clients require
+ * them (service-facts §7). Our answer schemas ignore them; the emulator must send them all the same.
+ */
+const DEPRECATED = {
+  groupSummary: { is_developer: true },
+  regionSummary: { universal_region: "unknown" },
+} as const;
+
+function groupSummary(
+  core: EmulatorCore,
+  group: Group,
+  identityId: string,
+): GroupSummary & typeof DEPRECATED.groupSummary {
   return {
     ...(group.avatarUrl !== undefined ? { avatar_url: group.avatarUrl } : {}),
     bio: group.bio,
     display_name: group.displayName,
     external: { profile: profileOf(core, group.id) },
     group_id: group.id,
+    ...DEPRECATED.groupSummary,
     is_current_identity_member: group.members.includes(identityId),
     member_count: group.members.length,
     owner_identity_id: group.ownerIdentityId,
@@ -65,6 +79,7 @@ function fullGame(game: Game): GameWire {
       region_display_name: r.displayName,
       region_id: r.id,
       region_name_id: r.nameId,
+      ...DEPRECATED.regionSummary,
     })),
     ...(game.bannerUrl !== undefined ? { banner_url: game.bannerUrl } : {}),
     create_ts: game.createTs,
@@ -113,15 +128,11 @@ export const listGames: Handler = (core, ctx) => {
   const since = core.watchIndexOf(ctx);
   return core.watchable(ctx, since, {
     cacheKey: `games:user:${identityId}`,
-    // Membership itself is watched data: joining a group changes the list.
+    // Updates of any game of the identity's groups wake it; joining a group does not, but the
+    // next answer lists the group and its games, and from then on their updates wake it too.
     keys: () => {
       const groups = core.world.groupsOf(identityId);
-      const games = core.world.gamesOfGroups(new Set(groups.map((g) => g.id)));
-      return [
-        watchKeys.identity(identityId),
-        ...groups.map((g) => watchKeys.group(g.id)),
-        ...games.map((g) => watchKeys.game(g.id)),
-      ];
+      return core.world.gamesOfGroups(new Set(groups.map((g) => g.id))).map((g) => watchKeys.game(g.id));
     },
     render: () => {
       const groups = core.world.groupsOf(identityId);
@@ -163,16 +174,20 @@ export const getGroupBilling: Handler = (core, ctx) => {
   const group = core.world.groups.get(groupId) as Group;
   return core.watchable(ctx, since, {
     cacheKey: `billing:${groupId}`,
-    keys: () => [watchKeys.billing(groupId)],
+    // Billing changes are no game update: a watch of them is held to its timeout, then answered.
+    keys: () => [],
     render: () => ({ group: { ...group.billing } }),
   });
 };
+
+/** The portal-session body as the service reads it: unknown fields ignored (service-facts §1). */
+const PaymentPortalSessionAsServed = createPaymentPortalSessionRequest("ignore");
 
 /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */
 export const createPaymentPortalSession: Handler = async (core, ctx) => {
   const groupId = ctx.params.group as string;
   authorizeGroup(core.world, core.principal(ctx), groupId);
-  const body = parseBody(CreatePaymentPortalSessionRequest, await ctx.json());
+  const body = parseBody(PaymentPortalSessionAsServed, await ctx.json());
   requireBillingEnabled(core);
   const session = randomBytes(24).toString("base64url");
   return ok({

@@ -1,17 +1,21 @@
 import { createReadStream, statSync } from "node:fs";
 import { ERROR_CODES } from "../../api/errors";
-import { EXPORT_URL_TTL_MS, ExportLobbyHistoryRequest } from "../../api/schemas/lobbies";
+import { EXPORT_URL_TTL_MS, ExportLobbyHistoryRequestAsServed } from "../../api/schemas/lobbies";
 import { authorizeGame } from "../auth";
 import type { Handler } from "../core";
 import { exportFile, writeLobbyExport } from "../exports";
 import { ok, ServiceError } from "../http";
 import { parseBody } from "../validation";
 
-/** `POST /cloud/games/{game_id}/matchmaker/lobbies/export-history`: writes the CSV, answers a presigned URL. */
+/**
+ * `POST /cloud/games/{game_id}/matchmaker/lobbies/export-history`: writes the CSV, answers a
+ * presigned URL. The body is read as the service reads it: any integers, no range check (a
+ * backward or negative span exports nothing), unknown fields ignored (service-facts §1, §6).
+ */
 export const exportLobbyHistory: Handler = async (core, ctx) => {
   const gameId = ctx.params.game as string;
   authorizeGame(core.world, core.principal(ctx), gameId);
-  const body = parseBody(ExportLobbyHistoryRequest, await ctx.json());
+  const body = parseBody(ExportLobbyHistoryRequestAsServed, await ctx.json());
   const game = core.world.games.get(gameId);
   if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
   const uploadId = core.nextUploadId();

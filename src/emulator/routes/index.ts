@@ -7,6 +7,24 @@ import { createServer, deleteServer, getServer, listBuilds, listDatacenters, lis
 /** Pattern of the presigned export download (not rate limited: it stands for object storage). */
 export const EXPORT_DOWNLOAD_ROUTE = "/__exports/:upload/export.csv";
 
+/**
+ * What a route asks of the caller before its handler runs: a bearer token (`token`, most routes),
+ * none but one that is sent is checked (`optional`, bootstrap), or nothing at all because the URL
+ * itself is the credential and the route stands for object storage, outside the API's rate limits
+ * (`presigned`, the export download).
+ */
+export type RouteAccess = "token" | "optional" | "presigned";
+
+const ACCESS: Readonly<Record<string, RouteAccess>> = {
+  "/cloud/bootstrap": "optional",
+  [EXPORT_DOWNLOAD_ROUTE]: "presigned",
+};
+
+/** The access rule of a route pattern. */
+export function accessOf(pattern: string): RouteAccess {
+  return ACCESS[pattern] ?? "token";
+}
+
 const SERVERS = "/games/:game/environments/:env";
 
 /** Every route of the service, plus the presigned export download. */

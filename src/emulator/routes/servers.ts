@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ERROR_CODES } from "../../api/errors";
 import {
-  CreateServerRequest,
+  CreateServerRequestAsServed,
   DeleteServerQuery,
   ListBuildsQuery,
   ListServersQuery,
@@ -11,21 +11,22 @@ import type { EmulatorCore, Handler, RequestContext } from "../core";
 import { ok, okNow, ServiceError } from "../http";
 import { newestFirst, newServer, type ServerRecord, tagsContain } from "../servers";
 import { parseBody, parseBool, parseIntParam, parseQuery, parseTagsJson } from "../validation";
-import type { Environment, Game } from "../world";
+import type { Environment, Game, Principal } from "../world";
 
-/** Auth for every servers route: a cloud token of the game or a member of its developer group. */
-function authorize(core: EmulatorCore, ctx: RequestContext): { gameId: string; environmentId: string } {
-  const gameId = ctx.params.game as string;
-  authorizeGame(core.world, core.principal(ctx), gameId);
-  return { gameId, environmentId: ctx.params.env as string };
-}
-
-/** Existence, in the service's order: game, then environment (both 400). */
+/**
+ * The last checks of every servers route. The service's order (service-facts §1, §2) is: the token
+ * is valid (`core.principal`), then the route's own body or query, then — here — the game and the
+ * environment exist (both 400), and only then may the caller use them: a cloud token of another
+ * game is 403 `API_FORBIDDEN` (so an unknown environment is `GAME_ENVIRONMENT_NOT_FOUND` even for
+ * such a token), a user outside the game's group 403 `GROUP_NOT_MEMBER`.
+ */
 function scope(
   core: EmulatorCore,
-  gameId: string,
-  environmentId: string,
+  ctx: RequestContext,
+  principal: Principal,
 ): { game: Game; environment: Environment } {
+  const gameId = ctx.params.game as string;
+  const environmentId = ctx.params.env as string;
   const game = core.world.games.get(gameId);
   if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
   const environment = core.world.environmentOf(gameId, environmentId);
@@ -36,6 +37,7 @@ function scope(
       `Environment ${environmentId} was not found in game ${gameId}.`,
     );
   }
+  authorizeGame(core.world, principal, gameId, "forbidden");
   return { game, environment };
 }
 
@@ -54,9 +56,9 @@ function findServer(core: EmulatorCore, environmentId: string, serverId: string)
 
 /** `POST …/servers`: validated, accepted at once, placed after the placement delay. */
 export const createServer: Handler = async (core, ctx) => {
-  const { gameId, environmentId } = authorize(core, ctx);
-  const body = parseBody(CreateServerRequest, await ctx.json());
-  const { game, environment } = scope(core, gameId, environmentId);
+  const principal = core.principal(ctx);
+  const body = parseBody(CreateServerRequestAsServed, await ctx.json());
+  const { game, environment } = scope(core, ctx, principal);
   const datacenter = game.datacenters.find((d) => d.id === body.datacenter);
   if (!datacenter) {
     throw new ServiceError(
@@ -70,7 +72,7 @@ export const createServer: Handler = async (core, ctx) => {
     throw new ServiceError(
       400,
       ERROR_CODES.buildNotFound,
-      `Build ${body.runtime.build} was not found in environment ${environmentId}.`,
+      `Build ${body.runtime.build} was not found in environment ${environment.id}.`,
     );
   }
   const server = newServer(randomUUID(), environment.id, body, core.now());
@@ -84,26 +86,25 @@ export const createServer: Handler = async (core, ctx) => {
 
 /** `GET …/servers/{server_id}`: destroyed servers are still returned. */
 export const getServer: Handler = (core, ctx) => {
-  const { gameId, environmentId } = authorize(core, ctx);
-  scope(core, gameId, environmentId);
-  return okNow({ server: findServer(core, environmentId, ctx.params.server as string).server });
+  const { environment } = scope(core, ctx, core.principal(ctx));
+  return okNow({ server: findServer(core, environment.id, ctx.params.server as string).server });
 };
 
 /** `DELETE …/servers/{server_id}`: `destroyed_at` at once; idempotent on a destroyed server. */
 export const deleteServer: Handler = (core, ctx) => {
-  const { gameId, environmentId } = authorize(core, ctx);
+  const principal = core.principal(ctx);
   const query = parseQuery(DeleteServerQuery, {
     override_kill_timeout: parseIntParam("override_kill_timeout", ctx.query.get("override_kill_timeout")),
   });
-  scope(core, gameId, environmentId);
-  const record = findServer(core, environmentId, ctx.params.server as string);
+  const { environment } = scope(core, ctx, principal);
+  const record = findServer(core, environment.id, ctx.params.server as string);
   core.destroyServer(record, query.override_kill_timeout);
   return ok({});
 };
 
 /** `GET …/servers`: tag containment, newest first, destroyed only on request, `cursor` = strictly older. */
 export const listServers: Handler = (core, ctx) => {
-  const { gameId, environmentId } = authorize(core, ctx);
+  const principal = core.principal(ctx);
   const cursorRaw = ctx.query.get("cursor");
   const query = parseQuery(
     ListServersQuery,
@@ -114,8 +115,8 @@ export const listServers: Handler = (core, ctx) => {
     },
     { tags: "tags_json" },
   );
-  scope(core, gameId, environmentId);
-  const inEnvironment = [...core.servers.values()].filter((r) => r.server.environment === environmentId);
+  const { environment } = scope(core, ctx, principal);
+  const inEnvironment = [...core.servers.values()].filter((r) => r.server.environment === environment.id);
   // An unknown cursor matches nothing older, as the service's "older than" query does.
   const cursor =
     query.cursor === undefined ? undefined : inEnvironment.find((r) => r.server.id === query.cursor);
@@ -130,8 +131,7 @@ export const listServers: Handler = (core, ctx) => {
 
 /** `GET …/datacenters`: the game's datacenters by slug. */
 export const listDatacenters: Handler = (core, ctx) => {
-  const { gameId, environmentId } = authorize(core, ctx);
-  const { game } = scope(core, gameId, environmentId);
+  const { game } = scope(core, ctx, core.principal(ctx));
   const datacenters = [...game.datacenters]
     .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
     .map((d) => ({ id: d.id, slug: d.slug, name: d.name }));
@@ -140,13 +140,13 @@ export const listDatacenters: Handler = (core, ctx) => {
 
 /** `GET …/builds`: the environment's builds, newest first, filtered by `tags_json`. */
 export const listBuilds: Handler = (core, ctx) => {
-  const { gameId, environmentId } = authorize(core, ctx);
+  const principal = core.principal(ctx);
   const query = parseQuery(
     ListBuildsQuery,
     { tags: parseTagsJson(ctx.query.get("tags_json")) },
     { tags: "tags_json" },
   );
-  const { environment } = scope(core, gameId, environmentId);
+  const { environment } = scope(core, ctx, principal);
   const builds = environment.builds
     .filter((b) => tagsContain(b.tags, query.tags))
     .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))

@@ -1,0 +1,67 @@
+/**
+ * docs/emulator.md lists every place where the emulator answers a clearer 400 and the service a
+ * 500 (service-facts §9). Each case here is sent to the emulator, and the page must name it.
+ */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { call, codeOf, ids, serverBody, start } from "./helpers";
+
+const page = readFileSync(path.join(__dirname, "..", "..", "docs", "emulator.md"), "utf8");
+const differences = page.slice(page.indexOf("## Where the emulator differs from the service"));
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await start();
+});
+afterAll(() => emu.stop());
+
+describe("docs/emulator.md", () => {
+  it("is linked from the package docs", () => {
+    const index = readFileSync(path.join(__dirname, "..", "..", "docs", "_index.md"), "utf8");
+    expect(index).toContain("(./emulator.md)");
+    expect(page.indexOf("## Where the emulator differs from the service")).toBeGreaterThan(0);
+  });
+
+  it("lists each request the emulator answers with a 400 where the service answers 500", async () => {
+    const { serversPath } = ids(emu);
+    const cases: Array<[string, Promise<Awaited<ReturnType<typeof call>>>, string[]]> = [
+      [
+        "a routing rule broken in a create body",
+        call(emu, "POST", serversPath, {
+          body: serverBody(emu, { network: { ports: { game: { protocol: "udp", routing: {} } } } }),
+        }),
+        ["SERVERS_MUST_SPECIFY_ROUTING_TYPE"],
+      ],
+      [
+        "host routing with http",
+        call(emu, "POST", serversPath, {
+          body: serverBody(emu, { network: { ports: { web: { protocol: "http", routing: { host: {} } } } } }),
+        }),
+        ["SERVERS_UNSUPPORTED_HOST_PROTOCOL"],
+      ],
+      [
+        "a watch_index that is not a number",
+        call(emu, "GET", `/cloud/games/${ids(emu).gameId}?watch_index=soon`),
+        ["API_BAD_QUERY_PARAMETER", "watch_index"],
+      ],
+      [
+        "a tag that is not a string",
+        call(emu, "POST", serversPath, { body: serverBody(emu, { tags: { mode: 1 } }) }),
+        ["API_BAD_BODY", "tags"],
+      ],
+      [
+        "a user token naming an unknown game",
+        call(emu, "GET", "/cloud/games/00000000-0000-4000-8000-000000000000"),
+        ["GAME_NOT_FOUND", "/cloud/*"],
+      ],
+    ];
+    for (const [name, answer, named] of cases) {
+      const res = await answer;
+      expect([res.status, codeOf(res)], name).toEqual([400, named[0]]);
+      for (const word of named) expect(differences, name).toContain(word);
+      expect(differences).toContain("500 `ERROR`");
+    }
+  });
+});
