@@ -489,16 +489,16 @@ describe.each(cases)("$name", ({ schema, sample, required, optional, kind }) => 
 
 describe("request rules", () => {
   it.each([
-    ["CreateServerRequest", CreateServerRequest, createServer, "network.mode", "overlay"],
-    ["CreateServerRequest", CreateServerRequest, createServer, "network.ports.game.protocol", "QUIC"],
+    ["CreateServerRequest", "network.mode", "overlay", CreateServerRequest, createServer],
+    ["CreateServerRequest", "network.ports.game.protocol", "QUIC", CreateServerRequest, createServer],
     [
       "CreatePaymentPortalSessionRequest",
-      CreatePaymentPortalSessionRequest,
-      { intent: "general" },
       "intent",
       "refund",
+      CreatePaymentPortalSessionRequest,
+      { intent: "general" },
     ],
-  ] as const)("%s: rejects an unknown value of %s", (_name, schema, sample, path, bad) => {
+  ] as const)("%s: rejects an unknown value of %s (%s)", (_name, path, bad, schema, sample) => {
     const issues = issuesOf(schema, edit(sample as Record<string, unknown>, path, bad));
     expect(issues.map((i) => i.path)).toEqual([path]);
   });
@@ -516,19 +516,19 @@ describe("request rules", () => {
   });
 
   it.each([
-    [CreateServerRequest, createServer, "lifecycle.kill_timeout", 7_200_000],
-    [CreateServerRequest, createServer, "lifecycle.kill_timeout", -1],
-    [CreateServerRequest, createServer, "resources.cpu", 0],
-    [CreateServerRequest, createServer, "resources.memory", 2.5],
-    [CreateServerRequest, createServer, "network.ports.game.internal_port", 70_000],
-    [CreateServerRequest, createServer, "datacenter", "not-a-uuid"],
-    [CreateServerRequest, createServer, "datacenter", "00000000-0000-4000-8000-00000000000"],
-    [CreateServerRequest, createServer, "runtime.build", ""],
-    [CreateServerRequest, createServer, "tags", { n: 1 }],
-    [DeleteServerQuery, { override_kill_timeout: 0 }, "override_kill_timeout", 7_200_000],
-    [ExportLobbyHistoryRequest, { query_start: 1, query_end: 2 }, "query_start", -1],
-    [ExportLobbyHistoryRequest, { query_start: 1, query_end: 2 }, "query_end", 1.5],
-  ] as const)("%#: rejects %s = %j", (schema, sample, path, bad) => {
+    ["lifecycle.kill_timeout", 7_200_000, CreateServerRequest, createServer],
+    ["lifecycle.kill_timeout", -1, CreateServerRequest, createServer],
+    ["resources.cpu", 0, CreateServerRequest, createServer],
+    ["resources.memory", 2.5, CreateServerRequest, createServer],
+    ["network.ports.game.internal_port", 70_000, CreateServerRequest, createServer],
+    ["datacenter", "not-a-uuid", CreateServerRequest, createServer],
+    ["datacenter", "00000000-0000-4000-8000-00000000000", CreateServerRequest, createServer],
+    ["runtime.build", "", CreateServerRequest, createServer],
+    ["tags", { n: 1 }, CreateServerRequest, createServer],
+    ["override_kill_timeout", 7_200_000, DeleteServerQuery, { override_kill_timeout: 0 }],
+    ["query_start", -1, ExportLobbyHistoryRequest, { query_start: 1, query_end: 2 }],
+    ["query_end", 1.5, ExportLobbyHistoryRequest, { query_start: 1, query_end: 2 }],
+  ] as const)("%#: rejects %s = %j", (path, bad, schema, sample) => {
     const issues = issuesOf(schema, edit(sample as Record<string, unknown>, path, bad));
     expect(issues.length).toBeGreaterThan(0);
     expect(issues.every((i) => i.path.startsWith(path))).toBe(true);
@@ -643,13 +643,13 @@ describe("answers are checked for shape only", () => {
   });
 
   it.each([
-    [GameSummary, gameSummary, "total_player_count", "12"],
-    [GameSummary, gameSummary, "total_player_count", 1.5],
-    [GroupSummary, groupSummary, "bio", null],
-    [Server, server, "created_at", "1723786501123"],
-    [Build, build, "content_length", "big"],
-    [ListGamesResponse, { games: [], groups: [], watch: { index: "1" } }, "watch.index", 1],
-  ] as const)("%#: rejects a value of the wrong type at %s", (schema, sample, path, bad) => {
+    ["total_player_count", "12", GameSummary, gameSummary],
+    ["total_player_count", 1.5, GameSummary, gameSummary],
+    ["bio", null, GroupSummary, groupSummary],
+    ["created_at", "1723786501123", Server, server],
+    ["content_length", "big", Build, build],
+    ["watch.index", 1, ListGamesResponse, { games: [], groups: [], watch: { index: "1" } }],
+  ] as const)("%#: rejects a value of the wrong type at %s (%j)", (path, bad, schema, sample) => {
     const issues = issuesOf(schema, edit(sample as Record<string, unknown>, path, bad));
     expect(issues.map((i) => i.path)).toEqual([path]);
   });
