@@ -574,6 +574,7 @@ export class GamehostClient {
       ...(parsed?.metadata !== undefined ? { metadata: parsed.metadata } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       ids,
+      baseUrl: this.baseUrl,
     });
   }
 

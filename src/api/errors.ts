@@ -46,16 +46,36 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
   ERROR_CODES.datacenterNotFound,
 ]);
 
-/** Base class of every error this package throws. */
+/**
+ * Base class of every error this package throws. Each message names the cause and the fix on its own,
+ * so a Pulumi program that fails with one prints the message alone: the SDK's language host prints
+ * only the message of an error it recognizes as a `RunError` (by this duck-typed brand, the way it
+ * recognizes its own across SDK copies), instead of a stack trace and every field.
+ */
 export class GamehostError extends Error {
   override name = "GamehostError";
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    Object.defineProperty(this, "__pulumiRunError", { value: true, enumerable: false });
+  }
 }
 
 const SET_TOKEN =
-  "set gamehost:token (`pulumi config set --secret gamehost:token <token>`) or the GAMEHOST_TOKEN environment variable";
+  "set gamehost:token (`pulumi config set --secret gamehost:token <token>`) or GAMEHOST_TOKEN";
+const SET_BASE_URL =
+  "check gamehost:baseUrl (`pulumi config set gamehost:baseUrl <url>`) or GAMEHOST_BASE_URL";
 
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
+
+/**
+ * What the caller should do about a service error. `restates` marks advice that states the cause
+ * itself, so the service's own message would only repeat it.
+ */
+interface Advice {
+  text: string;
+  restates: boolean;
+}
 
 /** Which id a not-found code is about, and what to do about it. */
 function notFoundAdvice(code: string, ids: RequestIds): string {
@@ -63,11 +83,11 @@ function notFoundAdvice(code: string, ids: RequestIds): string {
   const inEnvironment = environment ? ` in environment ${environment}` : "";
   switch (code) {
     case ERROR_CODES.gameNotFound:
-      if (game) return `Game ${game} does not exist: check the game id.`;
+      if (game) return `Game ${game} does not exist: check the game id (getEnvironment finds it by name).`;
       break;
     case ERROR_CODES.environmentNotFound:
       if (environment)
-        return `Environment ${environment} does not exist${game ? ` in game ${game}` : ""}: check the environment id (the game's namespace ids are its environment ids).`;
+        return `Environment ${environment} does not exist${game ? ` in game ${game}` : ""}: check the environment id (getEnvironment finds it by name).`;
       break;
     case ERROR_CODES.serverNotFound:
       if (server)
@@ -75,42 +95,53 @@ function notFoundAdvice(code: string, ids: RequestIds): string {
       break;
     case ERROR_CODES.buildNotFound:
       if (build)
-        return `Build ${build} does not exist${inEnvironment}: check runtime.build against the environment's builds (listBuilds).`;
+        return `Build ${build} does not exist${inEnvironment}: check runtime.build against the environment's builds (getBuilds).`;
       break;
     case ERROR_CODES.datacenterNotFound:
       if (datacenter)
-        return `Datacenter ${datacenter} is not one of ${game ? `game ${game}'s` : "the game's"} datacenters: check datacenter against listDatacenters.`;
+        return `Datacenter ${datacenter} is not one of ${game ? `game ${game}'s` : "the game's"} datacenters: check datacenter against getDatacenters.`;
       break;
   }
   return "Check the ids: one does not exist or belongs to another game or environment.";
 }
 
-/** What the caller should do about a service error, in one sentence. */
-function adviceFor(
-  status: number,
-  code: string,
-  retryAfterMs: number | undefined,
-  ids: RequestIds,
-): string | undefined {
+function adviceFor(init: ApiErrorInit): Advice | undefined {
+  const { status, code, retryAfterMs } = init;
   switch (code) {
     case ERROR_CODES.entitlementExpired:
-      return `The token has expired: ${SET_TOKEN} to a current token.`;
+      return { text: `The token has expired: ${SET_TOKEN} to a current token.`, restates: true };
     case ERROR_CODES.tokenInvalid:
-      return `The token is not valid (mistyped, revoked, or from another deployment): ${SET_TOKEN} to a valid token.`;
+      return {
+        text: `The token is not valid (mistyped, revoked, or from another deployment): ${SET_TOKEN} to a valid token.`,
+        restates: true,
+      };
     case ERROR_CODES.missingEntitlement:
-      return `The token is not entitled to this (a cloud token of another game, or one that cannot use this route): ${SET_TOKEN} to a user token of a member of the game's group, or a cloud token of this game.`;
+      return {
+        text: `The token is not entitled to this (another game's cloud token, or one this route refuses): ${SET_TOKEN} to a group member's user token or this game's cloud token.`,
+        restates: true,
+      };
     case ERROR_CODES.groupNotMember:
-      return "The token's identity is not a member of the group that owns this: ask an owner of the group to add it, or use a member's token.";
+      return {
+        text: "The token's identity is not a member of the group that owns this: ask an owner of the group to add it, or use a member's token.",
+        restates: true,
+      };
     case ERROR_CODES.forbidden:
-      return "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.";
+      return {
+        text: "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.",
+        restates: false,
+      };
+    case ERROR_CODES.notFound:
+      return {
+        text: `No such route at ${init.baseUrl ?? "the base URL"}: ${SET_BASE_URL}; it must be the API's root (e.g. https://api.example.gg, no path).`,
+        restates: true,
+      };
   }
-  if (AUTH_CODES.has(code) || status === 401) {
-    return `No valid token was sent: ${SET_TOKEN}.`;
-  }
-  if (NOT_FOUND_CODES.has(code)) return notFoundAdvice(code, ids);
+  if (AUTH_CODES.has(code) || status === 401)
+    return { text: `No valid token was sent: ${SET_TOKEN}.`, restates: true };
+  if (NOT_FOUND_CODES.has(code)) return { text: notFoundAdvice(code, init.ids ?? {}), restates: true };
   if (code === ERROR_CODES.rateLimit || status === 429) {
     const when = retryAfterMs !== undefined ? ` after ${new Date(retryAfterMs).toISOString()}` : " later";
-    return `Rate limited: retry${when}, or lower the request rate.`;
+    return { text: `Rate limited: retry${when}, or lower the request rate.`, restates: true };
   }
   return undefined;
 }
@@ -131,6 +162,8 @@ export interface ApiErrorInit {
    * body's `datacenter` and `build`), so a not-found error says which one does not exist.
    */
   ids?: Readonly<Record<string, string>>;
+  /** The client's base URL, named when a route does not exist there. */
+  baseUrl?: string;
 }
 
 /** A non-200 answer from the service. */
@@ -142,30 +175,43 @@ export class GamehostApiError extends GamehostError {
   readonly code: string;
   /** The service's own message. */
   readonly serviceMessage: string;
-  /** Ray id of the request (body `ray_id` or header `rvt-ray-id`): quote it to support. */
-  readonly rayId: string | undefined;
-  readonly documentation: string | undefined;
-  readonly metadata: unknown;
   readonly method: string;
   readonly path: string;
-  readonly retryAfterMs: number | undefined;
+  /** Ray id of the request (body `ray_id` or header `rvt-ray-id`): quote it to support. */
+  declare readonly rayId?: string;
+  /** URL of the error's page, when the service names one. */
+  declare readonly documentation?: string;
+  /** The service's structured detail, when it sends one. */
+  declare readonly metadata?: unknown;
+  /** When the service says to retry (epoch ms). */
+  declare readonly retryAfterMs?: number;
 
+  /**
+   * The message is the cause and the fix, then what was sent and answered in brackets:
+   * `Game … does not exist: check the game id. [GET /cloud/games/…: 400 GAME_NOT_FOUND, ray id …]`.
+   * The service's own message leads instead when the advice does not state the cause.
+   */
   constructor(init: ApiErrorInit) {
-    const advice = adviceFor(init.status, init.code, init.retryAfterMs, init.ids ?? {});
-    const said = init.message.trim().replace(/\.+$/, "");
-    const ray = init.rayId ? ` (ray id ${init.rayId})` : "";
-    super(
-      `${init.method} ${init.path} failed with ${init.status} ${init.code}: ${said}.${advice ? ` ${advice}` : ""}${ray}`,
-    );
+    const advice = adviceFor(init);
+    const said = `${init.message.trim().replace(/\.+$/, "")}.`;
+    const cause = advice ? (advice.restates ? advice.text : `${said} ${advice.text}`) : said;
+    const ray = init.rayId ? `, ray id ${init.rayId}` : "";
+    super(`${cause} [${init.method} ${init.path}: ${init.status} ${init.code}${ray}]`);
     this.status = init.status;
     this.code = init.code;
     this.serviceMessage = init.message;
-    this.rayId = init.rayId;
-    this.documentation = init.documentation;
-    this.metadata = init.metadata;
     this.method = init.method;
     this.path = init.path;
-    this.retryAfterMs = init.retryAfterMs;
+    // Only what the answer held becomes a field: an inspected error shows no `undefined`s.
+    const optional = {
+      rayId: init.rayId,
+      documentation: init.documentation,
+      metadata: init.metadata,
+      retryAfterMs: init.retryAfterMs,
+    };
+    for (const [key, value] of Object.entries(optional)) {
+      if (value !== undefined) Object.defineProperty(this, key, { value, enumerable: true });
+    }
   }
 
   /** 401, or the 408 older clients expect, carrying an authentication code. */
@@ -185,6 +231,15 @@ export class GamehostApiError extends GamehostError {
   }
 }
 
+/** Failures that show nothing answers at the base URL (as opposed to a slow or broken answer). */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+const TIMED_OUT = new Set([
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "ETIMEDOUT",
+]);
+
 /** The request never got an HTTP answer: connection refused or reset, or a timeout. */
 export class GamehostNetworkError extends GamehostError {
   override name = "GamehostNetworkError";
@@ -193,9 +248,17 @@ export class GamehostNetworkError extends GamehostError {
   /** True when the request may have reached the service (sent, then no answer). */
   readonly mayHaveCommitted: boolean;
 
-  constructor(method: string, path: string, cause: unknown, mayHaveCommitted: boolean) {
-    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    super(`${method} ${path} failed without an answer from the service: ${reason}`, { cause });
+  constructor(method: string, path: string, cause: unknown, mayHaveCommitted: boolean, baseUrl?: string) {
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const at = baseUrl ?? "the base URL";
+    const fix =
+      typeof code === "string" && UNREACHABLE.has(code)
+        ? `Nothing answers at ${at}: ${SET_BASE_URL}, and that the service is running.`
+        : typeof code === "string" && TIMED_OUT.has(code)
+          ? "The service did not answer in time: retry, or raise gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)."
+          : "The connection failed: retry; if it keeps failing, check the network and gamehost:baseUrl.";
+    super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;
     this.mayHaveCommitted = mayHaveCommitted;

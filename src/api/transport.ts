@@ -158,6 +158,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
       req.path,
       err,
       state.mayHaveCommitted || mayHaveCommitted(err),
+      req.url.origin,
     );
   }
 }

@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
+import { GamehostConfigError } from "../api/errors";
 import { parseWith } from "../api/validate";
 import type { FunctionDefinition } from "./definitions";
 
@@ -16,10 +17,27 @@ export function functionClient(
   return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
 }
 
+/**
+ * Configuration errors met by data sources, by message. Every data source of a program that meets the
+ * same missing setting throws the same error object, which the language host then prints once.
+ */
+const configErrors = new Map<string, GamehostConfigError>();
+
+function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostClient {
+  try {
+    return functionClient({ tokenRequired: definition.needsToken });
+  } catch (error) {
+    if (!(error instanceof GamehostConfigError)) throw error;
+    const first = configErrors.get(error.message) ?? error;
+    configErrors.set(error.message, first);
+    throw first;
+  }
+}
+
 /** Runs a data source in the program's process: arguments checked, then the service called. */
 export async function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
   const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
-  return definition.run(functionClient({ tokenRequired: definition.needsToken }), checked);
+  return definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
 }
 
 /** Outputs that resolve once every `dependsOn` resource exists (its id for custom resources). */

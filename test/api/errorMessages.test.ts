@@ -74,6 +74,10 @@ function expectActionable(
   expect(err.rayId).toMatch(UUID);
   expect(err.message).toContain(`ray id ${err.rayId}`);
   expect(err.message).not.toMatch(/\.\./);
+  // Short: one line, the cause once, no empty fields when inspected.
+  expect(err.message.split("\n")).toHaveLength(1);
+  expect(err.message.length).toBeLessThan(400);
+  expect(inspect(err)).not.toContain("undefined");
   if (expected.token) {
     for (const text of [err.message, err.stack ?? "", JSON.stringify(err), inspect(err, { depth: 5 })]) {
       expect(text).not.toContain(expected.token);
@@ -131,7 +135,7 @@ describe("authentication errors name the config key and env var of the token", (
     expectActionable(err, {
       status: 401,
       code: "CLAIMS_MISSING_ENTITLEMENT",
-      mentions: [/cloud token of this game/, TOKEN_KEY, TOKEN_ENV],
+      mentions: [/this game.s cloud token/, TOKEN_KEY, TOKEN_ENV],
       token,
     });
   });
@@ -218,7 +222,7 @@ describe("not-found errors name the id that does not exist", () => {
     expectActionable(err, {
       status: 400,
       code: "CLUSTER_DATACENTER_NOT_FOUND",
-      mentions: [`Datacenter ${missing} is not one of game ${game}'s datacenters`, "listDatacenters"],
+      mentions: [`Datacenter ${missing} is not one of game ${game}'s datacenters`, "getDatacenters"],
       token: emu.tokens.user,
     });
   });
@@ -305,5 +309,43 @@ describe("rate limiting says when to retry", () => {
     } finally {
       await limited.stop();
     }
+  });
+});
+
+describe("errors that are not the service's", () => {
+  it("a base URL where nothing answers names it and the setting to fix", async () => {
+    const err = (await client("t", "http://127.0.0.1:9")
+      .getGame(game)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as Error;
+    expect(err.message).toMatch(
+      /^Nothing answers at http:\/\/127\.0\.0\.1:9: check gamehost:baseUrl .* GAMEHOST_BASE_URL, and that the service is running\. \[GET \/cloud\/games\/\S+: no answer, /,
+    );
+    expect(err.message.split("\n")).toHaveLength(1);
+  });
+
+  it("a base URL with a path prefix the service does not have says so, once", async () => {
+    const err = await apiError(client(emu.tokens.user, `${emu.url}/api/v1`).getGame(game));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^No such route at ${emu.url}/api/v1: check gamehost:baseUrl .* no path\\)\\. \\[GET /cloud/games/${game}: 404 API_NOT_FOUND, ray id `,
+      ),
+    );
+    expect(err.isNotFound).toBe(false);
+  });
+
+  it("a program that fails with one prints its message only (the SDK's RunError brand)", () => {
+    const err = new GamehostApiError({
+      method: "GET",
+      path: "/x",
+      status: 400,
+      code: "GAME_NOT_FOUND",
+      message: "gone",
+    });
+    expect((err as unknown as { __pulumiRunError?: boolean }).__pulumiRunError).toBe(true);
+    expect(Object.keys(err)).not.toContain("__pulumiRunError");
+    expect(Object.keys(err)).not.toContain("rayId");
   });
 });
