@@ -54,7 +54,7 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
  */
 export class GamehostError extends Error {
   override name = "GamehostError";
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     Object.defineProperty(this, "__pulumiRunError", { value: true, enumerable: false });
   }
