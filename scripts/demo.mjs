@@ -40,16 +40,14 @@ function findPulumi() {
   return undefined;
 }
 
+/** The quickstart's config: the emulator's URL and token, and names only (no UUID to paste). */
 function quickstartConfig(emulator) {
-  const game = emulator.fixture.games[0];
-  const environment = game.environments.find((e) => e.nameId === "prod") ?? game.environments[0];
   return {
     "gamehost:baseUrl": { value: emulator.url },
     "gamehost:token": { value: emulator.tokens.user, secret: true },
-    "gamehost-quickstart:gameId": { value: game.id },
-    "gamehost-quickstart:environmentId": { value: environment.id },
-    "gamehost-quickstart:datacenterId": { value: game.datacenters[0].id },
-    "gamehost-quickstart:buildId": { value: environment.builds[0].id },
+    "gamehost-quickstart:game": { value: emulator.fixture.games[0].nameId },
+    "gamehost-quickstart:environment": { value: "prod" },
+    "gamehost-quickstart:buildTags": { value: { channel: "stable" } },
   };
 }
 
@@ -73,7 +71,19 @@ function runCli(pulumi, config) {
   };
   run(["stack", "select", "--create", STACK]);
   for (const [key, { value, secret }] of Object.entries(config)) {
-    run(["config", "set", ...(secret ? ["--secret"] : []), key, String(value)]);
+    // An object value is set key by key with --path, as a person would type it.
+    const entries =
+      typeof value === "object" ? Object.entries(value).map(([k, v]) => [`${key}.${k}`, v]) : [[key, value]];
+    for (const [path, v] of entries) {
+      run([
+        "config",
+        "set",
+        ...(secret ? ["--secret"] : []),
+        ...(path === key ? [] : ["--path"]),
+        path,
+        String(v),
+      ]);
+    }
   }
   run(["up", "--yes", "--skip-preview"]);
   const values = JSON.parse(run(["stack", "output", "--json"], { capture: true }));

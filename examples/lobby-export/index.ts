@@ -3,9 +3,17 @@ import * as gamehost from "pulumi-gamehost";
 
 const config = new pulumi.Config();
 
+// The game by its name id (or UUID), among the caller's games: no UUID to paste.
+const wanted = config.require("game");
+const gameId = gamehost.getGamesOutput().apply((list) => {
+  const found = list.games.find((g) => g.nameId === wanted || g.gameId === wanted);
+  if (!found) throw new Error(`No game ${wanted} among ${list.games.map((g) => g.nameId).join(", ")}`);
+  return found.gameId;
+});
+
 // `triggers` re-exports on demand: bump `generation` to get a fresh URL for the same span.
 const history = new gamehost.LobbyHistoryExport("history", {
-  gameId: config.require("gameId"),
+  gameId,
   queryStart: config.require("from"),
   queryEnd: config.require("to"),
   triggers: { generation: config.get("generation") || "1" },

@@ -2,14 +2,25 @@ import * as pulumi from "@pulumi/pulumi";
 import * as gamehost from "pulumi-gamehost";
 
 const config = new pulumi.Config();
-const gameId = config.require("gameId");
-const environmentId = config.require("environmentId");
-const datacenter = config.require("datacenterId");
-const build = config.require("buildId");
+
+// Names a person knows, not UUIDs: the game's name id and the environment's (prod, staging…).
+const env = gamehost.getEnvironmentOutput({
+  game: config.require("game"),
+  environment: config.get("environment") ?? "prod",
+});
+const scope = { gameId: env.gameId, environmentId: env.environmentId };
+
+// A datacenter by slug (or the first one), and the newest build carrying the given tags.
+const datacenters = gamehost.getDatacentersOutput({ ...scope, slug: config.get("datacenter") });
+const builds = gamehost.getBuildsOutput({
+  ...scope,
+  tags: config.getObject<Record<string, string>>("buildTags"),
+});
+const datacenter = datacenters.apply((d) => d.datacenters[0]!.id);
+const build = builds.apply((b) => b.builds[0]!.id);
 
 const common = {
-  gameId,
-  environmentId,
+  ...scope,
   datacenter,
   runtime: { build, arguments: ["--mode", "lobby"], environment: { LOG_LEVEL: "info" } },
   resources: { cpu: 1000, memory: 1024 },
@@ -32,7 +43,7 @@ const match = new gamehost.Server("match", {
 });
 
 const games = gamehost.getGamesOutput();
-const game = gamehost.getGameOutput({ gameId });
+const game = gamehost.getGameOutput({ gameId: env.gameId });
 
 // Yesterday, in UTC: a fixed span, so a re-run within the day changes nothing.
 const todayUtc = new Date();
@@ -40,7 +51,7 @@ todayUtc.setUTCHours(0, 0, 0, 0);
 const yesterdayUtc = new Date(todayUtc.getTime() - 24 * 3600 * 1000);
 
 const history = new gamehost.LobbyHistoryExport("yesterday", {
-  gameId,
+  gameId: env.gameId,
   queryStart: yesterdayUtc,
   queryEnd: todayUtc,
   summarize: true,

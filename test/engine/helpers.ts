@@ -28,6 +28,8 @@ export const ROUTES = {
   game: "GET /cloud/games/:game",
   createServer: "POST /games/:game/environments/:env/servers",
   listServers: "GET /games/:game/environments/:env/servers",
+  listDatacenters: "GET /games/:game/environments/:env/datacenters",
+  listBuilds: "GET /games/:game/environments/:env/builds",
   getServer: "GET /games/:game/environments/:env/servers/:server",
   deleteServer: "DELETE /games/:game/environments/:env/servers/:server",
   exportHistory: "POST /cloud/games/:game/matchmaker/lobbies/export-history",
@@ -41,6 +43,8 @@ export interface FixtureIds {
   datacenterId: string;
   buildId: string;
   gameName: string;
+  /** Name id of the game, e.g. `space-race`. */
+  gameNameId: string;
   environmentNames: string[];
 }
 
@@ -58,6 +62,7 @@ export function fixtureIds(emulator: RunningEmulator): FixtureIds {
     datacenterId: datacenter.id,
     buildId: build.id,
     gameName: game.displayName,
+    gameNameId: game.nameId,
     environmentNames: game.environments.map((e) => e.nameId),
   };
 }
@@ -70,17 +75,28 @@ export function connectionConfig(emulator: RunningEmulator): Record<string, Conf
   };
 }
 
-/** The quickstart's stack config, as `scripts/demo.mjs` builds it. */
+/** The quickstart's stack config, as `scripts/demo.mjs` builds it: names only, no UUID. */
 export function quickstartConfig(emulator: RunningEmulator): Record<string, ConfigEntry> {
-  const ids = fixtureIds(emulator);
   return {
     ...connectionConfig(emulator),
-    "gamehost-quickstart:gameId": { value: ids.gameId },
-    "gamehost-quickstart:environmentId": { value: ids.environmentId },
-    "gamehost-quickstart:datacenterId": { value: ids.datacenterId },
-    "gamehost-quickstart:buildId": { value: ids.buildId },
+    "gamehost-quickstart:game": { value: emulator.fixture.games[0]?.nameId ?? "" },
+    "gamehost-quickstart:environment": { value: "prod" },
+    "gamehost-quickstart:buildTags": { value: { channel: "stable" } },
   };
 }
+
+/**
+ * What the quickstart's data sources read, sorted: getEnvironment (the game list, then the game),
+ * getDatacenters, getBuilds, getGames and getGame. Nothing else runs in a preview or a no-change up.
+ */
+export const QUICKSTART_READS = [
+  ROUTES.games,
+  ROUTES.games,
+  ROUTES.game,
+  ROUTES.game,
+  ROUTES.listBuilds,
+  ROUTES.listDatacenters,
+].sort();
 
 /** A plain-JSON `ServerArgs` for the servers program: one HTTP port behind game guard, small resources. */
 export type ServerArgsJson = { [key: string]: JsonValue };

@@ -21,6 +21,7 @@ import {
   IDEMPOTENCY_TAG,
   opsOf,
   QUICKSTART_DIR,
+  QUICKSTART_READS,
   quickstartConfig,
   ROUTES,
   routesCalled,
@@ -71,8 +72,8 @@ describe("examples/quickstart through the engine harness", () => {
     expect(preview.error).toBeUndefined();
     expect(opsOf(preview.steps).sort()).toEqual(["lobby: create", "match: create", "yesterday: create"]);
     expect(preview.steps.every((s) => s.preview)).toBe(true);
-    // Exactly the two data-source reads: no server listing, create or export.
-    expect(routesCalled(emulator)).toEqual([ROUTES.games, ROUTES.game]);
+    // Exactly the data-source reads: no server listing, create or export.
+    expect(routesCalled(emulator)).toEqual(QUICKSTART_READS);
     expect(emulator.servers()).toEqual([]);
     expect(stack.checkpoint()).toBeUndefined();
     // Data sources resolve during preview; what the provider computes is unknown until apply.
@@ -134,7 +135,7 @@ describe("examples/quickstart through the engine harness", () => {
 
     expect(again.error).toBeUndefined();
     expect(opsOf(again.steps).sort()).toEqual(["lobby: same", "match: same", "yesterday: same"]);
-    expect(routesCalled(emulator)).toEqual([ROUTES.games, ROUTES.game]);
+    expect(routesCalled(emulator)).toEqual(QUICKSTART_READS);
     expect(again.outputs).toEqual(firstUp?.outputs);
     expect(liveServers(emulator)).toHaveLength(2);
   });

@@ -59,10 +59,8 @@ beforeAll(async () => {
     {
       "gamehost:baseUrl": emulator.url,
       "gamehost:token": emulator.tokens.user,
-      "gamehost-quickstart:gameId": target.gameId,
-      "gamehost-quickstart:environmentId": target.environmentId,
-      "gamehost-quickstart:datacenterId": target.datacenter,
-      "gamehost-quickstart:buildId": target.build,
+      "gamehost-quickstart:game": emulator.fixture.games[0]!.nameId,
+      "gamehost-quickstart:environment": "prod",
     },
     ["gamehost:token"],
   );
