@@ -12,10 +12,6 @@ import { parseQuery } from "./validation";
 import { WatchHub } from "./watch";
 import { type Game, type Principal, World } from "./world";
 
-function warn(message: string): void {
-  process.emitWarning(`gamehost emulator: ${message}`, "GamehostEmulatorWarning");
-}
-
 /** The `watch_index` query parameter, by the shared rule. */
 const WatchIndexQuery = z.object({ watch_index: WatchIndex });
 
@@ -32,6 +28,8 @@ export interface CoreOptions {
   exportDir: string;
   stateFile: string | undefined;
   now: () => number;
+  /** Where the emulator's warnings go (see `EmulatorOptions.onWarning`). */
+  warn: (message: string) => void;
 }
 
 /** What a route handler sees of its request. */
@@ -195,14 +193,14 @@ export class EmulatorCore {
       try {
         if (this.place(record)) changed++;
       } catch (err) {
-        warn(`placing server ${id} failed: ${String(err)}`);
+        this.options.warn(`placing server ${id} failed: ${String(err)}`);
       }
     }
     if (changed === 0) return;
     try {
       this.persist();
     } catch (err) {
-      warn(`cannot write the state file after placement: ${String(err)}`);
+      this.options.warn(`cannot write the state file after placement: ${String(err)}`);
     }
   }
 
@@ -227,7 +225,7 @@ export class EmulatorCore {
     );
     if (unstartable !== undefined) {
       server.destroyed_at = this.now();
-      warn(
+      this.options.warn(
         `server ${server.id} never starts: its game-guard port ${JSON.stringify(unstartable)} has no internal_port.`,
       );
       return true;
@@ -242,7 +240,7 @@ export class EmulatorCore {
     });
     if (!placed) {
       server.destroyed_at = this.now();
-      warn(
+      this.options.warn(
         `server ${server.id} could not be placed: datacenter ${server.datacenter} has no free public port left; it exits without starting.`,
       );
     }

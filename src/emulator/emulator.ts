@@ -48,6 +48,11 @@ export interface EmulatorOptions {
   exportDir?: string;
   /** Clock in epoch ms (expiry, index age, timestamps); default `Date.now`. */
   now?: () => number;
+  /**
+   * Receives what the emulator has to say about itself (an internal error, a server that cannot
+   * start). Default: a process warning named `GamehostEmulatorWarning`, as the CLI shows them.
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** Tokens of the fixture, by their role in tests. */
@@ -115,6 +120,11 @@ function tokensOf(fixture: Fixture, now: number): EmulatorTokens {
   };
 }
 
+/** The default warning sink: a process warning, which Node prints to stderr. */
+function emitEmulatorWarning(message: string): void {
+  process.emitWarning(`gamehost emulator: ${message}`, "GamehostEmulatorWarning");
+}
+
 function checkMs(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 0)
     throw new Error(`Emulator option ${name} must be an integer ≥ 0, got ${value}`);
@@ -126,6 +136,7 @@ function checkMs(name: string, value: number): number {
  * describes: same routes, auth rules, errors, watch semantics and placement.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const onWarning = options.onWarning ?? emitEmulatorWarning;
   const fixture = loadFixture(options.fixture);
   const now = options.now ?? Date.now;
   const requestTimeCapMs = checkMs("requestTimeCapMs", options.requestTimeCapMs ?? DEFAULTS.requestTimeCapMs);
@@ -145,7 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const exportDir = options.exportDir ?? mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-"));
   let core: EmulatorCore;
   try {
-    core = new EmulatorCore(fixture, { ...settings, exportDir });
+    core = new EmulatorCore(fixture, { ...settings, exportDir, warn: onWarning });
   } catch (err) {
     if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
     throw err;
@@ -165,8 +176,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         },
       })
     : undefined;
-  const warn = (err: unknown) =>
-    process.emitWarning(`gamehost emulator: ${String(err)}`, "GamehostEmulatorWarning");
+  const warn = (err: unknown) => onWarning(String(err));
   const host: ExchangeHost = {
     core,
     caps: new TimeCap(requestTimeCapMs, warn),

@@ -222,9 +222,7 @@ export class Exchange implements RequestContext, Capped {
       // The client left mid-request (e.g. while sending its body): nobody to answer, nothing wrong.
       else if (this.aborted) reply = undefined;
       else {
-        process.emitWarning(
-          `gamehost emulator: internal error in ${this.method} ${this.pathname}: ${String(err)}`,
-        );
+        this.host.core.options.warn(`internal error in ${this.method} ${this.pathname}: ${String(err)}`);
         error = internalError();
       }
     }
@@ -244,9 +242,7 @@ export class Exchange implements RequestContext, Capped {
 
   /** Last line of defence: never a crash, never a stack trace to the client. */
   private internalFailure(err: unknown): void {
-    process.emitWarning(
-      `gamehost emulator: failed to answer ${this.method} ${this.pathname}: ${String(err)}`,
-    );
+    this.host.core.options.warn(`failed to answer ${this.method} ${this.pathname}: ${String(err)}`);
     try {
       writeError(this.res, this.rayId, internalError());
     } catch {

@@ -26,6 +26,8 @@ import {
 
 const probe = spawnSync("pulumi", ["version"], { encoding: "utf8", timeout: 30_000 });
 const hasCli = probe.status === 0;
+// Said once, where the run shows it: the reporter lists a skipped file without its reason.
+if (!hasCli) console.info("real-CLI scenarios skipped: `pulumi` is not on PATH (they run where it is)");
 const title = hasCli
   ? `real pulumi CLI ${probe.stdout.trim()}`
   : "real pulumi CLI (skipped: pulumi not on PATH)";
