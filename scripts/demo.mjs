@@ -5,12 +5,13 @@
 // Engine: the `pulumi` CLI from PATH, else the `pulumi` npm package (it fetches the CLI where the
 // internet is reachable). Where neither can run, the same unchanged program runs through the two
 // processes the CLI itself starts — the SDK's language host and dynamic-provider host — driven by
-// this repo's engine harness (test/harness). `--require-cli` fails instead of falling back.
+// this repo's engine harness (harness/). `--require-cli` fails instead of falling back.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadHarness } from "../harness/load.mjs";
 import { describeOutputs, stackOutputs } from "./lib/stack-outputs.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -93,17 +94,8 @@ function runCli(pulumi, config) {
 }
 
 async function runHarness(config) {
-  log("engine: running through the SDK's language and provider hosts (test/harness)");
-  const build = spawnSync(
-    process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.harness.json"],
-    {
-      cwd: repo,
-      stdio: "inherit",
-    },
-  );
-  if (build.status !== 0) throw new Error("could not compile the engine harness");
-  const { Stack } = require(path.join(repo, ".demo-build", "test", "harness", "index.js"));
+  log("engine: running through the SDK's language and provider hosts (harness/)");
+  const { Stack } = loadHarness();
   rmSync(stateDir, { recursive: true, force: true });
   mkdirSync(stateDir, { recursive: true });
   const stack = new Stack({

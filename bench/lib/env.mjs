@@ -1,8 +1,6 @@
 // Shared setup of the bench scripts: repo paths, a `require` rooted at the repo (so `pulumi-gamehost/*`
 // resolves to dist/ through the self-link, as programs and the provider host see it), the compiled
 // engine harness, and a description of the machine.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -12,26 +10,8 @@ export const BENCH_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const REPO = path.resolve(BENCH_DIR, "..");
 export const require = createRequire(path.join(REPO, "package.json"));
 
-const HARNESS_ENTRY = path.join(REPO, ".demo-build", "test", "harness", "index.js");
-const HARNESS_SOURCES = path.join(REPO, "test", "harness");
-
-/** The engine harness, compiled with tsconfig.harness.json (as scripts/demo.mjs does) when it is stale. */
-export function loadHarness() {
-  const newestSource = Math.max(
-    ...readdirSync(HARNESS_SOURCES)
-      .filter((f) => f.endsWith(".ts"))
-      .map((f) => statSync(path.join(HARNESS_SOURCES, f)).mtimeMs),
-  );
-  if (!existsSync(HARNESS_ENTRY) || statSync(HARNESS_ENTRY).mtimeMs < newestSource) {
-    const build = spawnSync(
-      process.execPath,
-      [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.harness.json"],
-      { cwd: REPO, stdio: "inherit" },
-    );
-    if (build.status !== 0) throw new Error("could not compile the engine harness (tsconfig.harness.json)");
-  }
-  return require(HARNESS_ENTRY);
-}
+/** The engine harness, compiled once (see harness/load.mjs). */
+export { loadHarness } from "../../harness/load.mjs";
 
 /** nproc, CPU model, RAM and Node version: printed with every figure. */
 export function machine() {

@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConfigEntry, type RunResult, Stack } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
-import { type ConfigEntry, type RunResult, Stack } from "../harness";
 import { liveServers, startTestEmulator } from "../support/emulator";
 import {
   connectionConfig,

@@ -6,9 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
+import type { ConfigEntry, JsonValue, RunResult, Stack, Step } from "../../harness/src";
 import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
-import type { ConfigEntry, JsonValue, RunResult, Stack, Step } from "../harness";
 import { dist, REPO_ROOT } from "../support/dist";
 
 /** The quickstart example, run unchanged. */

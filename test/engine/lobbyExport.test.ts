@@ -9,8 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isSecret, type RunResult, Stack } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
-import { isSecret, type RunResult, Stack } from "../harness";
 import { REPO_ROOT } from "../support/dist";
 import { startTestEmulator } from "../support/emulator";
 import {

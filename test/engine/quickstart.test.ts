@@ -9,8 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunResult, Stack, UNKNOWN } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
-import { type RunResult, Stack, UNKNOWN } from "../harness";
 import { dist } from "../support/dist";
 import { liveServers, startTestEmulator } from "../support/emulator";
 import {

@@ -11,8 +11,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customSteps, type RunResult, Stack } from "../../harness/src";
 import type { FaultSpec, RequestLogEntry, RunningEmulator } from "../../src/emulator";
-import { customSteps, type RunResult, Stack } from "../harness";
 import { startTestEmulator } from "../support/emulator";
 import {
   type Census,

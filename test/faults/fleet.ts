@@ -3,8 +3,8 @@
  * the emulator routes faults are aimed at, and the census that compares live servers with the checkpoint.
  */
 import * as path from "node:path";
+import type { ConfigEntry, Stack } from "../../harness/src";
 import type { RequestLogEntry, RunningEmulator } from "../../src/emulator";
-import type { ConfigEntry, Stack } from "../harness";
 import { dist } from "../support/dist";
 import { serverTarget } from "../support/emulator";
 

@@ -10,8 +10,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isSecret, type RunResult, Stack, unwrapSecrets } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
-import { isSecret, type RunResult, Stack, unwrapSecrets } from "../harness";
 import { dist } from "../support/dist";
 import { serverTarget, startTestEmulator } from "../support/emulator";
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { customSteps } from "../harness";
+import { customSteps } from "../../harness/src";
 import { mutations, opsByName, removeTempDirs, storeStack } from "./helpers";
 
 afterAll(removeTempDirs);

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type ConfigEntry, type JsonValue, Stack, type Step } from "../harness";
+import { type ConfigEntry, type JsonValue, Stack, type Step } from "../../harness/src";
 
 /** The JS program whose dynamic provider keeps items as files (see programs/store/index.js). */
 export const STORE_PROGRAM = path.join(__dirname, "programs", "store");

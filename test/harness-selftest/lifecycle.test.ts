@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { customSteps, UNKNOWN } from "../harness";
+import { customSteps, UNKNOWN } from "../../harness/src";
 import { type ItemSpec, mutations, opsByName, removeTempDirs, storeStack } from "./helpers";
 
 afterAll(removeTempDirs);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { Engine, type Goal, type ProviderHost, type ResourceState, Stack, StepError } from "../harness";
+import {
+  Engine,
+  type Goal,
+  type ProviderHost,
+  type ProviderSource,
+  type ResourceState,
+  Stack,
+  StepError,
+} from "../../harness/src";
 import { STORE_PROGRAM } from "./helpers";
 
 // The engine's `parallel` option (`pulumi up/destroy --parallel`), driven with an in-process stand-in for the
@@ -39,7 +47,15 @@ function fakeHost(opts: { callMs: number; failDelete?: string }) {
     },
   } as unknown as ProviderHost;
   const protocol = { acceptSecrets: false, acceptResources: false, supportsPreview: false };
-  return { seen, provider: async () => ({ host, protocol }) };
+  const configured = { host, protocol };
+  const provider: ProviderSource = {
+    defaultInputs: () => ({}),
+    check: async (_urn, _olds, news) => ({ inputs: news, failures: [] }),
+    diff: async () => ({ changes: "none", replaces: [], stables: [], diffs: [], deleteBeforeReplace: false }),
+    configure: async () => configured,
+    get: async () => configured,
+  };
+  return { seen, provider };
 }
 
 function goal(name: string): Goal {
@@ -88,9 +104,9 @@ function engine(provider: ReturnType<typeof fakeHost>["provider"], olds: Resourc
     stack: "dev",
     preview: false,
     olds,
-    provider,
+    providers: provider,
     diagnostics: [],
-    parallel,
+    ...(parallel !== undefined ? { parallel } : {}),
   });
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSecret, ProviderError, ProviderHost, UNKNOWN } from "../harness";
+import { makeSecret, ProviderError, ProviderHost, UNKNOWN } from "../../harness/src";
 import { removeTempDirs, tempDir } from "./helpers";
 
 // A `__provider` text like the SDK's closure serializer produces: a module whose `handler()` returns the

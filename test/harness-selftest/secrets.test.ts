@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { isSecret, SECRET_SIG, SIG_KEY } from "../harness";
+import { isSecret, SECRET_SIG, SIG_KEY } from "../../harness/src";
 import { opsByName, removeTempDirs, storeStack } from "./helpers";
 
 afterAll(removeTempDirs);

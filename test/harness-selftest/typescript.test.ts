@@ -1,6 +1,6 @@
 import * as path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { Stack } from "../harness";
+import { Stack } from "../../harness/src";
 import { opsByName, removeTempDirs, TYPED_PROGRAM, tempDir } from "./helpers";
 
 afterAll(removeTempDirs);

@@ -54,7 +54,6 @@ beforeAll(async () => {
     secretOutputsByName.set(req.getName(), req.getAdditionalsecretoutputsList());
     register(req, cb);
   };
-  const target = serverTarget(emulator);
   pulumi.runtime.setAllConfig(
     {
       "gamehost:baseUrl": emulator.url,

@@ -33,6 +33,10 @@ export interface ResourceState {
   external?: boolean;
   protect?: boolean;
   retainOnDelete?: boolean;
+  /** The id it was imported with (`import` option): a later run with the same id does not import again. */
+  importId?: string;
+  /** `customTimeouts` in seconds, kept so a later delete (a destroy) honours them. */
+  customTimeouts?: { create?: number; update?: number; delete?: number };
 }
 
 /** Root resource type, `sdk/nodejs/runtime/stack.ts: rootPulumiStackTypeName`. */

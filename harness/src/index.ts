@@ -5,7 +5,15 @@
 export type { CheckpointFile, ResourceState } from "./checkpoint";
 export { ROOT_STACK_TYPE } from "./checkpoint";
 export { TEST_PASSPHRASE } from "./crypter";
-export { Engine, type Goal, makeUrn, StepError } from "./engine";
+export {
+  type ConfiguredProvider,
+  Engine,
+  type EngineOptions,
+  type Goal,
+  makeUrn,
+  type ProviderSource,
+  StepError,
+} from "./engine";
 export {
   containsSecrets,
   isSecret,
@@ -16,6 +24,13 @@ export {
   unwrapSecrets,
 } from "./properties";
 export type { JsonValue, PropertyMap } from "./proto";
-export { type PartialFailure, ProviderError, ProviderHost, type ProviderHostOptions } from "./providerHost";
+export {
+  type LaunchSpec,
+  type PartialFailure,
+  ProviderError,
+  ProviderHost,
+  type ProviderHostOptions,
+} from "./providerHost";
+export { type PluginLocation, RunProviders, type StartedProvider } from "./providers";
 export { type ConfigEntry, customSteps, Stack, type StackOptions } from "./stack";
 export type { Diagnostic, OutputValue, RunResult, Step, StepOp } from "./types";

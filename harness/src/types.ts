@@ -2,7 +2,7 @@
 import type { JsonValue } from "./proto";
 
 /** What happened to one resource in a run. */
-export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "refresh" | "read";
+export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "refresh" | "read" | "import";
 
 /** One recorded step, in the order the harness applied it. */
 export interface Step {

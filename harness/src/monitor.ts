@@ -4,7 +4,7 @@
  * `sdk/go/common/resource/plugin/host_server.go` (hostServer: Log, Get/SetRootResource).
  */
 import type { Goal } from "./engine";
-import { type Engine, StepError } from "./engine";
+import { type Engine, parseDuration, StepError } from "./engine";
 import { marshalProperties } from "./properties";
 import {
   emptyproto,
@@ -58,6 +58,18 @@ const SEVERITIES: Record<number, Diagnostic["severity"]> = {
 function toServiceError(err: unknown): ServiceError {
   const message = err instanceof Error ? err.message : String(err);
   return { code: grpc.status.UNKNOWN, details: message };
+}
+
+/** `customTimeouts` of a registration (Go duration strings), in seconds. */
+function customTimeoutsOf(
+  timeouts: { getCreate(): string; getUpdate(): string; getDelete(): string } | undefined,
+): { create?: number; update?: number; delete?: number } {
+  if (!timeouts) return {};
+  return {
+    create: parseDuration(timeouts.getCreate()),
+    update: parseDuration(timeouts.getUpdate()),
+    delete: parseDuration(timeouts.getDelete()),
+  };
 }
 
 function decodePropertyDependencies(
@@ -131,6 +143,9 @@ export class MonitorServer {
           protect: req.hasProtect() ? req.getProtect() : undefined,
           retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() : undefined,
           provider: req.getProvider(),
+          ...(req.getVersion() ? { version: req.getVersion() } : {}),
+          ...(req.getImportid() ? { importId: req.getImportid() } : {}),
+          ...(req.hasCustomtimeouts() ? { customTimeouts: customTimeoutsOf(req.getCustomtimeouts()) } : {}),
         };
         engine.registerResource(goal).then(
           (state) => {
@@ -154,6 +169,16 @@ export class MonitorServer {
             callback(null, res);
           },
           (err: unknown) => {
+            // source_eval.go: RegisterResource — a failed step is reported to an SDK that supports result
+            // reporting as `Result: FAIL` (its outputs stay unknown and the program goes on); the engine has
+            // already shown the step's error, once.
+            if (err instanceof StepError && req.getSupportsresultreporting()) {
+              const res = new resproto.RegisterResourceResponse();
+              res.setUrn(err.urn);
+              res.setResult(resproto.Result.FAIL);
+              callback(null, res);
+              return;
+            }
             if (!(err instanceof StepError)) {
               opts.diagnostics.push({
                 severity: "error",
@@ -194,6 +219,7 @@ export class MonitorServer {
             replaceOnChanges: [],
             additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
             provider: req.getProvider(),
+            ...(req.getVersion() ? { version: req.getVersion() } : {}),
           })
           .then(
             (state) => {
@@ -213,15 +239,38 @@ export class MonitorServer {
           );
       },
 
-      // source_eval.go: resmon.Invoke — only the engine built-in `pulumi:pulumi:getResource`
-      // (pkg/resource/deploy/builtins.go: builtinProvider.getResource); there are no other providers to invoke.
+      // source_eval.go: resmon.Invoke — the engine built-in `pulumi:pulumi:getResource`
+      // (pkg/resource/deploy/builtins.go: builtinProvider.getResource), else the token's provider.
       invoke: (call, callback) => {
-        const tok = call.request.getTok();
+        const req = call.request;
+        const tok = req.getTok();
         if (tok !== "pulumi:pulumi:getResource") {
-          callback({ code: grpc.status.UNIMPLEMENTED, details: `the harness cannot invoke "${tok}"` });
+          engine
+            .invoke({
+              tok,
+              args: fromStruct(req.getArgs()),
+              provider: req.getProvider(),
+              ...(req.getVersion() ? { version: req.getVersion() } : {}),
+            })
+            .then(
+              ({ result, failures }) => {
+                const res = new provproto.InvokeResponse();
+                res.setReturn(toStruct(marshalProperties(result, { keepSecrets: true, keepUnknowns: true })));
+                res.setFailuresList(
+                  failures.map((f) => {
+                    const failure = new provproto.CheckFailure();
+                    failure.setProperty(f.property);
+                    failure.setReason(f.reason);
+                    return failure;
+                  }),
+                );
+                callback(null, res);
+              },
+              (err: unknown) => callback(toServiceError(err)),
+            );
           return;
         }
-        const urn = String(fromStruct(call.request.getArgs()).urn ?? "");
+        const urn = String(fromStruct(req.getArgs()).urn ?? "");
         const state = engine.lookup(urn);
         if (!state) {
           callback({ code: grpc.status.NOT_FOUND, details: `unknown resource ${urn}` });

@@ -15,12 +15,12 @@ import {
   writeCheckpoint,
 } from "./checkpoint";
 import { Crypter, TEST_PASSPHRASE } from "./crypter";
-import { type ConfiguredProvider, DYNAMIC_PACKAGE, Engine, StepError } from "./engine";
+import { Engine, StepError } from "./engine";
 import { MonitorServer } from "./monitor";
 import { programUsesTypeScript, runProgram } from "./programRunner";
-import { containsSecrets, makeSecret, removeSecrets } from "./properties";
+import { containsSecrets, removeSecrets } from "./properties";
 import type { JsonValue, PropertyMap } from "./proto";
-import { ProviderHost } from "./providerHost";
+import { type PluginLocation, RunProviders, type StartedProvider, wireConfig } from "./providers";
 import type { Diagnostic, OutputValue, RunResult, Step } from "./types";
 
 /** A config value; `secret` values reach the program as secrets and are encrypted at rest. */
@@ -51,6 +51,14 @@ export interface StackOptions {
   timeoutMs?: number;
   /** Run the program through ts-node (default: its package.json lists `typescript`). */
   typescript?: boolean;
+  /** Type-check TypeScript programs, as `pulumi up` does by default (default true); false: transpile only. */
+  typeCheck?: boolean;
+  /** The `node` binary for the language host and Node.js providers (default: this process's). */
+  nodePath?: string;
+  /** Provider plugins by package, over the program's Pulumi.yaml `plugins.providers`. */
+  plugins?: Record<string, PluginLocation>;
+  /** Called when a run starts a provider process (a test can kill it mid-operation). */
+  onProviderStarted?: (provider: StartedProvider) => void;
   /** Keep the SDK's debug-level log messages in `diagnostics`. */
   keepDebugLogs?: boolean;
   /**
@@ -179,67 +187,37 @@ export class Stack {
   }
 
   /**
-   * The dynamic provider host for one run, started on first use. Like `provider_plugin.go: NewProvider` it gets
-   * `PULUMI_NODEJS_PROJECT` and the stack config in `PULUMI_CONFIG`; like `provider_plugin.go: Configure` it is
-   * configured with every config value (dynamic providers receive all of them, namespaced), secrets wrapped.
+   * The providers of one run, started on first use: like `provider_plugin.go: NewProvider` each gets
+   * `PULUMI_PROJECT` and the stack config in `PULUMI_CONFIG`; the dynamic provider host is configured with every
+   * config value (dynamic providers receive all of them, namespaced), a plugin with its package's config.
    */
-  private providerSource(diagnostics: Diagnostic[], engineAddress?: string) {
-    let started: Promise<ConfiguredProvider> | undefined;
-    let host: ProviderHost | undefined;
-    const get = (): Promise<ConfiguredProvider> => {
-      started ??= (async () => {
-        const plain = this.plainConfig();
-        host = await ProviderHost.start({
-          cwd: this.opts.programDir,
-          engineAddress,
-          env: {
-            ...this.opts.env,
-            PULUMI_CONFIG: JSON.stringify(plain),
-            PULUMI_NODEJS_PROJECT: this.project,
-            PULUMI_PROJECT: this.project,
-          },
-        });
-        const args: PropertyMap = {};
-        const variables: Record<string, string> = {};
-        for (const [key, { secret }] of this.config) {
-          const value = plain[key] ?? "";
-          args[key] = secret ? makeSecret(value) : value;
-          variables[`${DYNAMIC_PACKAGE}:config:${key}`] = value;
-        }
-        const protocol = await host.configure(args, variables);
-        return { host, protocol };
-      })();
-      return started;
-    };
-    const stop = async (): Promise<void> => {
-      if (!started) return;
-      await started.catch(() => undefined);
-      if (!host) return;
-      await host.stop();
-      for (const line of host.output) {
-        diagnostics.push({
-          severity: line.stream === "stderr" ? "warning" : "info",
-          message: line.text,
-          source: line.stream === "stderr" ? "provider-stderr" : "provider-stdout",
-        });
-      }
-    };
-    return { get, stop };
+  private providers(): RunProviders {
+    const plain = this.plainConfig();
+    return new RunProviders({
+      programDir: this.opts.programDir,
+      project: this.project,
+      config: wireConfig(this.config, plain),
+      plainConfig: plain,
+      ...(this.opts.env ? { env: this.opts.env } : {}),
+      ...(this.opts.nodePath ? { nodePath: this.opts.nodePath } : {}),
+      ...(this.opts.plugins ? { plugins: this.opts.plugins } : {}),
+      ...(this.opts.onProviderStarted ? { onStarted: this.opts.onProviderStarted } : {}),
+    });
   }
 
   private async deploy(preview: boolean): Promise<RunResult> {
     const startedAt = Date.now();
     const diagnostics: Diagnostic[] = [];
     const { olds, crypter } = this.load();
-    const provider = this.providerSource(diagnostics);
+    const providers = this.providers();
     const engine = new Engine({
       project: this.project,
       stack: this.stackName,
       preview,
       olds,
-      provider: provider.get,
+      providers,
       diagnostics,
-      parallel: this.opts.parallel,
+      ...(this.opts.parallel !== undefined ? { parallel: this.opts.parallel } : {}),
     });
     const monitor = await MonitorServer.start({
       engine,
@@ -259,6 +237,8 @@ export class Stack {
         config: this.plainConfig(),
         secretKeys: [...this.config].filter(([, e]) => e.secret).map(([k]) => k),
         typescript: this.opts.typescript ?? programUsesTypeScript(this.opts.programDir),
+        typeCheck: this.opts.typeCheck ?? true,
+        nodePath: this.opts.nodePath ?? process.execPath,
         env: this.opts.env,
         timeoutMs: this.opts.timeoutMs ?? 25_000,
         diagnostics,
@@ -272,7 +252,7 @@ export class Stack {
       if (!preview) writeCheckpoint(this.checkpointFile, this.stackName, engine.snapshot(), crypter);
     } finally {
       await monitor.stop();
-      await provider.stop();
+      await providers.stop(diagnostics);
     }
     return {
       steps: engine.steps,
@@ -288,15 +268,15 @@ export class Stack {
     const startedAt = Date.now();
     const diagnostics: Diagnostic[] = [];
     const { olds, crypter } = this.load();
-    const provider = this.providerSource(diagnostics);
+    const providers = this.providers();
     const engine = new Engine({
       project: this.project,
       stack: this.stackName,
       preview: false,
       olds,
-      provider: provider.get,
+      providers,
       diagnostics,
-      parallel: this.opts.parallel,
+      ...(this.opts.parallel !== undefined ? { parallel: this.opts.parallel } : {}),
     });
     try {
       await (kind === "refresh" ? engine.refreshAll() : engine.destroyAll()).catch((err: unknown) => {
@@ -306,7 +286,7 @@ export class Stack {
         writeCheckpoint(this.checkpointFile, this.stackName, engine.snapshot(), crypter);
       }
     } finally {
-      await provider.stop();
+      await providers.stop(diagnostics);
     }
     return {
       steps: engine.steps,

@@ -9,17 +9,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { track } from "./children";
-import { REPO_ROOT, RUN_ENTRY } from "./proto";
+import { HARNESS_ROOT, programSdkDir, sdkEntries } from "./proto";
 import type { Diagnostic } from "./types";
 
 /** The preload that keeps failing programs from hanging in `util.inspect` (see the file). */
-export const FAST_ERROR_PRELOAD = path.join(
-  REPO_ROOT,
-  "test",
-  "harness",
-  "preload",
-  "fast-error-inspect.cjs",
-);
+export const FAST_ERROR_PRELOAD = path.join(HARNESS_ROOT, "preload", "fast-error-inspect.cjs");
 
 /** Options for {@link runProgram}. */
 export interface ProgramRunOptions {
@@ -36,6 +30,10 @@ export interface ProgramRunOptions {
   secretKeys: string[];
   /** Run `.ts` through the SDK's ts-node registration (`PULUMI_NODEJS_TYPESCRIPT`). */
   typescript: boolean;
+  /** Type-check TypeScript as `pulumi up` does by default; false: transpile only (`PULUMI_NODEJS_TRANSPILE_ONLY`). */
+  typeCheck: boolean;
+  /** The `node` binary to run the language host with. */
+  nodePath: string;
   env?: Record<string, string | undefined>;
   timeoutMs: number;
   diagnostics: Diagnostic[];
@@ -71,14 +69,14 @@ export async function runProgram(opts: ProgramRunOptions): Promise<ProgramExit> 
     NODE_OPTIONS: `--require ${JSON.stringify(FAST_ERROR_PRELOAD)}`,
     PULUMI_CONFIG: JSON.stringify(opts.config),
     PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(opts.secretKeys),
-    ...(opts.typescript
-      ? // The CLI sets PULUMI_NODEJS_TYPESCRIPT from the `typescript` runtime option; transpile-only keeps a
-        // test program from paying for a type check (run.js reads PULUMI_NODEJS_TRANSPILE_ONLY).
-        { PULUMI_NODEJS_TYPESCRIPT: "true", PULUMI_NODEJS_TRANSPILE_ONLY: "true" }
-      : {}),
+    // The CLI sets PULUMI_NODEJS_TYPESCRIPT from the `typescript` runtime option; run.js type-checks unless
+    // PULUMI_NODEJS_TRANSPILE_ONLY is set, as `pulumi up` does by default.
+    ...(opts.typescript ? { PULUMI_NODEJS_TYPESCRIPT: "true" } : {}),
+    ...(opts.typescript && !opts.typeCheck ? { PULUMI_NODEJS_TRANSPILE_ONLY: "true" } : {}),
   };
   const args = [
-    RUN_ENTRY,
+    // pulumi-language-nodejs runs the program with the SDK installed beside it (`locateModule`).
+    sdkEntries(programSdkDir(opts.programDir)).run,
     `--monitor=${opts.address}`,
     `--engine=${opts.address}`,
     `--organization=${opts.organization}`,
@@ -90,7 +88,7 @@ export async function runProgram(opts: ProgramRunOptions): Promise<ProgramExit> 
     ".",
   ];
   const child = track(
-    spawn(process.execPath, args, {
+    spawn(opts.nodePath, args, {
       cwd: opts.programDir,
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -14,11 +14,46 @@ export const SDK_DIR = path.dirname(createRequire(__filename).resolve("@pulumi/p
 /** Root of this repository (the one whose node_modules holds the SDK). */
 export const REPO_ROOT = path.resolve(SDK_DIR, "..", "..", "..");
 
+/** The harness's own folder (its preload scripts live there), from `src/` or a compiled `dist/`. */
+export const HARNESS_ROOT = path.join(REPO_ROOT, "harness");
+
+/** The entry points of an installed SDK that the CLI's processes run. */
+export interface SdkEntries {
+  /** The language host entry `pulumi-language-nodejs` runs programs with. */
+  run: string;
+  /** The dynamic provider host the CLI starts as `pulumi-resource-pulumi-nodejs`. */
+  dynamicProvider: string;
+  /** What `pulumi-language-nodejs` `RunPlugin` runs a nodejs plugin folder with. */
+  runPlugin: string;
+}
+
+/** The entry points of the SDK installed at `sdkDir`. */
+export function sdkEntries(sdkDir: string): SdkEntries {
+  return {
+    run: path.join(sdkDir, "cmd", "run", "index.js"),
+    dynamicProvider: path.join(sdkDir, "cmd", "dynamic-provider", "index.js"),
+    runPlugin: path.join(sdkDir, "cmd", "run-plugin", "index.js"),
+  };
+}
+
+/**
+ * The SDK a program runs with: `@pulumi/pulumi` resolved from the program directory, as pulumi-language-nodejs
+ * `locateModule` does, so a fresh project runs its own installed version; the repo's SDK when it has none.
+ */
+export function programSdkDir(programDir: string): string {
+  try {
+    const manifest = createRequire(path.join(programDir, "index.js")).resolve("@pulumi/pulumi/package.json");
+    return path.dirname(manifest);
+  } catch {
+    return SDK_DIR;
+  }
+}
+
 /** The dynamic provider host the CLI starts as `pulumi-resource-pulumi-nodejs`. */
-export const DYNAMIC_PROVIDER_ENTRY = path.join(SDK_DIR, "cmd", "dynamic-provider", "index.js");
+export const DYNAMIC_PROVIDER_ENTRY = sdkEntries(SDK_DIR).dynamicProvider;
 
 /** The language host entry the CLI's `pulumi-language-nodejs` runs programs with. */
-export const RUN_ENTRY = path.join(SDK_DIR, "cmd", "run", "index.js");
+export const RUN_ENTRY = sdkEntries(SDK_DIR).run;
 
 const sdkRequire = createRequire(path.join(SDK_DIR, "package.json"));
 

@@ -1,0 +1,41 @@
+// The engine harness, compiled for scripts and benchmarks (tests import its TypeScript sources directly).
+// One place builds it: into harness/dist, from a clean directory, so a source file that was moved or removed
+// can never leave a stale module behind that `require` would still find.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const HARNESS = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(path.join(HARNESS, "..", "package.json"));
+const DIST = path.join(HARNESS, "dist");
+const ENTRY = path.join(DIST, "index.js");
+const STAMP = path.join(DIST, ".sources");
+
+/** Every harness source with its modification time: the build is current only while this is unchanged. */
+function sourceStamp(dir = path.join(HARNESS, "src")) {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((entry) => {
+      const file = path.join(dir, entry.name);
+      return entry.isDirectory() ? sourceStamp(file) : `${file} ${statSync(file).mtimeMs}\n`;
+    })
+    .join("");
+}
+
+/** The compiled harness (`harness/dist/index.js`), rebuilt when a source was added, changed or removed. */
+export function loadHarness() {
+  const stamp = sourceStamp();
+  if (!existsSync(ENTRY) || !existsSync(STAMP) || readFileSync(STAMP, "utf8") !== stamp) {
+    rmSync(DIST, { recursive: true, force: true });
+    const build = spawnSync(
+      process.execPath,
+      [require.resolve("typescript/bin/tsc"), "-p", path.join(HARNESS, "tsconfig.json")],
+      { stdio: "inherit" },
+    );
+    if (build.status !== 0) throw new Error("could not compile the engine harness (harness/tsconfig.json)");
+    writeFileSync(STAMP, stamp);
+  }
+  return require(ENTRY);
+}
