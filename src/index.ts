@@ -1,6 +1,10 @@
 /**
  * pulumi-gamehost: game servers and lobby-history exports of the hosting platform as Pulumi
- * resources, plus data sources for bootstrap, games and billing.
+ * resources, plus data sources for bootstrap, games, environments, datacenters, builds and billing.
+ *
+ * The root module is the dynamic face (no plugin needed); `native` (also `pulumi-gamehost/native`) is
+ * the same resources through the provider plugin. Argument and result types are generated from the
+ * package schema; the nested ones are under `types.input` / `types.output`.
  */
 export { CONFIG_KEYS } from "./api/config";
 export {
@@ -10,17 +14,40 @@ export {
   GamehostNetworkError,
   GamehostValidationError,
 } from "./api/errors";
+export type { FieldIssue } from "./api/issues";
 export * from "./functions";
+export * as native from "./native";
 export {
   LobbyHistoryExport,
   type LobbyHistoryExportArgs,
   type TimeInput,
 } from "./provider/lobbyHistoryExport/resource";
-export {
-  Server,
-  type ServerArgs,
-  type ServerPortArgs,
-  type ServerPortRoutingArgs,
-} from "./provider/server/resource";
-export { IDEMPOTENCY_TAG } from "./provider/server/spec";
+export { Server, type ServerArgs } from "./provider/server/resource";
+export { IDEMPOTENCY_TAG } from "./provider/server/tags";
+export type {
+  CreatePaymentPortalSessionArgs,
+  CreatePaymentPortalSessionOutputArgs,
+  CreatePaymentPortalSessionResult,
+  GetBootstrapResult,
+  GetBuildsArgs,
+  GetBuildsOutputArgs,
+  GetBuildsResult,
+  GetDatacentersArgs,
+  GetDatacentersOutputArgs,
+  GetDatacentersResult,
+  GetEnvironmentArgs,
+  GetEnvironmentOutputArgs,
+  GetEnvironmentResult,
+  GetGameArgs,
+  GetGameOutputArgs,
+  GetGameResult,
+  GetGamesResult,
+  GetGroupBillingArgs,
+  GetGroupBillingOutputArgs,
+  GetGroupBillingResult,
+  NetworkMode,
+  PaymentIntent,
+  PortProtocol,
+} from "./types";
+export * as types from "./types";
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version";

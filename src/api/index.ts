@@ -11,5 +11,5 @@ export { DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUS_CODES } from ".
 export * from "./schemas";
 export type { ResolvedTimeouts } from "./transport";
 export { closeSharedDispatchers, DEFAULT_TIMEOUTS } from "./transport";
-export { parseWith } from "./validate";
+export { parseWith, toFieldIssues } from "./validate";
 export { type Watched, watchVersions } from "./watch";

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+// Kept free of zod: the public error types use these, and a program's type check must not reach zod.
 
 /** One validation failure: a dotted field path and what is wrong with it. */
 export interface FieldIssue {
@@ -12,22 +12,6 @@ export interface FieldIssue {
 
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return path.map((segment) => String(segment)).join(".");
-}
-
-/** Flattens zod issues (including those of union branches) into field issues. */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue): FieldIssue[] => {
-    // Name each unknown key as a field of its own, so the path points at what to remove.
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({
-        path: formatPath([...issue.path, key]),
-        message: "is not a known field",
-      }));
-    }
-    const params = (issue as { params?: { apiCode?: unknown } }).params;
-    const apiCode = typeof params?.apiCode === "string" ? params.apiCode : undefined;
-    return [{ path: formatPath(issue.path), message: issue.message, ...(apiCode ? { apiCode } : {}) }];
-  });
 }
 
 /** `a.b: msg; c: msg` — one line naming every field at fault. */

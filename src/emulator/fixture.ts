@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import { describeIssues, toFieldIssues } from "../api/issues";
+import { describeIssues } from "../api/issues";
 import { Bio, Bootstrap, Publicity } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from "../api/schemas/common";
+import { toFieldIssues } from "../api/validate";
 
 /**
  * A cloud timestamp: any RFC 3339 form in the fixture, served as the service writes them

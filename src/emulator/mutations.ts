@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { describeIssues, toFieldIssues } from "../api/issues";
+import { describeIssues } from "../api/issues";
 import type { GroupBilling } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, Uint32, Uuid } from "../api/schemas/common";
+import { toFieldIssues } from "../api/validate";
 import type { EmulatorCore } from "./core";
 import { CloudTimestamp } from "./fixture";
 import { watchKeys } from "./routes/cloud";

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import { describeIssues, toFieldIssues } from "../api/issues";
+import { describeIssues } from "../api/issues";
 import { Server } from "../api/schemas/servers";
+import { toFieldIssues } from "../api/validate";
 import type { ExportRecord } from "./exports";
 import type { ServerRecord } from "./servers";
 

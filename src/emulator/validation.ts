@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ERROR_CODES } from "../api/errors";
-import { describeIssues, type FieldIssue, toFieldIssues } from "../api/issues";
+import { describeIssues, type FieldIssue } from "../api/issues";
+import { toFieldIssues } from "../api/validate";
 import { ServiceError } from "./http";
 
 /** 400 naming every field at fault; a rule issue carrying an `apiCode` answers with that code. */

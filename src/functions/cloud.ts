@@ -1,17 +1,32 @@
+/**
+ * The data sources in the program's own process (the dynamic face): each runs its definition with a
+ * client built from the stack config. Argument and result types are generated from the package schema.
+ */
 import type * as pulumi from "@pulumi/pulumi";
-import type { Camelize } from "../api/case";
 import type {
-  Bootstrap,
-  GetGameResponse,
-  GetGroupBillingResponse,
-  ListGamesResponse,
-  PaymentIntent,
-} from "../api/schemas";
+  CreatePaymentPortalSessionArgs,
+  CreatePaymentPortalSessionOutputArgs,
+  CreatePaymentPortalSessionResult,
+  GetBootstrapResult,
+  GetBuildsArgs,
+  GetBuildsOutputArgs,
+  GetBuildsResult,
+  GetDatacentersArgs,
+  GetDatacentersOutputArgs,
+  GetDatacentersResult,
+  GetEnvironmentArgs,
+  GetEnvironmentOutputArgs,
+  GetEnvironmentResult,
+  GetGameArgs,
+  GetGameOutputArgs,
+  GetGameResult,
+  GetGamesResult,
+  GetGroupBillingArgs,
+  GetGroupBillingOutputArgs,
+  GetGroupBillingResult,
+} from "../types";
 import {
-  type BuildsResult,
   createPaymentPortalSession as createPaymentPortalSessionDefinition,
-  type DatacentersResult,
-  type EnvironmentResult,
   getBootstrap as getBootstrapDefinition,
   getBuilds as getBuildsDefinition,
   getDatacenters as getDatacentersDefinition,
@@ -21,115 +36,6 @@ import {
   getGroupBilling as getGroupBillingDefinition,
 } from "./definitions";
 import { outputFunction, runFunction } from "./invoke";
-
-/** What the service says a client needs to use the cloud API (login methods, domains, origins…). */
-export type GetBootstrapResult = Camelize<Bootstrap>;
-/** The caller's games and the groups they belong to. */
-export type GetGamesResult = Camelize<ListGamesResponse>;
-/** One game with its regions, namespaces (environments) and versions. */
-export type GetGameResult = Camelize<GetGameResponse>;
-/** A game's environment found by names: the ids a Server needs. */
-export type GetEnvironmentResult = Camelize<import("zod").infer<typeof EnvironmentResult>>;
-/** Datacenters of a game's cluster. */
-export type GetDatacentersResult = Camelize<import("zod").infer<typeof DatacentersResult>>;
-/** Builds of an environment, newest first. */
-export type GetBuildsResult = Camelize<import("zod").infer<typeof BuildsResult>>;
-/** A group's billing timestamps (each absent until it happened). */
-export type GetGroupBillingResult = Camelize<GetGroupBillingResponse>;
-
-/** Arguments of {@link getGame}. */
-export interface GetGameArgs {
-  /** UUID of the game. */
-  gameId: string;
-}
-/** Arguments of {@link getGameOutput}. */
-export interface GetGameOutputArgs {
-  /** UUID of the game. */
-  gameId: pulumi.Input<string>;
-}
-/** Arguments of {@link getEnvironment}. */
-export interface GetEnvironmentArgs {
-  /** The game's name id (e.g. `space-race`) or UUID. */
-  game: string;
-  /** The environment's name id, e.g. `prod`. */
-  environment: string;
-}
-/** Arguments of {@link getEnvironmentOutput}. */
-export interface GetEnvironmentOutputArgs {
-  /** The game's name id (e.g. `space-race`) or UUID. */
-  game: pulumi.Input<string>;
-  /** The environment's name id, e.g. `prod`. */
-  environment: pulumi.Input<string>;
-}
-/** Arguments of {@link getDatacenters}. */
-export interface GetDatacentersArgs {
-  /** UUID of the game. */
-  gameId: string;
-  /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
-  environmentId: string;
-  /** Only the datacenter with this slug, e.g. `atl`. */
-  slug?: string;
-  /** Only the datacenter with this display name. */
-  name?: string;
-}
-/** Arguments of {@link getDatacentersOutput}. */
-export interface GetDatacentersOutputArgs {
-  /** UUID of the game. */
-  gameId: pulumi.Input<string>;
-  /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
-  environmentId: pulumi.Input<string>;
-  /** Only the datacenter with this slug, e.g. `atl`. */
-  slug?: pulumi.Input<string>;
-  /** Only the datacenter with this display name. */
-  name?: pulumi.Input<string>;
-}
-/** Arguments of {@link getBuilds}. */
-export interface GetBuildsArgs {
-  /** UUID of the game. */
-  gameId: string;
-  /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
-  environmentId: string;
-  /** Only builds carrying every one of these tags, e.g. `{ current: "true" }`. */
-  tags?: Record<string, string>;
-}
-/** Arguments of {@link getBuildsOutput}. */
-export interface GetBuildsOutputArgs {
-  /** UUID of the game. */
-  gameId: pulumi.Input<string>;
-  /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
-  environmentId: pulumi.Input<string>;
-  /** Only builds carrying every one of these tags, e.g. `{ current: "true" }`. */
-  tags?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
-/** Arguments of {@link getGroupBilling}. */
-export interface GetGroupBillingArgs {
-  /** UUID of the group (the caller must be a member). */
-  groupId: string;
-}
-/** Arguments of {@link getGroupBillingOutput}. */
-export interface GetGroupBillingOutputArgs {
-  /** UUID of the group (the caller must be a member). */
-  groupId: pulumi.Input<string>;
-}
-/** Arguments of {@link createPaymentPortalSession}. */
-export interface CreatePaymentPortalSessionArgs {
-  /** UUID of the group. */
-  groupId: string;
-  /** `general` (manage billing, invoices) or `payment_method_update` (add or replace a card). */
-  intent: PaymentIntent;
-}
-/** Arguments of {@link createPaymentPortalSessionOutput}. */
-export interface CreatePaymentPortalSessionOutputArgs {
-  /** UUID of the group. */
-  groupId: pulumi.Input<string>;
-  /** `general` (manage billing, invoices) or `payment_method_update` (add or replace a card). */
-  intent: pulumi.Input<PaymentIntent>;
-}
-/** A payment portal session. */
-export interface CreatePaymentPortalSessionResult {
-  /** Short-lived, personal portal URL: treat it as a secret (the Output form marks it so). */
-  url: string;
-}
 
 /** Reads the bootstrap data (`GET /cloud/bootstrap`; no token needed). */
 export function getBootstrap(): Promise<GetBootstrapResult> {

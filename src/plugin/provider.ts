@@ -6,7 +6,7 @@
 import type { ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import type { ConfigLookup } from "../api/config";
-import { toFieldIssues } from "../api/issues";
+import { toFieldIssues } from "../api/validate";
 import type { CheckFailure } from "../provider/checks";
 import type { DiffResult, OperationContext, PropertyChange, ResourceKind } from "../provider/kind";
 import { PACKAGE_VERSION } from "../version";

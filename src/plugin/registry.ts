@@ -48,7 +48,7 @@ export const RESOURCES: readonly ResourceEntry[] = [
     token: token(serverKind.name),
     kind: serverKind,
     description:
-      "A dynamic game server. Servers are immutable: any change to the spec creates a new server before deleting the old one. Create waits until the server is placed and every port has a public address.",
+      "A game server, allocated on demand in a datacenter of the game's cluster. Servers are immutable: any change to the spec creates a new server before deleting the old one. Create waits until the server is placed and every port has a public address.",
     inputs: [ServerScope, CreateServerRequest, ServerKnobs],
     computed: ServerComputedOutputs,
   },

@@ -73,8 +73,9 @@ export interface ResourceKind<I, O> {
   preview(inputs: I): Partial<O>;
   create(ctx: OperationContext, inputs: I): Promise<{ id: string; outputs: O }>;
   /**
-   * Reads the resource. With `recorded` (refresh, `get` with state), `id` is its id; without it
-   * (import, `get` by id alone), `id` is whatever the import id carries. `undefined`: it is gone.
+   * Reads the resource. With `recorded` (refresh), `id` is its id; without it (import, `get` by id
+   * alone), `id` is whatever the import id carries. A `get` with state passes that state as `recorded`,
+   * which may then hold only some properties. `undefined`: it is gone.
    */
   read(
     ctx: OperationContext,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { type FieldIssue, toFieldIssues } from "../../src/api/issues";
+import type { FieldIssue } from "../../src/api/issues";
 import {
   Bootstrap,
   Build,
@@ -30,6 +30,7 @@ import {
   VersionSummary,
   WatchIndex,
 } from "../../src/api/schemas";
+import { toFieldIssues } from "../../src/api/validate";
 
 const ID = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const TS = "2024-08-16T05:35:01.123Z";

@@ -56,6 +56,8 @@ export const ExportExtras = Extras;
 
 /** What an export adds to its inputs (every input is an output too). */
 export const ExportComputedOutputs = z.object({
+  queryStart: z.number().int().describe("Start of the span (exclusive), epoch ms."),
+  queryEnd: z.number().int().describe("End of the span (inclusive), epoch ms."),
   url: z
     .string()
     .describe("Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file)."),

@@ -205,7 +205,7 @@ function inputsOf(outputs: ServerOutputs): ServerInputs {
 }
 
 const IMPORT_ID_RULE =
-  "must be <gameId>/<environmentId>/<serverId> (the server's GET path needs all three), e.g. `pulumi import gamehost:index:Server match <gameId>/<environmentId>/<serverId>`";
+  "must be <gameId>/<environmentId>/<serverId> (the server's GET path needs all three), e.g. `pulumi import gamehost:index:Server match <gameId>/<environmentId>/<serverId>`; `Server.get` may instead pass the server's UUID with gameId and environmentId in its state";
 
 /** The ids of an import id `<gameId>/<environmentId>/<serverId>`, canonical. */
 function parseImportId(id: string): { gameId: string; environmentId: string; serverId: string } {
@@ -268,9 +268,14 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
   },
 
   async read(ctx, id, recorded) {
-    const where = recorded
-      ? { gameId: recorded.outputs.gameId, environmentId: recorded.outputs.environmentId, serverId: id }
-      : parseImportId(id);
+    // A refresh has the server's recorded state; an import or `get` has only where to look: the id, or a
+    // UUID with gameId and environmentId given as state.
+    const lookup = recorded?.outputs.serverId === undefined;
+    const scope = recorded?.outputs;
+    const where =
+      scope?.gameId !== undefined && scope.environmentId !== undefined && !id.includes("/")
+        ? { gameId: scope.gameId, environmentId: scope.environmentId, serverId: id }
+        : parseImportId(id);
     let server: Server;
     try {
       server = await ctx
@@ -282,14 +287,14 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
       throw error;
     }
     if (server.destroyed_at !== undefined) return undefined;
-    if (recorded) {
+    if (recorded && !lookup) {
       return {
         id: server.id,
         outputs: serverOutputs(inputsOf(recorded.outputs), server),
         inputs: recorded.inputs,
       };
     }
-    // An import: the inputs a program declaring this server as it is would have after its checks.
+    // A lookup: the inputs a program declaring this server as it is would have after its checks.
     const spec = specOfServer(server, where.gameId) as ServerInputs;
     const inputs: ServerInputs = { ...spec, idempotencyKey: server.tags[IDEMPOTENCY_TAG] ?? "" };
     return { id: server.id, outputs: serverOutputs(inputs, server), inputs };

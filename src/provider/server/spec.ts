@@ -15,12 +15,9 @@ import {
 } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks";
 
-/**
- * Reserved tag carried by every server this package creates. Its value is derived from the
- * resource's organization, project, stack, name and spec, so a create whose answer was lost can find the server it made —
- * in the same run or the next — instead of making a second one. It never appears in `tags` outputs.
- */
-export const IDEMPOTENCY_TAG = "pulumi-gamehost/idempotency-key";
+import { IDEMPOTENCY_TAG } from "./tags";
+
+export { IDEMPOTENCY_TAG };
 
 /** Fields of the server spec: any change replaces the server (servers are immutable). */
 export const SPEC_FIELDS = [
@@ -80,7 +77,9 @@ export const ServerKnobs = z.strictObject({
   waitForReady: z
     .boolean()
     .optional()
-    .describe("Wait until the server is placed and every port has a public address (default true)."),
+    .describe(
+      "Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true).",
+    ),
   readyTimeoutSeconds: z
     .number()
     .int({ error: "must be a whole number of seconds" })
@@ -88,13 +87,13 @@ export const ServerKnobs = z.strictObject({
     .max(86_400, { error: "must be ≤ 86400 (one day)" })
     .optional()
     .describe(
-      "How long to wait for readiness, in seconds (default 300). A shorter `customTimeouts.create` ends the wait sooner.",
+      "Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts).",
     ),
   destroyKillTimeout: KillTimeoutMs.optional().describe(
-    "Kill timeout (ms) sent as `override_kill_timeout` when the server is deleted.",
+    "Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted.",
   ),
   adoptServerId: Uuid.optional().describe(
-    "Take over this existing server (UUID) instead of creating one; its spec must match the declared one.",
+    "Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too).",
   ),
 });
 

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm run generate`: writes what the package schema determines — plugin/schema.json, the TypeScript types
+// every face uses (src/types/), and the reference pages (docs/reference/) — from the compiled package
+// (dist/, so run after `npm run build`; `npm run generate` builds before and after). `--check` writes
+// nothing and exits 1 naming each stale file (the test suite runs it, so nothing generated can drift).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { referencePages } from "./generate/docs.mjs";
+import { typeModules } from "./generate/typescript.mjs";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(path.join(repo, "package.json"));
+const check = process.argv.includes("--check");
+
+/** Formats a file as the repo's biome settings do, so the generated files pass `biome check`. */
+function formatted(file, text) {
+  const biome = spawnSync(
+    process.execPath,
+    [require.resolve("@biomejs/biome/bin/biome"), "format", `--stdin-file-path=${file}`],
+    { cwd: repo, input: text, encoding: "utf8" },
+  );
+  if (biome.status !== 0) throw new Error(`biome could not format ${file}:\n${biome.stderr}`);
+  return biome.stdout;
+}
+
+const { packageSchema } = require(path.join(repo, "dist", "plugin", "schema.js"));
+const schema = packageSchema();
+
+/** Generated directories (every file in them is generated) and files, by repo-relative path. */
+const outputs = new Map([
+  ["plugin/schema.json", formatted("plugin/schema.json", JSON.stringify(schema, null, 2))],
+]);
+const directories = ["src/types/generated", "docs/reference"];
+for (const [file, text] of Object.entries(typeModules(schema))) {
+  const at = `src/types/generated/${file}`;
+  outputs.set(at, formatted(at, text));
+}
+for (const [file, text] of Object.entries(referencePages(schema)))
+  outputs.set(`docs/reference/${file}`, text);
+
+const stale = [];
+for (const [file, text] of outputs) {
+  const at = path.join(repo, file);
+  if (existsSync(at) && readFileSync(at, "utf8") === text) continue;
+  stale.push(file);
+  if (!check) {
+    mkdirSync(path.dirname(at), { recursive: true });
+    writeFileSync(at, text);
+  }
+}
+for (const dir of directories) {
+  const at = path.join(repo, dir);
+  for (const file of existsSync(at) ? readdirSync(at) : []) {
+    const relative = `${dir}/${file}`;
+    if (outputs.has(relative)) continue;
+    stale.push(`${relative} (no longer generated)`);
+    if (!check) rmSync(path.join(at, file));
+  }
+}
+
+if (check && stale.length > 0) {
+  console.error(
+    `Generated files are out of date: ${stale.join(", ")}. Run \`npm run generate\` and commit them.`,
+  );
+  process.exit(1);
+}
+console.log(stale.length === 0 ? "generated files are up to date" : `wrote ${stale.join(", ")}`);

@@ -1,0 +1,37 @@
+import * as pulumi from "@pulumi/pulumi";
+import type * as types from "../../types";
+
+/** A span bound: a `Date`, an RFC 3339 timestamp or integer epoch milliseconds. */
+export type TimeInput = Date | string | number;
+
+/**
+ * Arguments of a LobbyHistoryExport (either face). Any change exports again. The span bounds also take
+ * a `Date`, which becomes its RFC 3339 string before the provider sees it.
+ */
+export interface LobbyHistoryExportArgs
+  extends Omit<types.LobbyHistoryExportArgs, "queryStart" | "queryEnd"> {
+  /** Start of the span (exclusive): a `Date`, RFC 3339 or epoch ms; stored as epoch ms. */
+  queryStart: pulumi.Input<TimeInput>;
+  /** End of the span (inclusive), after `queryStart`: a `Date`, RFC 3339 or epoch ms; stored as epoch ms. */
+  queryEnd: pulumi.Input<TimeInput>;
+}
+
+function timeForWire(value: TimeInput): string | number {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/**
+ * A `Date` serializes as `{}` (and `pulumi.output` unwraps it the same way), so it becomes its ISO
+ * string here, before the SDK sees it, whether given directly, as a promise or as an output.
+ */
+function timeProp(value: pulumi.Input<TimeInput>): pulumi.Input<string | number> {
+  if (value instanceof Date) return value.toISOString();
+  if (pulumi.Output.isInstance(value)) return value.apply(timeForWire);
+  if (value instanceof Promise) return value.then(timeForWire);
+  return value as string | number;
+}
+
+/** The arguments as the provider receives them: span bounds as strings or numbers. */
+export function exportInputs(args: LobbyHistoryExportArgs): types.LobbyHistoryExportArgs {
+  return { ...args, queryStart: timeProp(args.queryStart), queryEnd: timeProp(args.queryEnd) };
+}
