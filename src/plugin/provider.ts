@@ -15,7 +15,7 @@ import { grpcError, OperationAborted } from "./errors";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { functionOf, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
-import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
+import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct, UNKNOWN } from "./wire";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
@@ -46,7 +46,7 @@ function failuresOf(failures: readonly CheckFailure[]): provider_pb.CheckFailure
 export class GamehostProvider {
   private lookup: ConfigLookup = () => undefined;
   /** Names this provider instance among all stacks: the provider resource's id and URN. */
-  private scope = "";
+  private scope: string | undefined = "";
   private readonly inFlight = new Set<AbortController>();
 
   /** The handlers, bound, for `grpc.Server.addService`. */
@@ -220,7 +220,9 @@ export class GamehostProvider {
       const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
       const variables = new Map(req.getVariablesMap().toArray());
       this.lookup = lookupOf(inputs, variables);
-      this.scope = `${req.getId() ?? ""}/${req.getUrn() ?? ""}`;
+      // The provider's id is part of the scope, so it is unknown in the preview that creates the provider.
+      const id = req.getId() ?? "";
+      this.scope = id === UNKNOWN ? undefined : `${id}/${req.getUrn() ?? ""}`;
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
@@ -239,7 +241,7 @@ export class GamehostProvider {
       const { inputs, failures } = kind.check(
         olds,
         reveal(news) as Record<string, unknown>,
-        `${this.scope}/${req.getUrn()}`,
+        this.scope === undefined ? undefined : `${this.scope}/${req.getUrn()}`,
       );
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(inputs)) as PropertyMap, news)));

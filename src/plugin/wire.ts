@@ -3,14 +3,14 @@
  * kinds, and back. Secrets travel as `{<sig key>: <secret sig>, value}` and preview unknowns as a
  * sentinel string (the SDK's `rpc.ts` signatures); this is the only code that knows either.
  */
+import { UNKNOWN } from "../provider/checks";
 import { type Struct, structproto } from "./proto";
 
 /** `sdk/nodejs/runtime/rpc.ts: specialSigKey`. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
 /** `sdk/nodejs/runtime/rpc.ts: specialSecretSig`. */
 export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-/** `sdk/nodejs/runtime/rpc.ts: unknownValue`: a value not known until the update runs. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export { UNKNOWN };
 
 /** A JSON value as a Struct holds it. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

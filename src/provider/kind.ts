@@ -65,9 +65,14 @@ export interface ResourceKind<I, O> {
   readonly secretOutputs: readonly string[];
   /**
    * Validates and normalizes inputs. `scope` names the resource uniquely among all stacks that may
-   * share the service (it salts the Server's idempotency key).
+   * share the service (it salts the Server's idempotency key); `undefined` while it is not known yet
+   * (the preview of a stack whose provider does not exist yet), and then so are the values it derives.
    */
-  check(olds: Record<string, unknown>, news: Record<string, unknown>, scope: string): CheckResult<I>;
+  check(
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    scope: string | undefined,
+  ): CheckResult<I>;
   diff(id: string, olds: O, news: I): DiffResult;
   /** The outputs known before anything is created: what a preview shows. */
   preview(inputs: I): Partial<O>;

@@ -1,7 +1,8 @@
 /**
- * Scenarios 1 and 5 on the config-driven `servers` program: a tag change replaces the server (the new one
- * is ready before the old one is deleted), a knob change is an update without API calls, and destroy runs
- * the provider text stored in state even after it differs from the package's current shim.
+ * Scenarios 1 and 5 on the config-driven `servers` program, under both faces: a tag change replaces the
+ * server (the new one is ready before the old one is deleted), a knob change is an update without API
+ * calls, and (dynamic face) destroy runs the provider text stored in state even after it differs from the
+ * package's current shim.
  */
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
@@ -14,6 +15,8 @@ import { liveServers, startTestEmulator } from "../support/emulator";
 import {
   connectionConfig,
   expectNoLeak,
+  FACES,
+  faceConfig,
   opsOf,
   ROUTES,
   SERVERS_KEY,
@@ -25,19 +28,17 @@ import {
 } from "./helpers";
 
 let emulator: RunningEmulator;
-let stack: Stack;
 let stateDir: string;
-/** Server ids in creation order, across the file's runs. */
-const createdIds: string[] = [];
 
-async function run(op: "up" | "destroy"): Promise<RunResult> {
-  emulator.resetRequests();
-  return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
-}
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-changes-"));
+});
 
-function declare(web: ServerArgsJson): void {
-  stack.setConfig(SERVERS_KEY, serversEntry({ web }));
-}
+afterAll(async () => {
+  await emulator?.stop();
+  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+});
 
 /**
  * A hand-written shim, equivalent to the package's serialized one but shaped differently and printing a
@@ -62,22 +63,28 @@ exports.handler = () => provider;
 `;
 }
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-changes-"));
-  stack = new Stack({
-    programDir: SERVERS_PROGRAM,
-    config: connectionConfig(emulator),
-    checkpointFile: path.join(stateDir, "dev.json"),
+describe.each(FACES)("changing a declared server (%s face)", (face) => {
+  let stack: Stack;
+  /** Server ids in creation order, across the face's runs. */
+  const createdIds: string[] = [];
+
+  beforeAll(() => {
+    stack = new Stack({
+      programDir: SERVERS_PROGRAM,
+      config: { ...connectionConfig(emulator), ...faceConfig(face) },
+      checkpointFile: path.join(stateDir, `${face}.json`),
+    });
   });
-});
 
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+  async function run(op: "up" | "destroy"): Promise<RunResult> {
+    emulator.resetRequests();
+    return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+  }
 
-describe("changing a declared server", () => {
+  function declare(web: ServerArgsJson): void {
+    stack.setConfig(SERVERS_KEY, serversEntry({ web }));
+  }
+
   it("up creates the server", async () => {
     declare(serverArgs(emulator));
 
@@ -142,8 +149,10 @@ describe("changing a declared server", () => {
 
     expect(up.error).toBeUndefined();
     expect(opsOf(up.steps)).toEqual(["web: update"]);
-    // The dynamic host reports no per-key diffs (DiffResponse carries only changes/replaces); the state does.
-    expect(up.steps.find((s) => s.op === "update")).toMatchObject({ oldId: id, id });
+    const update = up.steps.find((s) => s.op === "update");
+    expect(update).toMatchObject({ oldId: id, id });
+    // The dynamic host reports no per-key diffs (DiffResponse carries only changes/replaces); the plugin does.
+    if (face === "plugin") expect(update?.diffs).toEqual(["readyTimeoutSeconds"]);
     expect(emulator.requests).toEqual([]);
     expect(stateOf(stack, "web")).toMatchObject({
       id,
@@ -153,27 +162,39 @@ describe("changing a declared server", () => {
     expect(liveServers(emulator).map((s) => s.id)).toEqual([id]);
   });
 
-  it("destroy runs the provider text stored in state, not the package's current shim", async () => {
-    const id = createdIds[1] ?? "";
-    const marker = `stored-shim-${randomUUID()}`;
-    const checkpoint = stack.checkpoint();
-    const web = checkpoint?.checkpoint.latest.resources.find((r) => r.urn.endsWith("::web"));
-    const stored = web?.outputs as { __provider?: string } | undefined;
-    expect(stored?.__provider).toContain("pulumi-gamehost/provider/server");
-    expect(stored?.__provider).not.toContain(marker);
-    const shim = olderShim(marker);
-    (web?.inputs as { __provider?: string }).__provider = shim;
-    (web?.outputs as { __provider?: string }).__provider = shim;
-    fs.writeFileSync(stack.checkpointFile, JSON.stringify(checkpoint, null, 2));
+  if (face === "dynamic")
+    it("destroy runs the provider text stored in state, not the package's current shim", async () => {
+      const id = createdIds[1] ?? "";
+      const marker = `stored-shim-${randomUUID()}`;
+      const checkpoint = stack.checkpoint();
+      const web = checkpoint?.checkpoint.latest.resources.find((r) => r.urn.endsWith("::web"));
+      const stored = web?.outputs as { __provider?: string } | undefined;
+      expect(stored?.__provider).toContain("pulumi-gamehost/provider/server");
+      expect(stored?.__provider).not.toContain(marker);
+      const shim = olderShim(marker);
+      (web?.inputs as { __provider?: string }).__provider = shim;
+      (web?.outputs as { __provider?: string }).__provider = shim;
+      fs.writeFileSync(stack.checkpointFile, JSON.stringify(checkpoint, null, 2));
 
-    const destroy = await run("destroy");
+      const destroy = await run("destroy");
 
-    expect(destroy.error).toBeUndefined();
-    expect(opsOf(destroy.steps)).toEqual(["web: delete"]);
-    const printed = destroy.diagnostics.filter((d) => d.source === "provider-stdout").map((d) => d.message);
-    expect(printed).toContain(`${marker} ${id}`);
-    expect(emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([`${ROUTES.deleteServer} 200`]);
-    expect(liveServers(emulator)).toEqual([]);
-    expect(stack.resources()).toEqual([]);
-  });
+      expect(destroy.error).toBeUndefined();
+      expect(opsOf(destroy.steps)).toEqual(["web: delete"]);
+      const printed = destroy.diagnostics.filter((d) => d.source === "provider-stdout").map((d) => d.message);
+      expect(printed).toContain(`${marker} ${id}`);
+      expect(emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([`${ROUTES.deleteServer} 200`]);
+      expect(liveServers(emulator)).toEqual([]);
+      expect(stack.resources()).toEqual([]);
+    });
+
+  if (face === "plugin")
+    it("destroy deletes the server through the plugin", async () => {
+      const id = createdIds[1] ?? "";
+      const destroy = await run("destroy");
+      expect(destroy.error).toBeUndefined();
+      expect(opsOf(destroy.steps)).toEqual(["web: delete"]);
+      expect(emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([`${ROUTES.deleteServer} 200`]);
+      expect(emulator.servers().find((s) => s.id === id)?.destroyed_at).toBeDefined();
+      expect(stack.resources()).toEqual([]);
+    });
 });

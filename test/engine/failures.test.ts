@@ -1,5 +1,5 @@
 /**
- * Failure scenarios through the real hosts: a server that never gets ready (partial create, healed by the
+ * Failure scenarios through the real hosts, under both faces (dynamic provider and plugin): a server that never gets ready (partial create, healed by the
  * next up), a create whose response is lost (adopted, never duplicated), bad arguments (check failures
  * naming the property) and a missing token (fails fast naming the config key and the env var). Every
  * run is checked for the token leaking (scenario 6).
@@ -14,6 +14,9 @@ import { liveServers, startTestEmulator } from "../support/emulator";
 import {
   connectionConfig,
   expectNoLeak,
+  FACES,
+  type Face,
+  faceConfig,
   IDEMPOTENCY_TAG,
   opsOf,
   QUICKSTART_DIR,
@@ -42,15 +45,16 @@ afterAll(async () => {
   if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
 });
 
-/** A stack of the servers program with its own checkpoint, declaring `servers`. */
+/** A stack of the servers program with its own checkpoint, declaring `servers` with one face. */
 function serversStack(
+  face: Face,
   servers: Record<string, ServerArgsJson>,
   config: Record<string, ConfigEntry> = connectionConfig(emulator),
   env?: Record<string, string | undefined>,
 ): Stack {
   return new Stack({
     programDir: SERVERS_PROGRAM,
-    config: { ...config, [SERVERS_KEY]: serversEntry(servers) },
+    config: { ...config, ...faceConfig(face), [SERVERS_KEY]: serversEntry(servers) },
     checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
     ...(env ? { env } : {}),
   });
@@ -61,13 +65,13 @@ async function run(stack: Stack, op: "up" | "refresh" | "destroy"): Promise<RunR
   return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
 }
 
-describe("a server that is created but never ready", () => {
+describe.each(FACES)("a server that is created but never ready (%s face)", (face) => {
   let stack: Stack;
   let id = "";
 
   beforeAll(() => {
-    stack = serversStack({
-      slow: serverArgs(emulator, { tags: { role: "never-ready" }, readyTimeoutSeconds: 1 }),
+    stack = serversStack(face, {
+      slow: serverArgs(emulator, { tags: { role: `never-ready-${face}` }, readyTimeoutSeconds: 1 }),
     });
   });
 
@@ -80,7 +84,7 @@ describe("a server that is created but never ready", () => {
       emulator.setPlacement("auto");
     }
 
-    const created = serversTagged(emulator, "role", "never-ready");
+    const created = serversTagged(emulator, "role", `never-ready-${face}`);
     expect(created).toHaveLength(1);
     id = created[0]?.id ?? "";
     expect(created[0]?.started_at).toBeUndefined();
@@ -100,7 +104,7 @@ describe("a server that is created but never ready", () => {
     expect(healed.error).toBeUndefined();
     expect(opsOf(healed.steps)).toEqual(["slow: update"]);
     expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
-    expect(serversTagged(emulator, "role", "never-ready").map((s) => s.id)).toEqual([id]);
+    expect(serversTagged(emulator, "role", `never-ready-${face}`).map((s) => s.id)).toEqual([id]);
     const state = stateOf(stack, "slow");
     expect(state?.id).toBe(id);
     expect(state?.initErrors).toBeUndefined();
@@ -122,9 +126,11 @@ describe("a server that is created but never ready", () => {
   });
 });
 
-describe("a create whose response is lost", () => {
+describe.each(FACES)("a create whose response is lost (%s face)", (face) => {
   it("adopts the server the service made: exactly one, and it is in the checkpoint", async () => {
-    const stack = serversStack({ lost: serverArgs(emulator, { tags: { role: "lost-response" } }) });
+    const stack = serversStack(face, {
+      lost: serverArgs(emulator, { tags: { role: `lost-response-${face}` } }),
+    });
     emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
 
     const up = await run(stack, "up");
@@ -144,10 +150,10 @@ describe("a create whose response is lost", () => {
   });
 });
 
-describe("bad arguments", () => {
+describe.each(FACES)("bad arguments (%s face)", (face) => {
   it("fail the check with property paths, and nothing is created", async () => {
     const before = emulator.servers().length;
-    const stack = serversStack({
+    const stack = serversStack(face, {
       bad: serverArgs(emulator, {
         network: { ports: { web: { protocol: "carrier-pigeon", internalPort: 8080 } } },
         resources: { cpu: -250, memory: 256 },
@@ -166,7 +172,7 @@ describe("bad arguments", () => {
   });
 });
 
-describe("a missing token", () => {
+describe.each(FACES)("a missing token (%s face)", (face) => {
   const noToken = () => ({ "gamehost:baseUrl": { value: emulator.url } });
   // Unset in the hosts' environment whatever the test runner's environment holds.
   const env = { GAMEHOST_TOKEN: undefined };
@@ -182,7 +188,7 @@ describe("a missing token", () => {
 
   it("fails the provider's create fast, naming gamehost:token and GAMEHOST_TOKEN", async () => {
     const before = liveServers(emulator).length;
-    const stack = serversStack({ tokenless: serverArgs(emulator) }, noToken(), env);
+    const stack = serversStack(face, { tokenless: serverArgs(emulator) }, noToken(), env);
 
     const up = await run(stack, "up");
 
@@ -192,26 +198,30 @@ describe("a missing token", () => {
     expect(stateOf(stack, "tokenless")).toBeUndefined();
   });
 
-  it("fails the quickstart's data sources the same way", async () => {
-    const { "gamehost:token": _token, ...config } = quickstartConfig(emulator);
-    const stack = new Stack({
-      programDir: QUICKSTART_DIR,
-      config,
-      checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
-      env,
+  // The quickstart uses the dynamic face.
+  if (face === "dynamic")
+    it("fails the quickstart's data sources the same way", async () => {
+      const { "gamehost:token": _token, ...config } = quickstartConfig(emulator);
+      const stack = new Stack({
+        programDir: QUICKSTART_DIR,
+        config,
+        checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+        env,
+      });
+
+      const up = await run(stack, "up");
+
+      expectNamesTokenSettings(up);
+      // The servers were registered before the data sources ran; their creates fail the same way.
+      const creates = up.steps.filter(
+        (s) => s.op === "create" && s.type.startsWith("pulumi-nodejs:dynamic/"),
+      );
+      for (const step of creates) expect(step.error).toContain("GAMEHOST_TOKEN");
+      expect(stack.resources().filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
     });
-
-    const up = await run(stack, "up");
-
-    expectNamesTokenSettings(up);
-    // The servers were registered before the data sources ran; their creates fail the same way.
-    const creates = up.steps.filter((s) => s.op === "create" && s.type.startsWith("pulumi-nodejs:dynamic/"));
-    for (const step of creates) expect(step.error).toContain("GAMEHOST_TOKEN");
-    expect(stack.resources().filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"))).toEqual([]);
-  });
 });
 
-describe("a base URL with a wrong path prefix", () => {
+describe.each(FACES)("a base URL with a wrong path prefix (%s face)", (face) => {
   // Every route then answers 404 API_NOT_FOUND: an unknown route, never a gone server.
   const wrongPrefix = () => ({
     ...connectionConfig(emulator),
@@ -219,14 +229,21 @@ describe("a base URL with a wrong path prefix", () => {
   });
 
   it("makes refresh fail loudly and keep every server; destroy fails instead of forgetting them", async () => {
-    const stack = serversStack({
-      a: serverArgs(emulator, { tags: { role: "prefix-a" } }),
-      b: serverArgs(emulator, { tags: { role: "prefix-b" } }),
+    const stack = serversStack(face, {
+      a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
+      b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
     });
     expect((await run(stack, "up")).error).toBeUndefined();
     const ids = ["a", "b"].map((name) => stateOf(stack, name)?.id);
 
+    // Refresh and destroy use the provider configuration stored in the state (the plugin's provider
+    // inputs; the dynamic host reads the stack config), so an up records the new URL first — an up that
+    // changes no server and so calls nothing.
     stack.setConfig("gamehost:baseUrl", wrongPrefix()["gamehost:baseUrl"]);
+    const noChange = await run(stack, "up");
+    expect(noChange.error).toBeUndefined();
+    expect(opsOf(noChange.steps)).toEqual(["a: same", "b: same"]);
+    expect(emulator.requests).toEqual([]);
     const refresh = await run(stack, "refresh");
     expect(refresh.error).toMatch(/404 API_NOT_FOUND/);
     expect(refresh.steps.filter((s) => s.gone)).toEqual([]);
@@ -243,6 +260,7 @@ describe("a base URL with a wrong path prefix", () => {
     expect(liveServers(emulator).map((s) => s.id)).toEqual(expect.arrayContaining(ids));
 
     stack.setConfig("gamehost:baseUrl", connectionConfig(emulator)["gamehost:baseUrl"]!);
+    expect((await run(stack, "up")).error).toBeUndefined();
     expect((await run(stack, "destroy")).error).toBeUndefined();
     expect(liveServers(emulator).filter((s) => ids.includes(s.id))).toEqual([]);
   });

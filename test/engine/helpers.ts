@@ -22,6 +22,21 @@ export const SERVERS_PROJECT = "gamehost-engine-servers";
 export const SERVER_TYPE = "pulumi-nodejs:dynamic/gamehost:Server";
 export const EXPORT_TYPE = "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport";
 
+/** The two faces of the resources: dynamic providers, and the provider plugin (`pulumi-gamehost/native`). */
+export type Face = "dynamic" | "plugin";
+export const FACES: readonly Face[] = ["dynamic", "plugin"];
+
+/** Type tokens of each face's resources. */
+export const TYPES: Record<Face, { server: string; export: string }> = {
+  dynamic: { server: SERVER_TYPE, export: EXPORT_TYPE },
+  plugin: { server: "gamehost:index:Server", export: "gamehost:index:LobbyHistoryExport" },
+};
+
+/** Config that makes the servers program use `face`. */
+export function faceConfig(face: Face): Record<string, ConfigEntry> {
+  return { [`${SERVERS_PROJECT}:face`]: { value: face } };
+}
+
 /** Emulator routes of the server API and of exports (the ones a preview must never call). */
 export const ROUTES = {
   games: "GET /cloud/games",

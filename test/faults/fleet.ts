@@ -13,7 +13,13 @@ export const FLEET_PROGRAM = path.join(__dirname, "programs", "fleet");
 const PROJECT = "gamehost-faults-fleet";
 
 /** Type token of the Server dynamic resource in the checkpoint. */
-export const SERVER_TYPE = "pulumi-nodejs:dynamic/gamehost:Server";
+/** The two faces of the resources; the fleet program picks one with config `face`. */
+export type Face = "dynamic" | "plugin";
+/** The Server type token of each face. */
+export const SERVER_TYPE: Record<Face, string> = {
+  dynamic: "pulumi-nodejs:dynamic/gamehost:Server",
+  plugin: "gamehost:index:Server",
+};
 /** The reserved tag the Server resource stamps on what it creates. */
 const { IDEMPOTENCY_TAG } = dist.pkg();
 
@@ -43,6 +49,7 @@ export function fleetConfig(
   emulator: RunningEmulator,
   count: number,
   caseTag: string,
+  face: Face,
 ): Record<string, ConfigEntry | string> {
   const target = serverTarget(emulator);
   return {
@@ -50,6 +57,7 @@ export function fleetConfig(
     "gamehost:token": { value: emulator.tokens.user, secret: true },
     [`${PROJECT}:count`]: { value: count },
     [`${PROJECT}:case`]: caseTag,
+    [`${PROJECT}:face`]: face,
     [`${PROJECT}:gameId`]: target.gameId,
     [`${PROJECT}:environmentId`]: target.environmentId,
     [`${PROJECT}:datacenterId`]: target.datacenter,
@@ -79,12 +87,12 @@ export interface Census {
 }
 
 /** Counts live, recorded, orphaned and duplicated servers of the case tagged `caseTag`. */
-export function census(emulator: RunningEmulator, stack: Stack, caseTag: string): Census {
+export function census(emulator: RunningEmulator, stack: Stack, caseTag: string, face: Face): Census {
   const all = emulator.servers().filter((s) => s.tags.campaign === caseTag);
   const live = all.filter((s) => s.destroyed_at === undefined);
   const recorded = stack
     .resources()
-    .filter((r) => r.type === SERVER_TYPE && r.id !== "")
+    .filter((r) => r.type === SERVER_TYPE[face] && r.id !== "")
     .map((r) => r.id);
   const liveIds = new Set(live.map((s) => s.id));
   const perKey = new Map<string, number>();

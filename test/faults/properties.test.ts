@@ -1,7 +1,8 @@
 /**
  * Bad input, property-based: every single-field mistake in a server or export spec is reported
- * naming that field (provider check, emulator, client), arbitrary bodies and query values never
- * crash the emulator, and valid specs pass. Runs are bounded so the file stays well under 20 s.
+ * naming that field (provider check — through the dynamic face's module and through the plugin's gRPC
+ * Check — emulator, client), arbitrary bodies and query values never crash the emulator, and valid specs
+ * pass. Runs are bounded so the file stays well under 20 s.
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,9 +10,10 @@ import { type ClientEvent, GamehostClient } from "../../src/api/client";
 import { GamehostValidationError } from "../../src/api/errors";
 import { closeSharedDispatchers } from "../../src/api/transport";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { check as checkExport } from "../../src/provider/lobbyHistoryExport/impl";
-import { check as checkServer } from "../../src/provider/server/impl";
+import { check as dynamicExportCheck } from "../../src/provider/lobbyHistoryExport/impl";
+import { check as dynamicServerCheck } from "../../src/provider/server/impl";
 import { IDEMPOTENCY_TAG } from "../../src/provider/server/spec";
+import { PluginDriver, PluginProcess } from "../plugin/pluginClient";
 import {
   applyMutation,
   badKillTimeout,
@@ -43,7 +45,41 @@ const providerNews = (body: Record<string, unknown>): Record<string, unknown> =>
 
 const properties = (failures: { property: string }[]) => failures.map((f) => f.property);
 
-describe("Server check", () => {
+/** A resource's check as one face runs it: the dynamic provider module, or the plugin over gRPC. */
+type Check = (
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+) => Promise<{ inputs: Record<string, unknown>; failures: { property: string; reason: string }[] }>;
+
+let plugin: PluginProcess | undefined;
+let driver: PluginDriver;
+beforeAll(async () => {
+  plugin = await PluginProcess.start();
+  driver = new PluginDriver(plugin);
+  await driver.configure({ baseUrl: "http://127.0.0.1:1", token: "unused" });
+});
+afterAll(async () => plugin?.stop());
+
+/** The plugin's Check of `type`; the scope the dynamic class adds comes from the URN there. */
+const pluginCheck =
+  (type: string): Check =>
+  async (olds, news) => {
+    const { resourceScope: _scope, ...rest } = news;
+    return driver.check(type, "r", rest, olds);
+  };
+
+const CHECKS: Record<"dynamic" | "plugin", { server: Check; export: Check }> = {
+  dynamic: { server: dynamicServerCheck, export: dynamicExportCheck },
+  plugin: {
+    server: pluginCheck("gamehost:index:Server"),
+    export: pluginCheck("gamehost:index:LobbyHistoryExport"),
+  },
+};
+const FACES = ["dynamic", "plugin"] as const;
+
+describe.each(FACES)("Server check (%s face)", (face) => {
+  const checkServer: Check = (olds, news) => CHECKS[face].server(olds, news);
+
   it("accepts every valid spec", async () => {
     await fc.assert(
       fc.asyncProperty(validServerBody(), async (body) => {
@@ -151,7 +187,9 @@ describe("Server check", () => {
   });
 });
 
-describe("LobbyHistoryExport check", () => {
+describe.each(FACES)("LobbyHistoryExport check (%s face)", (face) => {
+  const checkExport: Check = (olds, news) => CHECKS[face].export(olds, news);
+
   it("accepts RFC 3339 (any offset) and epoch-ms spans, normalized to the same instants", async () => {
     await fc.assert(
       fc.asyncProperty(validExportSpec(), async ({ news, startMs, endMs }) => {

@@ -2,8 +2,10 @@
  * Secret sweep: the token, the payment portal session URL and the lobby-history export URL appear
  * nowhere in plain text — not in the raw checkpoint, not in any diagnostic (program and provider-host
  * output included), not in any error, not in the serialized provider — across up, refresh and destroy
- * of a program that uses all three, and across failing runs with a rejected token. Where Pulumi keeps
- * them (the export's `url` output, the stack outputs) they must be encrypted secrets.
+ * of a program that uses all three, and across failing runs with a rejected token, under both faces
+ * (with the plugin, the token is also an input of the provider resource in the state). Where Pulumi
+ * keeps them (the export's `url` output, the stack outputs, the provider's token) they must be encrypted
+ * secrets.
  */
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -17,20 +19,24 @@ import { serverTarget, startTestEmulator } from "../support/emulator";
 
 const PROGRAM = path.join(__dirname, "programs", "secrets");
 const PROJECT = "gamehost-faults-secrets";
-const EXPORT_TYPE = "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport";
+const FACES = ["dynamic", "plugin"] as const;
+type Face = (typeof FACES)[number];
+const EXPORT_TYPE: Record<Face, string> = {
+  dynamic: "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport",
+  plugin: "gamehost:index:LobbyHistoryExport",
+};
 
 // Random, so a hit can only be a leak and never a coincidence.
 const TOKEN = `emu-sweep-user-${randomBytes(12).toString("hex")}`;
 const BAD_TOKEN = `emu-sweep-bad-${randomBytes(12).toString("hex")}`;
 
 let emulator: RunningEmulator;
-let stack: Stack;
 let stateDir: string;
 
 /** Every text a user or a log collector could see, with where it came from. */
-const seen: { where: string; text: string }[] = [];
+type Seen = { where: string; text: string }[];
 
-function collect(label: string, result: RunResult): void {
+function collectInto(seen: Seen, stack: Stack, label: string, result: RunResult): void {
   for (const d of result.diagnostics)
     seen.push({ where: `${label} diagnostic (${d.source})`, text: d.message });
   if (result.error !== undefined) seen.push({ where: `${label} error`, text: result.error });
@@ -50,8 +56,26 @@ function collect(label: string, result: RunResult): void {
   }
 }
 
-function useToken(token: string): void {
+function useToken(stack: Stack, token: string): void {
   stack.setConfig("gamehost:token", { value: token, secret: true });
+}
+
+/** The secrets program with one face, its own checkpoint. */
+function secretsStack(face: Face): Stack {
+  const target = serverTarget(emulator);
+  return new Stack({
+    programDir: PROGRAM,
+    checkpointFile: path.join(stateDir, `secrets-${face}.json`),
+    config: {
+      "gamehost:baseUrl": emulator.url,
+      [`${PROJECT}:face`]: face,
+      [`${PROJECT}:gameId`]: target.gameId,
+      [`${PROJECT}:environmentId`]: target.environmentId,
+      [`${PROJECT}:datacenterId`]: target.datacenter,
+      [`${PROJECT}:buildId`]: target.build,
+      [`${PROJECT}:groupId`]: emulator.fixture.games[0]!.developerGroupId,
+    },
+  });
 }
 
 beforeAll(async () => {
@@ -63,20 +87,7 @@ beforeAll(async () => {
     },
   });
   expect(emulator.tokens.user).toBe(TOKEN);
-  const target = serverTarget(emulator);
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-secrets-"));
-  stack = new Stack({
-    programDir: PROGRAM,
-    checkpointFile: path.join(stateDir, "secrets.json"),
-    config: {
-      "gamehost:baseUrl": emulator.url,
-      [`${PROJECT}:gameId`]: target.gameId,
-      [`${PROJECT}:environmentId`]: target.environmentId,
-      [`${PROJECT}:datacenterId`]: target.datacenter,
-      [`${PROJECT}:buildId`]: target.build,
-      [`${PROJECT}:groupId`]: emulator.fixture.games[0]!.developerGroupId,
-    },
-  });
 });
 
 afterAll(async () => {
@@ -84,10 +95,14 @@ afterAll(async () => {
   if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
 });
 
-describe("secret sweep", () => {
+describe.each(FACES)("secret sweep (%s face)", (face) => {
   it("keeps the token and both URLs out of logs, errors, the provider text and the checkpoint", async () => {
+    const stack = secretsStack(face);
+    const seen: Seen = [];
+    const collect = (label: string, result: RunResult) => collectInto(seen, stack, label, result);
+
     // A rejected token before anything exists: creates and the data source fail.
-    useToken(BAD_TOKEN);
+    useToken(stack, BAD_TOKEN);
     const badUp = await stack.up();
     collect("bad-token up", badUp);
     expect(badUp.error).toBeDefined();
@@ -95,7 +110,7 @@ describe("secret sweep", () => {
     expect(badUp.error).toMatch(/TOKEN_INVALID/);
     expect(badUp.error).toMatch(/gamehost:token/);
 
-    useToken(TOKEN);
+    useToken(stack, TOKEN);
     const up = await stack.up();
     collect("up", up);
     expect(up.error).toBeUndefined();
@@ -106,7 +121,7 @@ describe("secret sweep", () => {
     expect(up.outputs.historyRows).toEqual({ value: expect.any(Number), secret: false });
 
     // Where Pulumi keeps the export URL, it is a secret (encrypted at rest, wrapped once decrypted).
-    const exported = stack.resources().find((r) => r.type === EXPORT_TYPE);
+    const exported = stack.resources().find((r) => r.type === EXPORT_TYPE[face]);
     expect(isSecret(exported?.outputs.url)).toBe(true);
     expect(unwrapSecrets(exported?.outputs.url ?? null)).toBe(historyUrl?.value);
     expect(stack.outputs().portalUrl).toEqual({ value: portalUrl?.value, secret: true });
@@ -120,13 +135,26 @@ describe("secret sweep", () => {
     collect("refresh", refresh);
     expect(refresh.error).toBeUndefined();
 
-    // A rejected token against existing resources: the provider's reads fail.
-    useToken(BAD_TOKEN);
+    // A rejected token against existing resources. The dynamic host reads the stack config, so a refresh
+    // meets it; the plugin's refresh uses the provider configuration in the state, which an up records
+    // (as a secret), and that up's data source meets it.
+    useToken(stack, BAD_TOKEN);
+    if (face === "plugin") {
+      const badUp = await stack.up();
+      collect("bad-token up over existing resources", badUp);
+      expect(badUp.error).toMatch(/TOKEN_INVALID/);
+      const provider = stack.resources().find((r) => r.type === "pulumi:providers:gamehost");
+      expect(isSecret(provider?.inputs.token)).toBe(true);
+    }
     const badRefresh = await stack.refresh();
     collect("bad-token refresh", badRefresh);
     expect(badRefresh.error).toMatch(/TOKEN_INVALID/);
+    if (face === "plugin") {
+      useToken(stack, TOKEN);
+      collect("good-token up", await stack.up());
+    }
 
-    useToken(TOKEN);
+    useToken(stack, TOKEN);
     const destroy = await stack.destroy();
     collect("destroy", destroy);
     expect(destroy.error).toBeUndefined();
@@ -151,7 +179,7 @@ describe("secret sweep", () => {
     }
 
     // The sweep covered every kind of place, so an empty result means something.
-    const kinds = ["raw checkpoint", "diagnostic", "error", "__provider"];
+    const kinds = ["raw checkpoint", "diagnostic", "error", ...(face === "dynamic" ? ["__provider"] : [])];
     for (const kind of kinds) {
       expect(
         seen.some((s) => s.where.includes(kind)),

@@ -103,7 +103,7 @@ describe("Server check", () => {
       },
     );
     expect(failures).toEqual([]);
-    expect(inputs.idempotencyKey).toBe("");
+    expect(inputs.idempotencyKey).toBe(UNKNOWN);
   });
 });
 

@@ -11,7 +11,7 @@ import {
 } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { type CreateServerRequest, type Server, Uuid } from "../../api/schemas";
-import { containsUnknown } from "../checks";
+import { containsUnknown, UNKNOWN } from "../checks";
 import { type DiffResult, type OperationContext, PartialCreateError, type ResourceKind } from "../kind";
 import {
   canonicalSpec,
@@ -227,11 +227,13 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
   name: "Server",
   secretOutputs: [],
 
-  check(olds, news, scope) {
+  check(_olds, news, scope) {
     const failures = checkServerInputs(news);
     const inputs: Record<string, unknown> = { ...news };
-    // The key is derived, not chosen: a re-run after a lost create computes the same one.
-    inputs.idempotencyKey = containsUnknown(news) ? (olds.idempotencyKey ?? "") : idempotencyKey(news, scope);
+    // The key is derived, not chosen: a re-run after a lost create computes the same one. In a preview
+    // it is shown only when it is the key the up will use.
+    inputs.idempotencyKey =
+      containsUnknown(news) || scope === undefined ? UNKNOWN : idempotencyKey(news, scope);
     return { inputs: inputs as unknown as ServerInputs, failures };
   },
 

@@ -4,6 +4,8 @@ const pulumi = require("@pulumi/pulumi");
 const gamehost = require("pulumi-gamehost");
 
 const config = new pulumi.Config();
+// `face: plugin` declares the provider plugin's Server instead of the dynamic one.
+const Server = config.get("face") === "plugin" ? gamehost.native.Server : gamehost.Server;
 const count = config.requireNumber("count");
 const caseName = config.require("case");
 const readyTimeoutSeconds = config.getNumber("readyTimeoutSeconds");
@@ -11,7 +13,7 @@ const readyTimeoutSeconds = config.getNumber("readyTimeoutSeconds");
 const servers = [];
 for (let i = 0; i < count; i++) {
   servers.push(
-    new gamehost.Server(`server-${i}`, {
+    new Server(`server-${i}`, {
       gameId: config.require("gameId"),
       environmentId: config.require("environmentId"),
       datacenter: config.require("datacenterId"),

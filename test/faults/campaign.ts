@@ -1,6 +1,7 @@
 /**
  * Fault campaign: the fleet program (3 servers) goes through up, refresh and destroy in the real language
- * and dynamic-provider hosts while the emulator injects one kind of fault per case into the server routes.
+ * host and provider processes — the dynamic-provider host or the plugin, one test file per face, so the
+ * two run in parallel — while the emulator injects one kind of fault per case into the server routes.
  * After the faulted runs, faults are cleared, `up` is run again and then `destroy`; at each point the
  * servers alive in the emulator are compared with the checkpoint. No case may leave an orphan (a live
  * server the stack does not know) or a duplicate (two live servers for one resource), and no case may
@@ -17,6 +18,7 @@ import { startTestEmulator } from "../support/emulator";
 import {
   type Census,
   census,
+  type Face,
   FLEET_PROGRAM,
   failedAnswers,
   fleetConfig,
@@ -70,6 +72,8 @@ interface FaultCase {
 let emulator: RunningEmulator;
 let stack: Stack;
 let stateDir: string;
+/** The face this file's campaign runs through. */
+let face: Face;
 
 /**
  * The fewest requests each run needs per route: a create looks its key up, POSTs and polls at least once
@@ -177,7 +181,7 @@ async function faultedRun(
   emulator.faults.clear();
   const requests = [...emulator.requests];
   const extra = extras(phase, requests);
-  const after = census(emulator, stack, c.tag);
+  const after = census(emulator, stack, c.tag, face);
   return {
     run,
     result: {
@@ -201,7 +205,8 @@ function configure(c: FaultCase): void {
   for (const key of ["gamehost:maxRetries", "gamehost:requestTimeoutMs", fleetKey("readyTimeoutSeconds")]) {
     stack.removeConfig(key);
   }
-  for (const [key, value] of Object.entries(fleetConfig(emulator, COUNT, c.tag))) stack.setConfig(key, value);
+  for (const [key, value] of Object.entries(fleetConfig(emulator, COUNT, c.tag, face)))
+    stack.setConfig(key, value);
   for (const [key, value] of Object.entries(c.config ?? {})) stack.setConfig(key, value);
   emulator.setPlacement("auto");
 }
@@ -254,7 +259,7 @@ async function runCase(c: FaultCase): Promise<CaseFigures> {
     // The unrecorded servers are adopted by their idempotency key, not made again.
     expect(recoveryRequests.create, `${c.name}: POSTs of the recovery up`).toBe(0);
   }
-  const afterRecovery = census(emulator, stack, c.tag);
+  const afterRecovery = census(emulator, stack, c.tag, face);
   expect(afterRecovery, `${c.name}: after the recovery up`).toMatchObject({
     live: COUNT,
     recorded: COUNT,
@@ -263,7 +268,7 @@ async function runCase(c: FaultCase): Promise<CaseFigures> {
     stale: 0,
   });
   // Every recorded server is placed: the recovery up finished what the faults interrupted.
-  for (const r of stack.resources().filter((r) => r.type === SERVER_TYPE)) {
+  for (const r of stack.resources().filter((r) => r.type === SERVER_TYPE[face])) {
     expect(r.outputs.startedAt, `${c.name}: ${r.urn} placed`).toEqual(expect.any(Number));
   }
 
@@ -276,12 +281,12 @@ async function runCase(c: FaultCase): Promise<CaseFigures> {
     emulator.resetRequests();
     const again = await stack.up();
     expect(again.error, `${c.name}: up after the failed destroy`).toBeUndefined();
-    expect(census(emulator, stack, c.tag)).toMatchObject({ live: COUNT, orphans: 0, duplicates: 0 });
+    expect(census(emulator, stack, c.tag, face)).toMatchObject({ live: COUNT, orphans: 0, duplicates: 0 });
     const cleanDestroy = await stack.destroy();
     keep();
     expect(cleanDestroy.error, `${c.name}: destroy after recovery`).toBeUndefined();
   }
-  const final = census(emulator, stack, c.tag);
+  const final = census(emulator, stack, c.tag, face);
   expect(final, `${c.name}: final state`).toMatchObject({ live: 0, recorded: 0, orphans: 0, duplicates: 0 });
   // Not one server more than declared was ever made: no duplicate existed even for a moment.
   expect(final.everCreated, `${c.name}: servers ever created`).toBe(COUNT);
@@ -407,26 +412,31 @@ const CASES: FaultCase[] = [
   },
 ];
 
-beforeAll(async () => {
-  emulator = await startTestEmulator({ requestTimeCapMs: REQUEST_CAP_MS });
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-faults-"));
-  stack = new Stack({ programDir: FLEET_PROGRAM, checkpointFile: path.join(stateDir, "fleet.json") });
-});
+/** Registers the campaign through one face (a test file per face). */
+export function defineCampaign(campaignFace: Face): void {
+  face = campaignFace;
 
-afterAll(async () => {
-  // The figures behind docs/reliability.md: printed on request, so `npm test` stays quiet.
-  if (process.env.GAMEHOST_CAMPAIGN_REPORT) printFigures();
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+  beforeAll(async () => {
+    emulator = await startTestEmulator({ requestTimeCapMs: REQUEST_CAP_MS });
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), `gamehost-faults-${face}-`));
+    stack = new Stack({ programDir: FLEET_PROGRAM, checkpointFile: path.join(stateDir, "fleet.json") });
+  });
 
-describe("fault campaign: no orphans, no duplicates", () => {
-  for (const c of CASES) {
-    it(c.name, async () => {
-      figures.push(await runCase(c));
-    });
-  }
-});
+  afterAll(async () => {
+    // The figures behind docs/reliability.md: printed on request, so `npm test` stays quiet.
+    if (process.env.GAMEHOST_CAMPAIGN_REPORT) printFigures();
+    await emulator?.stop();
+    if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  describe(`fault campaign through the ${face} face: no orphans, no duplicates`, () => {
+    for (const c of CASES) {
+      it(c.name, async () => {
+        figures.push(await runCase(c));
+      });
+    }
+  });
+}
 
 function printFigures(): void {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -453,7 +463,7 @@ function printFigures(): void {
   ]);
   console.log(
     [
-      `Fault campaign: ${COUNT} servers per case, ${new Date().toISOString()}`,
+      `Fault campaign (${face} face): ${COUNT} servers per case, ${new Date().toISOString()}`,
       "Faulted runs (hit = faults that met a request; extra = requests beyond the run's minimum; orph/dup after the run):",
       table([["case", "run", "fault", "hit", "extra", "outcome", "time", "orph", "dup"], ...runs]),
       "",

@@ -1,0 +1,274 @@
+/**
+ * What only the plugin face can do, through the engine harness driving the real plugin process as the
+ * CLI does: previews with known outputs and no service request, `import` (then no changes), `get`,
+ * `customTimeouts` bounding the readiness wait, and a plugin killed with SIGKILL in the middle of a create
+ * (the next up adopts the server: no orphan, no duplicate). The scenarios both faces share are in
+ * changes.test.ts and failures.test.ts.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConfigEntry, type RunResult, Stack, UNKNOWN } from "../../harness/src";
+import type { RunningEmulator } from "../../src/emulator";
+import { dist } from "../support/dist";
+import { liveServers, startTestEmulator } from "../support/emulator";
+import {
+  connectionConfig,
+  expectNoLeak,
+  faceConfig,
+  fixtureIds,
+  IDEMPOTENCY_TAG,
+  opsOf,
+  ROUTES,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  type ServerArgsJson,
+  serverArgs,
+  serversEntry,
+  serversTagged,
+  stateOf,
+  TYPES,
+} from "./helpers";
+
+let emulator: RunningEmulator;
+let stateDir: string;
+let stackCount = 0;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-plugin-"));
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** A stack of the servers program on the plugin face, with its own checkpoint. */
+function pluginStack(
+  config: Record<string, ConfigEntry> = {},
+  extra: Partial<ConstructorParameters<typeof Stack>[0]> = {},
+) {
+  return new Stack({
+    programDir: SERVERS_PROGRAM,
+    config: { ...connectionConfig(emulator), ...faceConfig("plugin"), ...config },
+    checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+    ...extra,
+  });
+}
+
+const key = (name: string) => `${SERVERS_PROJECT}:${name}`;
+
+async function run(stack: Stack, op: "preview" | "up" | "refresh" | "destroy"): Promise<RunResult> {
+  emulator.resetRequests();
+  return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+}
+
+/** A server made outside Pulumi, straight through the API, as the spec `args` describes it. */
+async function serverMadeByHand(tags: Record<string, string>) {
+  const ids = fixtureIds(emulator);
+  const { GamehostClient } = dist.api();
+  const client = new GamehostClient({ baseUrl: emulator.url, token: emulator.tokens.user });
+  const server = await client.createServer(ids.gameId, ids.environmentId, {
+    datacenter: ids.datacenterId,
+    tags,
+    runtime: { build: ids.buildId },
+    network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
+    resources: { cpu: 250, memory: 256 },
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100)); // placed after the emulator's 20 ms delay
+  return { ...ids, serverId: server.id };
+}
+
+/** The spec of {@link serverMadeByHand} as a program declares it (no provider-only knobs). */
+function declaredAsMade(tags: Record<string, string>): ServerArgsJson {
+  const { readyTimeoutSeconds: _knob, ...spec } = serverArgs(emulator, { tags });
+  return spec;
+}
+
+describe("the plugin face", () => {
+  it("previews without any service request, showing every output the plan already knows", async () => {
+    const declare = (overrides: ServerArgsJson) =>
+      serversEntry({ web: serverArgs(emulator, { tags: { role: "preview" }, ...overrides }) });
+    const stack = pluginStack({ [SERVERS_KEY]: declare({}) });
+
+    // A new stack: the plan knows the inputs; the server id, and the idempotency key (salted with the
+    // provider's id, which does not exist yet), only the up can give.
+    const first = await run(stack, "preview");
+    expect(first.error).toBeUndefined();
+    expect(opsOf(first.steps)).toEqual(["web: create"]);
+    expect(first.steps.find((s) => s.name === "web")?.type).toBe(TYPES.plugin.server);
+    expect(first.outputs.serverIds?.value).toBe(UNKNOWN);
+    expect(first.outputs.idempotencyKeys?.value).toBe(UNKNOWN);
+    expect(emulator.requests).toEqual([]);
+    expect(stack.checkpoint()).toBeUndefined();
+
+    expect((await run(stack, "up")).error).toBeUndefined();
+    const id = stateOf(stack, "web")?.id;
+    const endpoints = stack.outputs().endpoints?.value;
+
+    // An update of a provider-only knob: the plan keeps the server, so its id and endpoints are known.
+    stack.setConfig(SERVERS_KEY, declare({ readyTimeoutSeconds: 42 }));
+    const update = await run(stack, "preview");
+    expect(opsOf(update.steps)).toEqual(["web: update"]);
+    expect(update.outputs.serverIds?.value).toEqual({ web: id });
+    expect(update.outputs.endpoints?.value).toEqual(endpoints);
+    expect(emulator.requests).toEqual([]);
+
+    // A replacement: the new server's key is known, and it is the one the up puts on the server.
+    stack.setConfig(SERVERS_KEY, declare({ tags: { role: "preview", tier: "gold" } }));
+    const replace = await run(stack, "preview");
+    expect(opsOf(replace.steps)).toEqual(["web: replace", "web: delete (replaced)"]);
+    const key = (replace.outputs.idempotencyKeys?.value as Record<string, string> | undefined)?.web ?? "";
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(emulator.requests).toEqual([]);
+    expect((await run(stack, "up")).error).toBeUndefined();
+    expect(serversTagged(emulator, IDEMPOTENCY_TAG, key).map((s) => s.id)).toEqual([
+      stateOf(stack, "web")?.id,
+    ]);
+    expect((await run(stack, "destroy")).error).toBeUndefined();
+  });
+
+  it("imports a server made outside Pulumi; the next up shows no changes", async () => {
+    const tags = { role: "imported" };
+    const made = await serverMadeByHand(tags);
+    const importId = `${made.gameId}/${made.environmentId}/${made.serverId}`;
+    const stack = pluginStack({
+      [SERVERS_KEY]: serversEntry({ web: declaredAsMade(tags) }),
+      [key("options")]: { value: { web: { import: importId } } },
+    });
+
+    const imported = await run(stack, "up");
+
+    expect(imported.error).toBeUndefined();
+    expect(opsOf(imported.steps)).toEqual(["web: import"]);
+    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+    // The state holds the plain server id, and the import id it came from.
+    expect(stateOf(stack, "web")).toMatchObject({ id: made.serverId, importId });
+    expect(imported.outputs.serverIds?.value).toEqual({ web: made.serverId });
+
+    const again = await run(stack, "up");
+    expect(again.error).toBeUndefined();
+    expect(opsOf(again.steps)).toEqual(["web: same"]);
+    expect(emulator.requests.map((r) => r.route)).toEqual([]);
+
+    expect((await run(stack, "destroy")).error).toBeUndefined();
+    expect(emulator.servers().find((s) => s.id === made.serverId)?.destroyed_at).toBeDefined();
+  });
+
+  it("refuses an import id without the game and environment, saying what it must be", async () => {
+    const made = await serverMadeByHand({ role: "bad-import" });
+    const stack = pluginStack({
+      [SERVERS_KEY]: serversEntry({ web: declaredAsMade({ role: "bad-import" }) }),
+      [key("options")]: { value: { web: { import: made.serverId } } },
+    });
+
+    const up = await run(stack, "up");
+
+    expect(up.error).toContain("<gameId>/<environmentId>/<serverId>");
+    expect(stateOf(stack, "web")).toBeUndefined();
+    expect(liveServers(emulator).filter((s) => s.tags.role === "bad-import")).toHaveLength(1);
+  });
+
+  it("reads an existing server with get, and leaves it alone on destroy", async () => {
+    const made = await serverMadeByHand({ role: "looked-up" });
+    const stack = pluginStack({
+      [SERVERS_KEY]: serversEntry({}),
+      [key("lookups")]: { value: { other: `${made.gameId}/${made.environmentId}/${made.serverId}` } },
+    });
+
+    const up = await run(stack, "up");
+
+    expect(up.error).toBeUndefined();
+    expect(opsOf(up.steps)).toEqual(["other: read"]);
+    const [serverId, tags, endpoints] =
+      (up.outputs.found?.value as Record<string, unknown[]> | undefined)?.other ?? [];
+    expect(serverId).toBe(made.serverId);
+    expect(tags).toEqual({ role: "looked-up" });
+    expect(Object.keys(endpoints as object)).toEqual(["web"]);
+    expect(stateOf(stack, "other")).toMatchObject({ external: true });
+
+    const destroy = await run(stack, "destroy");
+    expect(destroy.error).toBeUndefined();
+    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.deleteServer);
+    expect(liveServers(emulator).map((s) => s.id)).toContain(made.serverId);
+  });
+
+  it("ends the readiness wait at customTimeouts.create, records the server, and the next up finishes it", async () => {
+    const stack = pluginStack({
+      [SERVERS_KEY]: serversEntry({
+        slow: serverArgs(emulator, { tags: { role: "timeout" }, readyTimeoutSeconds: 300 }),
+      }),
+      [key("options")]: { value: { slow: { customTimeouts: { create: "2s" } } } },
+    });
+    emulator.setPlacement("never");
+    let failed: RunResult;
+    try {
+      failed = await run(stack, "up");
+    } finally {
+      emulator.setPlacement("auto");
+    }
+
+    const [made] = serversTagged(emulator, "role", "timeout");
+    expect(failed.error).toContain("was not ready after 2s");
+    expect(failed.error).toContain("customTimeouts");
+    expect(failed.error).toContain(made?.id);
+    expect(failed.durationMs).toBeLessThan(20_000);
+    const step = failed.steps.find((s) => s.name === "slow");
+    expect(step?.initErrors?.length).toBeGreaterThan(0);
+    expect(stateOf(stack, "slow")?.id).toBe(made?.id);
+
+    const healed = await run(stack, "up");
+    expect(healed.error).toBeUndefined();
+    expect(opsOf(healed.steps)).toEqual(["slow: update"]);
+    expect(serversTagged(emulator, "role", "timeout").map((s) => s.id)).toEqual([made?.id]);
+    expect((await run(stack, "destroy")).error).toBeUndefined();
+  });
+
+  it("survives a plugin killed with SIGKILL mid-create: the next up adopts the server, no orphan, no duplicate", async () => {
+    let killed = false;
+    const stack = pluginStack(
+      { [SERVERS_KEY]: serversEntry({ web: serverArgs(emulator, { tags: { role: "killed" } }) }) },
+      {
+        onProviderStarted: ({ package: pkg, host }) => {
+          if (pkg !== "gamehost" || killed) return;
+          // Kill the plugin as soon as the service has the server, while the create waits for readiness.
+          const poll = setInterval(() => {
+            if (serversTagged(emulator, "role", "killed").length > 0) {
+              clearInterval(poll);
+              killed = true;
+              host.kill("SIGKILL");
+            }
+          }, 5);
+        },
+      },
+    );
+    emulator.setPlacement("never");
+    let crashed: RunResult;
+    try {
+      crashed = await run(stack, "up");
+    } finally {
+      emulator.setPlacement("auto");
+    }
+
+    expect(killed).toBe(true);
+    expect(crashed.error).toBeDefined();
+    // The create never answered: the state does not know the server the service made.
+    expect(stateOf(stack, "web")).toBeUndefined();
+    const [orphan] = serversTagged(emulator, "role", "killed");
+    expect(orphan).toBeDefined();
+
+    const recovered = await run(stack, "up");
+
+    expect(recovered.error).toBeUndefined();
+    expect(opsOf(recovered.steps)).toEqual(["web: create"]);
+    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+    const live = liveServers(emulator).filter((s) => s.tags.role === "killed");
+    expect(live.map((s) => s.id)).toEqual([orphan?.id]);
+    expect(stateOf(stack, "web")?.id).toBe(orphan?.id);
+    expect((await run(stack, "destroy")).error).toBeUndefined();
+    expect(liveServers(emulator).filter((s) => s.tags.role === "killed")).toEqual([]);
+  });
+});
