@@ -8,6 +8,8 @@ import { type ConfigEntry, type JsonValue, Stack, type Step } from "../../harnes
 export const STORE_PROGRAM = path.join(__dirname, "programs", "store");
 /** The TypeScript program (programs/typed/index.ts). */
 export const TYPED_PROGRAM = path.join(__dirname, "programs", "typed");
+/** A TypeScript program with a type error and nothing else wrong. */
+export const MISTYPED_PROGRAM = path.join(__dirname, "programs", "mistyped");
 
 /** One item the store program declares. */
 export interface ItemSpec {

@@ -1,4 +1,4 @@
-// Self-test program in TypeScript: run through the SDK's ts-node registration (transpile-only).
+// Self-test program in TypeScript: run through the SDK's ts-node registration, type-checked.
 import * as pulumi from "@pulumi/pulumi";
 
 interface Greeting {
