@@ -57,7 +57,25 @@ export class GamehostError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     Object.defineProperty(this, "__pulumiRunError", { value: true, enumerable: false });
+    // The SDK prefixes the message of an error that fails an input (`error serializing property "x": …`)
+    // in place, once for every resource input the same rejected Output reaches: keep one of each prefix.
+    let text = message;
+    Object.defineProperty(this, "message", {
+      get: () => text,
+      set: (value: string) => {
+        text = withoutRepeatedContext(String(value));
+      },
+      enumerable: false,
+      configurable: true,
+    });
   }
+}
+
+/** `a: a: a: cause` → `a: cause`, for the SDK's repeated `error serializing property "x": ` prefixes. */
+function withoutRepeatedContext(message: string): string {
+  return message.replace(/^(?:error serializing property "[^"]*": )+/, (prefixes) =>
+    [...new Set(prefixes.match(/error serializing property "[^"]*": /g))].join(""),
+  );
 }
 
 const SET_TOKEN =

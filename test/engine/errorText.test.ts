@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ConfigEntry, type Diagnostic, type RunResult, Stack } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
+import type { FaultSpec, RunningEmulator } from "../../src/emulator";
 import { startTestEmulator } from "../support/emulator";
 import {
   FACES,
@@ -47,10 +47,26 @@ function expectReadable(message: string, cause: string): void {
   expect(message.split(cause).length - 1, `"${cause}" said once in: ${message}`).toBe(1);
   expect(message, "no stack trace").not.toMatch(/^\s+at .+[:(]\d+/m);
   expect(message, "no error class noise").not.toMatch(/\b(Error|GamehostConfigError|RunError):/);
-  expect(message.length, message).toBeLessThan(400);
+  // A few lines: the engine's own `creating <urn> failed: ` prefix, then the package's cause and fix, and
+  // the request and answer in brackets (what support needs: route, status, code, ray id).
+  const [, ours = message] = message.split(" failed: ");
+  const [causeAndFix = ""] = ours.split(" [");
+  expect(causeAndFix.length, causeAndFix).toBeLessThanOrEqual(280);
+  expect(message.length, message).toBeLessThanOrEqual(480);
 }
 
 const texts: Record<string, Record<string, string>> = {};
+
+/** A failure the provider meets, how to cause it, and what its message must say. */
+interface ProviderFailure {
+  name: string;
+  config?: Record<string, ConfigEntry>;
+  placement?: "never";
+  fault?: FaultSpec;
+  /** Said exactly once. */
+  cause: string;
+  fix: string;
+}
 
 describe.each(FACES)("failures as the %s face reports them", (face) => {
   const stackOf = (
@@ -84,6 +100,69 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
     texts[face] = { ...texts[face], check: message.replace(TYPES[face].server, "<type>") };
   });
 
+  // Failures met by the provider: each names its cause once, and the setting or step that fixes it.
+  const providerFailures: ProviderFailure[] = [
+    {
+      name: "a rejected token",
+      config: { "gamehost:token": { value: "emu_not_a_token", secret: true } },
+      cause: "The token is not valid",
+      fix: "`pulumi config set --secret gamehost:token <token>`",
+    },
+    {
+      name: "a base URL where nothing answers",
+      config: { "gamehost:baseUrl": { value: "http://127.0.0.1:9" } },
+      cause: "Nothing answers at http://127.0.0.1:9",
+      fix: "`pulumi config set gamehost:baseUrl <url>`",
+    },
+    {
+      name: "a server that is never ready",
+      placement: "never",
+      cause: "was not ready after 1s",
+      fix: "run `pulumi up` again to keep waiting",
+    },
+    {
+      name: "a rate limit that outlasts the create's attempts",
+      fault: {
+        method: "POST",
+        path: /\/servers$/,
+        kind: "rate_limit",
+        count: 5,
+        retryAfter: "seconds" as const,
+        retryAfterMs: 0,
+      },
+      cause: "Rate limited",
+      fix: "lower the request rate",
+    },
+  ];
+
+  it.each(providerFailures)("$name: one short error with the cause and the fix", async (failure) => {
+    const stack = stackOf({
+      [SERVERS_KEY]: serversEntry({
+        web: serverArgs(emulator, {
+          tags: { case: `${face}-${failure.name.length}` },
+          readyTimeoutSeconds: 1,
+        }),
+      }),
+      ...(failure.config ?? {}),
+    });
+    if (failure.fault) emulator.faults.inject(failure.fault);
+    if (failure.placement) emulator.setPlacement(failure.placement);
+    let up: RunResult;
+    try {
+      up = await stack.up();
+    } finally {
+      emulator.setPlacement("auto");
+      emulator.faults.clear();
+    }
+
+    const errors = errorsOf(up);
+    expect(errors).toHaveLength(1);
+    const message = errors[0]?.message ?? "";
+    expect(message).toContain(failure.fix);
+    expectReadable(message, failure.cause);
+    texts[face] = { ...texts[face], [failure.name]: message.replace(TYPES[face].server, "<type>") };
+  });
+
   it("a missing token: one error naming the config key and the environment variable", async () => {
     const stack = stackOf(
       { [SERVERS_KEY]: serversEntry({ web: serverArgs(emulator) }) },
@@ -104,8 +183,27 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
 
 describe("both faces", () => {
   it("say the same words", () => {
-    expect(texts.plugin).toEqual(texts.dynamic);
-    expect(Object.keys(texts.dynamic ?? {})).toEqual(["check", "token"]);
+    // Ray ids, server ids and retry instants differ between runs; the words must not.
+    const words = (texts: Record<string, string> = {}) =>
+      Object.fromEntries(
+        Object.entries(texts).map(([k, v]) => [
+          k,
+          v
+            .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+            .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<instant>"),
+        ]),
+      );
+    expect(words(texts.plugin)).toEqual(words(texts.dynamic));
+    expect(Object.keys(texts.dynamic ?? {}).sort()).toEqual(
+      [
+        "check",
+        "token",
+        "a rejected token",
+        "a base URL where nothing answers",
+        "a server that is never ready",
+        "a rate limit that outlasts the create's attempts",
+      ].sort(),
+    );
   });
 
   it("a data source in the program fails with its message alone, once for every data source", async () => {
@@ -124,5 +222,23 @@ describe("both faces", () => {
     const message = program[0]?.message ?? "";
     expect(message).toContain("GAMEHOST_TOKEN");
     expectReadable(message, "is not set");
+  });
+  it("a name that matches nothing: the data source's message once, however many inputs it reaches", async () => {
+    const stack = new Stack({
+      programDir: QUICKSTART_DIR,
+      config: { ...quickstartConfig(emulator), "gamehost-quickstart:game": { value: "no-such-game" } },
+      checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+    });
+
+    const up = await stack.up();
+
+    const program = errorsOf(up).filter((d) => d.source === "program");
+    expect(program).toHaveLength(1);
+    const message = program[0]?.message ?? "";
+    // The game's name reaches three resources' gameId: the SDK names the input, once.
+    expect(message).toBe(
+      'error serializing property "gameId": No game "no-such-game" in the caller\'s games (available: puzzle-quest, space-race).',
+    );
+    expectReadable(message, "no-such-game");
   });
 });
