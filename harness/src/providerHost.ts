@@ -57,6 +57,19 @@ export interface CheckFailure {
   reason: string;
 }
 
+/** What `Check` and `CheckConfig` take: the resource and its old and new inputs. */
+export interface CheckArgs {
+  urn: string;
+  olds: PropertyMap;
+  news: PropertyMap;
+}
+
+/** What `Check` and `CheckConfig` answer: the checked inputs, or why they fail. */
+export interface CheckResult {
+  inputs: PropertyMap;
+  failures: CheckFailure[];
+}
+
 /** `pulumirpc.PropertyDiff.Kind`, by name. */
 export type PropertyDiffKind =
   | "add"
@@ -296,6 +309,24 @@ export class ProviderHost {
     });
   }
 
+  /** `Check` and `CheckConfig` share their request and answer (`pulumirpc.CheckRequest`/`CheckResponse`). */
+  private async checkWith(
+    method: Client["check"] | Client["checkConfig"],
+    args: CheckArgs,
+  ): Promise<CheckResult> {
+    const req = new provproto.CheckRequest();
+    req.setUrn(args.urn);
+    req.setName(nameOf(args.urn));
+    req.setType(typeOf(args.urn));
+    req.setOlds(toStruct(args.olds));
+    req.setNews(toStruct(args.news));
+    const res = await this.call(method, req);
+    return {
+      inputs: fromStruct(res.getInputs()),
+      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
+  }
+
   /** The provider's process id (tests kill it to see what a crash does). */
   get pid(): number | undefined {
     return this.child.pid;
@@ -333,22 +364,8 @@ export class ProviderHost {
   }
 
   /** `ResourceProvider.CheckConfig`: the provider resource's inputs, checked. */
-  async checkConfig(args: {
-    urn: string;
-    olds: PropertyMap;
-    news: PropertyMap;
-  }): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
-    const req = new provproto.CheckRequest();
-    req.setUrn(args.urn);
-    req.setName(nameOf(args.urn));
-    req.setType(typeOf(args.urn));
-    req.setOlds(toStruct(args.olds));
-    req.setNews(toStruct(args.news));
-    const res = await this.call(this.client.checkConfig, req);
-    return {
-      inputs: fromStruct(res.getInputs()),
-      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+  checkConfig(args: CheckArgs): Promise<CheckResult> {
+    return this.checkWith(this.client.checkConfig, args);
   }
 
   /** `ResourceProvider.DiffConfig`. */
@@ -415,22 +432,8 @@ export class ProviderHost {
   }
 
   /** `ResourceProvider.Check`. */
-  async check(args: {
-    urn: string;
-    olds: PropertyMap;
-    news: PropertyMap;
-  }): Promise<{ inputs: PropertyMap; failures: CheckFailure[] }> {
-    const req = new provproto.CheckRequest();
-    req.setUrn(args.urn);
-    req.setName(nameOf(args.urn));
-    req.setType(typeOf(args.urn));
-    req.setOlds(toStruct(args.olds));
-    req.setNews(toStruct(args.news));
-    const res = await this.call(this.client.check, req);
-    return {
-      inputs: fromStruct(res.getInputs()),
-      failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
-    };
+  check(args: CheckArgs): Promise<CheckResult> {
+    return this.checkWith(this.client.check, args);
   }
 
   /** `ResourceProvider.Diff` (`olds` are the old outputs, as on the wire). */
