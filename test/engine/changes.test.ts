@@ -6,12 +6,9 @@
  */
 import { randomUUID } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type RunResult, Stack } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
-import { liveServers, startTestEmulator } from "../support/emulator";
+import { liveServers } from "../support/emulator";
 import {
   connectionConfig,
   expectNoLeak,
@@ -25,20 +22,10 @@ import {
   serverArgs,
   serversEntry,
   stateOf,
+  useEngineEnvironment,
 } from "./helpers";
 
-let emulator: RunningEmulator;
-let stateDir: string;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-changes-"));
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const engine = useEngineEnvironment("changes");
 
 /**
  * A hand-written shim, equivalent to the package's serialized one but shaped differently and printing a
@@ -71,14 +58,14 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
   beforeAll(() => {
     stack = new Stack({
       programDir: SERVERS_PROGRAM,
-      config: { ...connectionConfig(emulator), ...faceConfig(face) },
-      checkpointFile: path.join(stateDir, `${face}.json`),
+      config: { ...connectionConfig(engine.emulator), ...faceConfig(face) },
+      checkpointFile: engine.checkpointFile(face),
     });
   });
 
   async function run(op: "up" | "destroy"): Promise<RunResult> {
-    emulator.resetRequests();
-    return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+    engine.emulator.resetRequests();
+    return expectNoLeak(engine.emulator.tokens.user, stack, await stack[op]());
   }
 
   function declare(web: ServerArgsJson): void {
@@ -86,13 +73,13 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
   }
 
   it("up creates the server", async () => {
-    declare(serverArgs(emulator));
+    declare(serverArgs(engine.emulator));
 
     const up = await run("up");
 
     expect(up.error).toBeUndefined();
     expect(opsOf(up.steps)).toEqual(["web: create"]);
-    const [server] = liveServers(emulator);
+    const [server] = liveServers(engine.emulator);
     expect(server).toBeDefined();
     createdIds.push(server?.id ?? "");
     expect(stateOf(stack, "web")?.id).toBe(server?.id);
@@ -101,7 +88,7 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
 
   it("a tag change creates the new server, ready, before deleting the old one", async () => {
     const oldId = createdIds[0];
-    declare(serverArgs(emulator, { tags: { role: "web", tier: "gold" } }));
+    declare(serverArgs(engine.emulator, { tags: { role: "web", tier: "gold" } }));
 
     const up = await run("up");
 
@@ -115,7 +102,7 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
     createdIds.push(newId);
     expect(newId).not.toBe(oldId);
 
-    const servers = emulator.servers();
+    const servers = engine.emulator.servers();
     const oldServer = servers.find((s) => s.id === oldId);
     const newServer = servers.find((s) => s.id === newId);
     expect(newServer?.tags.tier).toBe("gold");
@@ -126,7 +113,7 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
     expect(newServer?.started_at).toBeDefined();
     expect(newServer?.started_at ?? Infinity).toBeLessThanOrEqual(oldServer?.destroyed_at ?? -Infinity);
     // And on the wire: the create, then the readiness poll, then the old server's delete.
-    const log = emulator.requests;
+    const log = engine.emulator.requests;
     const createAt = log.findIndex((r) => r.route === ROUTES.createServer);
     const readyAt = log.findIndex((r) => r.route === ROUTES.getServer && r.path.endsWith(newId));
     const deleteAt = log.findIndex((r) => r.route === ROUTES.deleteServer);
@@ -135,7 +122,7 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
     expect(createAt).toBeLessThan(deleteAt);
     expect(readyAt).toBeLessThan(deleteAt);
 
-    expect(liveServers(emulator).map((s) => s.id)).toEqual([newId]);
+    expect(liveServers(engine.emulator).map((s) => s.id)).toEqual([newId]);
     const states = stack.resources().filter((r) => r.urn.endsWith("::web"));
     expect(states.map((r) => r.id)).toEqual([newId]);
     expect(states[0]?.delete).toBeUndefined();
@@ -143,7 +130,7 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
 
   it("changing readyTimeoutSeconds is an update that calls no API", async () => {
     const id = createdIds[1];
-    declare(serverArgs(emulator, { tags: { role: "web", tier: "gold" }, readyTimeoutSeconds: 42 }));
+    declare(serverArgs(engine.emulator, { tags: { role: "web", tier: "gold" }, readyTimeoutSeconds: 42 }));
 
     const up = await run("up");
 
@@ -153,13 +140,13 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
     expect(update).toMatchObject({ oldId: id, id });
     // The dynamic host reports no per-key diffs (DiffResponse carries only changes/replaces); the plugin does.
     if (face === "plugin") expect(update?.diffs).toEqual(["readyTimeoutSeconds"]);
-    expect(emulator.requests).toEqual([]);
+    expect(engine.emulator.requests).toEqual([]);
     expect(stateOf(stack, "web")).toMatchObject({
       id,
       inputs: { readyTimeoutSeconds: 42 },
       outputs: { readyTimeoutSeconds: 42, serverId: id },
     });
-    expect(liveServers(emulator).map((s) => s.id)).toEqual([id]);
+    expect(liveServers(engine.emulator).map((s) => s.id)).toEqual([id]);
   });
 
   if (face === "dynamic")
@@ -182,8 +169,10 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
       expect(opsOf(destroy.steps)).toEqual(["web: delete"]);
       const printed = destroy.diagnostics.filter((d) => d.source === "provider-stdout").map((d) => d.message);
       expect(printed).toContain(`${marker} ${id}`);
-      expect(emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([`${ROUTES.deleteServer} 200`]);
-      expect(liveServers(emulator)).toEqual([]);
+      expect(engine.emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([
+        `${ROUTES.deleteServer} 200`,
+      ]);
+      expect(liveServers(engine.emulator)).toEqual([]);
       expect(stack.resources()).toEqual([]);
     });
 
@@ -193,8 +182,10 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
       const destroy = await run("destroy");
       expect(destroy.error).toBeUndefined();
       expect(opsOf(destroy.steps)).toEqual(["web: delete"]);
-      expect(emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([`${ROUTES.deleteServer} 200`]);
-      expect(emulator.servers().find((s) => s.id === id)?.destroyed_at).toBeDefined();
+      expect(engine.emulator.requests.map((r) => `${r.route} ${r.status}`)).toEqual([
+        `${ROUTES.deleteServer} 200`,
+      ]);
+      expect(engine.emulator.servers().find((s) => s.id === id)?.destroyed_at).toBeDefined();
       expect(stack.resources()).toEqual([]);
     });
 });

@@ -1,15 +1,6 @@
-/**
- * What a user reads when a run fails, as the engine reports it: each failure once, as cause and fix, with no
- * stack trace, no `Error:` noise and the same words under both faces (only the type token differs), for a
- * resource's check, a provider call, and a data source in the program.
- */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ConfigEntry, type Diagnostic, type RunResult, Stack } from "../../harness/src";
-import type { FaultSpec, RunningEmulator } from "../../src/emulator";
-import { startTestEmulator } from "../support/emulator";
+import type { FaultSpec } from "../../src/emulator";
 import {
   FACES,
   faceConfig,
@@ -20,21 +11,10 @@ import {
   serverArgs,
   serversEntry,
   TYPES,
+  useEngineEnvironment,
 } from "./helpers";
 
-let emulator: RunningEmulator;
-let stateDir: string;
-let stackCount = 0;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-error-text-"));
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const engine = useEngineEnvironment("error-text");
 
 /** Errors a user sees: engine and program diagnostics of severity error. */
 const errorsOf = (result: RunResult): Diagnostic[] =>
@@ -76,18 +56,20 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
     new Stack({
       programDir: SERVERS_PROGRAM,
       config: {
-        "gamehost:baseUrl": { value: emulator.url },
-        ...(token ? { "gamehost:token": { value: emulator.tokens.user, secret: true } } : {}),
+        "gamehost:baseUrl": { value: engine.emulator.url },
+        ...(token ? { "gamehost:token": { value: engine.emulator.tokens.user, secret: true } } : {}),
         ...faceConfig(face),
         ...extra,
       },
-      checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+      checkpointFile: engine.checkpointFile(),
       ...(env ? { env } : {}),
     });
 
   it("a bad argument: one error naming the property and what is allowed", async () => {
     const stack = stackOf({
-      [SERVERS_KEY]: serversEntry({ web: serverArgs(emulator, { resources: { cpu: -1, memory: 256 } }) }),
+      [SERVERS_KEY]: serversEntry({
+        web: serverArgs(engine.emulator, { resources: { cpu: -1, memory: 256 } }),
+      }),
     });
 
     const up = await stack.up();
@@ -138,21 +120,21 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
   it.each(providerFailures)("$name: one short error with the cause and the fix", async (failure) => {
     const stack = stackOf({
       [SERVERS_KEY]: serversEntry({
-        web: serverArgs(emulator, {
+        web: serverArgs(engine.emulator, {
           tags: { case: `${face}-${failure.name.length}` },
           readyTimeoutSeconds: 1,
         }),
       }),
       ...(failure.config ?? {}),
     });
-    if (failure.fault) emulator.faults.inject(failure.fault);
-    if (failure.placement) emulator.setPlacement(failure.placement);
+    if (failure.fault) engine.emulator.faults.inject(failure.fault);
+    if (failure.placement) engine.emulator.setPlacement(failure.placement);
     let up: RunResult;
     try {
       up = await stack.up();
     } finally {
-      emulator.setPlacement("auto");
-      emulator.faults.clear();
+      engine.emulator.setPlacement("auto");
+      engine.emulator.faults.clear();
     }
 
     const errors = errorsOf(up);
@@ -165,7 +147,7 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
 
   it("a missing token: one error naming the config key and the environment variable", async () => {
     const stack = stackOf(
-      { [SERVERS_KEY]: serversEntry({ web: serverArgs(emulator) }) },
+      { [SERVERS_KEY]: serversEntry({ web: serverArgs(engine.emulator) }) },
       { token: false, env: { GAMEHOST_TOKEN: undefined } },
     );
 
@@ -207,11 +189,11 @@ describe("both faces", () => {
   });
 
   it("a data source in the program fails with its message alone, once for every data source", async () => {
-    const { "gamehost:token": _token, ...config } = quickstartConfig(emulator);
+    const { "gamehost:token": _token, ...config } = quickstartConfig(engine.emulator);
     const stack = new Stack({
       programDir: QUICKSTART_DIR,
       config,
-      checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+      checkpointFile: engine.checkpointFile(),
       env: { GAMEHOST_TOKEN: undefined },
     });
 
@@ -226,8 +208,8 @@ describe("both faces", () => {
   it("a name that matches nothing: the data source's message once, however many inputs it reaches", async () => {
     const stack = new Stack({
       programDir: QUICKSTART_DIR,
-      config: { ...quickstartConfig(emulator), "gamehost-quickstart:game": { value: "no-such-game" } },
-      checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+      config: { ...quickstartConfig(engine.emulator), "gamehost-quickstart:game": { value: "no-such-game" } },
+      checkpointFile: engine.checkpointFile(),
     });
 
     const up = await stack.up();

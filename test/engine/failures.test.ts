@@ -1,16 +1,6 @@
-/**
- * Failure scenarios through the real hosts, under both faces (dynamic provider and plugin): a server that never gets ready (partial create, healed by the
- * next up), a create whose response is lost (adopted, never duplicated), bad arguments (check failures
- * naming the property) and a missing token (fails fast naming the config key and the env var). Every
- * run is checked for the token leaking (scenario 6).
- */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type ConfigEntry, type RunResult, Stack } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
-import { liveServers, startTestEmulator } from "../support/emulator";
+import { liveServers } from "../support/emulator";
 import {
   connectionConfig,
   expectNoLeak,
@@ -29,40 +19,29 @@ import {
   serversEntry,
   serversTagged,
   stateOf,
+  useEngineEnvironment,
 } from "./helpers";
 
-let emulator: RunningEmulator;
-let stateDir: string;
-let stackCount = 0;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-failures-"));
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const engine = useEngineEnvironment("failures");
 
 /** A stack of the servers program with its own checkpoint, declaring `servers` with one face. */
 function serversStack(
   face: Face,
   servers: Record<string, ServerArgsJson>,
-  config: Record<string, ConfigEntry> = connectionConfig(emulator),
+  config: Record<string, ConfigEntry> = connectionConfig(engine.emulator),
   env?: Record<string, string | undefined>,
 ): Stack {
   return new Stack({
     programDir: SERVERS_PROGRAM,
     config: { ...config, ...faceConfig(face), [SERVERS_KEY]: serversEntry(servers) },
-    checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+    checkpointFile: engine.checkpointFile(),
     ...(env ? { env } : {}),
   });
 }
 
 async function run(stack: Stack, op: "up" | "refresh" | "destroy"): Promise<RunResult> {
-  emulator.resetRequests();
-  return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+  engine.emulator.resetRequests();
+  return expectNoLeak(engine.emulator.tokens.user, stack, await stack[op]());
 }
 
 describe.each(FACES)("a server that is created but never ready (%s face)", (face) => {
@@ -71,20 +50,20 @@ describe.each(FACES)("a server that is created but never ready (%s face)", (face
 
   beforeAll(() => {
     stack = serversStack(face, {
-      slow: serverArgs(emulator, { tags: { role: `never-ready-${face}` }, readyTimeoutSeconds: 1 }),
+      slow: serverArgs(engine.emulator, { tags: { role: `never-ready-${face}` }, readyTimeoutSeconds: 1 }),
     });
   });
 
   it("fails the up with its id, and stays in the checkpoint with init errors", async () => {
-    emulator.setPlacement("never");
+    engine.emulator.setPlacement("never");
     let failed: RunResult;
     try {
       failed = await run(stack, "up");
     } finally {
-      emulator.setPlacement("auto");
+      engine.emulator.setPlacement("auto");
     }
 
-    const created = serversTagged(emulator, "role", `never-ready-${face}`);
+    const created = serversTagged(engine.emulator, "role", `never-ready-${face}`);
     expect(created).toHaveLength(1);
     id = created[0]?.id ?? "";
     expect(created[0]?.started_at).toBeUndefined();
@@ -103,12 +82,12 @@ describe.each(FACES)("a server that is created but never ready (%s face)", (face
 
     expect(healed.error).toBeUndefined();
     expect(opsOf(healed.steps)).toEqual(["slow: update"]);
-    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
-    expect(serversTagged(emulator, "role", `never-ready-${face}`).map((s) => s.id)).toEqual([id]);
+    expect(engine.emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+    expect(serversTagged(engine.emulator, "role", `never-ready-${face}`).map((s) => s.id)).toEqual([id]);
     const state = stateOf(stack, "slow");
     expect(state?.id).toBe(id);
     expect(state?.initErrors).toBeUndefined();
-    const server = emulator.servers().find((s) => s.id === id);
+    const server = engine.emulator.servers().find((s) => s.id === id);
     expect(server?.started_at).toBeDefined();
     const web = server?.network.ports.web;
     expect(healed.outputs.endpoints?.value).toEqual({
@@ -121,7 +100,7 @@ describe.each(FACES)("a server that is created but never ready (%s face)", (face
 
     expect(destroyed.error).toBeUndefined();
     expect(opsOf(destroyed.steps)).toEqual(["slow: delete"]);
-    expect(emulator.servers().find((s) => s.id === id)?.destroyed_at).toBeDefined();
+    expect(engine.emulator.servers().find((s) => s.id === id)?.destroyed_at).toBeDefined();
     expect(stack.resources()).toEqual([]);
   });
 });
@@ -129,21 +108,21 @@ describe.each(FACES)("a server that is created but never ready (%s face)", (face
 describe.each(FACES)("a create whose response is lost (%s face)", (face) => {
   it("adopts the server the service made: exactly one, and it is in the checkpoint", async () => {
     const stack = serversStack(face, {
-      lost: serverArgs(emulator, { tags: { role: `lost-response-${face}` } }),
+      lost: serverArgs(engine.emulator, { tags: { role: `lost-response-${face}` } }),
     });
-    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
+    engine.emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
 
     const up = await run(stack, "up");
 
     expect(up.error).toBeUndefined();
     expect(opsOf(up.steps)).toEqual(["lost: create"]);
-    expect(emulator.faults.pending()).toEqual([]);
+    expect(engine.emulator.faults.pending()).toEqual([]);
     // The one POST was committed, then its connection dropped (status 0): the answer never arrived.
-    const posts = emulator.requests.filter((r) => r.route === ROUTES.createServer);
+    const posts = engine.emulator.requests.filter((r) => r.route === ROUTES.createServer);
     expect(posts.map((r) => r.status)).toEqual([0]);
     const state = stateOf(stack, "lost");
     const key = String(state?.outputs.idempotencyKey);
-    const withKey = serversTagged(emulator, IDEMPOTENCY_TAG, key);
+    const withKey = serversTagged(engine.emulator, IDEMPOTENCY_TAG, key);
     expect(withKey.map((s) => s.id)).toEqual([state?.id]);
     expect(withKey[0]?.destroyed_at).toBeUndefined();
     expect(withKey[0]?.started_at).toBeDefined();
@@ -152,9 +131,9 @@ describe.each(FACES)("a create whose response is lost (%s face)", (face) => {
 
 describe.each(FACES)("bad arguments (%s face)", (face) => {
   it("fail the check with property paths, and nothing is created", async () => {
-    const before = emulator.servers().length;
+    const before = engine.emulator.servers().length;
     const stack = serversStack(face, {
-      bad: serverArgs(emulator, {
+      bad: serverArgs(engine.emulator, {
         network: { ports: { web: { protocol: "carrier-pigeon", internalPort: 8080 } } },
         resources: { cpu: -250, memory: 256 },
       }),
@@ -166,14 +145,14 @@ describe.each(FACES)("bad arguments (%s face)", (face) => {
     expect(up.error).toMatch(/property resources\.cpu: \S/);
     expect(up.error).toContain("::bad");
     expect(opsOf(up.steps)).toEqual([]);
-    expect(emulator.requests).toEqual([]);
-    expect(emulator.servers()).toHaveLength(before);
+    expect(engine.emulator.requests).toEqual([]);
+    expect(engine.emulator.servers()).toHaveLength(before);
     expect(stateOf(stack, "bad")).toBeUndefined();
   });
 });
 
 describe.each(FACES)("a missing token (%s face)", (face) => {
-  const noToken = () => ({ "gamehost:baseUrl": { value: emulator.url } });
+  const noToken = () => ({ "gamehost:baseUrl": { value: engine.emulator.url } });
   // Unset in the hosts' environment whatever the test runner's environment holds.
   const env = { GAMEHOST_TOKEN: undefined };
 
@@ -183,29 +162,29 @@ describe.each(FACES)("a missing token (%s face)", (face) => {
     // Fails at the first use, with no wait or retry: the run is the hosts' start-up (1.5 s when idle,
     // a few seconds on a loaded 2-core machine), far from a retry loop or readiness wait.
     expect(result.durationMs).toBeLessThan(15_000);
-    expect(emulator.requests).toEqual([]);
+    expect(engine.emulator.requests).toEqual([]);
   }
 
   it("fails the provider's create fast, naming gamehost:token and GAMEHOST_TOKEN", async () => {
-    const before = liveServers(emulator).length;
-    const stack = serversStack(face, { tokenless: serverArgs(emulator) }, noToken(), env);
+    const before = liveServers(engine.emulator).length;
+    const stack = serversStack(face, { tokenless: serverArgs(engine.emulator) }, noToken(), env);
 
     const up = await run(stack, "up");
 
     expectNamesTokenSettings(up);
     expect(up.steps.find((s) => s.name === "tokenless")).toMatchObject({ op: "create" });
-    expect(liveServers(emulator)).toHaveLength(before);
+    expect(liveServers(engine.emulator)).toHaveLength(before);
     expect(stateOf(stack, "tokenless")).toBeUndefined();
   });
 
   // The quickstart uses the dynamic face.
   if (face === "dynamic")
     it("fails the quickstart's data sources the same way", async () => {
-      const { "gamehost:token": _token, ...config } = quickstartConfig(emulator);
+      const { "gamehost:token": _token, ...config } = quickstartConfig(engine.emulator);
       const stack = new Stack({
         programDir: QUICKSTART_DIR,
         config,
-        checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+        checkpointFile: engine.checkpointFile(),
         env,
       });
 
@@ -224,14 +203,14 @@ describe.each(FACES)("a missing token (%s face)", (face) => {
 describe.each(FACES)("a base URL with a wrong path prefix (%s face)", (face) => {
   // Every route then answers 404 API_NOT_FOUND: an unknown route, never a gone server.
   const wrongPrefix = () => ({
-    ...connectionConfig(emulator),
-    "gamehost:baseUrl": { value: `${emulator.url}/api/v1` },
+    ...connectionConfig(engine.emulator),
+    "gamehost:baseUrl": { value: `${engine.emulator.url}/api/v1` },
   });
 
   it("makes refresh fail loudly and keep every server; destroy fails instead of forgetting them", async () => {
     const stack = serversStack(face, {
-      a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
-      b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
+      a: serverArgs(engine.emulator, { tags: { role: `prefix-a-${face}` } }),
+      b: serverArgs(engine.emulator, { tags: { role: `prefix-b-${face}` } }),
     });
     expect((await run(stack, "up")).error).toBeUndefined();
     const ids = ["a", "b"].map((name) => stateOf(stack, name)?.id);
@@ -243,7 +222,7 @@ describe.each(FACES)("a base URL with a wrong path prefix (%s face)", (face) => 
     const noChange = await run(stack, "up");
     expect(noChange.error).toBeUndefined();
     expect(opsOf(noChange.steps)).toEqual(["a: same", "b: same"]);
-    expect(emulator.requests).toEqual([]);
+    expect(engine.emulator.requests).toEqual([]);
     const refresh = await run(stack, "refresh");
     expect(refresh.error).toMatch(/404 API_NOT_FOUND/);
     expect(refresh.steps.filter((s) => s.gone)).toEqual([]);
@@ -257,11 +236,11 @@ describe.each(FACES)("a base URL with a wrong path prefix (%s face)", (face) => 
         .filter((r) => r.custom && r.id)
         .map((r) => r.id),
     ).toEqual(expect.arrayContaining(ids));
-    expect(liveServers(emulator).map((s) => s.id)).toEqual(expect.arrayContaining(ids));
+    expect(liveServers(engine.emulator).map((s) => s.id)).toEqual(expect.arrayContaining(ids));
 
-    stack.setConfig("gamehost:baseUrl", connectionConfig(emulator)["gamehost:baseUrl"]!);
+    stack.setConfig("gamehost:baseUrl", connectionConfig(engine.emulator)["gamehost:baseUrl"]!);
     expect((await run(stack, "up")).error).toBeUndefined();
     expect((await run(stack, "destroy")).error).toBeUndefined();
-    expect(liveServers(emulator).filter((s) => ids.includes(s.id))).toEqual([]);
+    expect(liveServers(engine.emulator).filter((s) => ids.includes(s.id))).toEqual([]);
   });
 });

@@ -4,12 +4,50 @@
  * never leaks into a checkpoint or a run's diagnostics.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { ConfigEntry, JsonValue, RunResult, Stack, Step } from "../../harness/src";
 import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
+import { startTestEmulator } from "../support/emulator";
+
+/** What an engine scenario file runs against: its own emulator and a folder for its checkpoints. */
+export interface EngineEnvironment {
+  /** The file's emulator (started before its first test). */
+  readonly emulator: RunningEmulator;
+  /** A checkpoint path of its own in the file's folder: `<name>.json`, or a fresh numbered one. */
+  checkpointFile(name?: string): string;
+}
+
+/**
+ * Starts an emulator and a checkpoint folder before the calling file's tests and removes both after
+ * them. `label` names the folder, so a leftover one says which file made it.
+ */
+export function useEngineEnvironment(label: string): EngineEnvironment {
+  let emulator: RunningEmulator | undefined;
+  let stateDir: string | undefined;
+  let stacks = 0;
+  beforeAll(async () => {
+    emulator = await startTestEmulator();
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), `gamehost-engine-${label}-`));
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the engine environment is used before its beforeAll ran");
+    return value;
+  };
+  return {
+    get emulator() {
+      return started(emulator);
+    },
+    checkpointFile: (name = `stack-${++stacks}`) => path.join(started(stateDir), `${name}.json`),
+  };
+}
 
 /** The quickstart example, run unchanged. */
 export const QUICKSTART_DIR = path.join(REPO_ROOT, "examples", "quickstart");

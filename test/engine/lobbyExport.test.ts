@@ -5,14 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, type RunResult, Stack } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
 import { REPO_ROOT } from "../support/dist";
-import { startTestEmulator } from "../support/emulator";
 import {
   connectionConfig,
   EXPORT_TYPE,
@@ -21,6 +18,7 @@ import {
   opsOf,
   ROUTES,
   routesCalled,
+  useEngineEnvironment,
 } from "./helpers";
 
 const PROGRAM = path.join(REPO_ROOT, "examples", "lobby-export");
@@ -28,20 +26,18 @@ const PROGRAM = path.join(REPO_ROOT, "examples", "lobby-export");
 const FROM = "2024-08-16T00:00:00.000Z";
 const TO = "2024-08-17T00:00:00.000Z";
 
-let emulator: RunningEmulator;
+const engine = useEngineEnvironment("export");
 let stack: Stack;
-let stateDir: string;
 
 async function run(op: "up" | "destroy"): Promise<RunResult> {
-  emulator.resetRequests();
-  const result = expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+  engine.emulator.resetRequests();
+  const result = expectNoLeak(engine.emulator.tokens.user, stack, await stack[op]());
   expect(result.error).toBeUndefined();
   return result;
 }
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-export-"));
+beforeAll(() => {
+  const emulator = engine.emulator;
   stack = new Stack({
     programDir: PROGRAM,
     config: {
@@ -50,13 +46,8 @@ beforeAll(async () => {
       "gamehost-lobby-export:from": { value: FROM },
       "gamehost-lobby-export:to": { value: TO },
     },
-    checkpointFile: path.join(stateDir, "dev.json"),
+    checkpointFile: engine.checkpointFile("dev"),
   });
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
 });
 
 describe("examples/lobby-export through the engine harness", () => {
@@ -83,21 +74,21 @@ describe("examples/lobby-export through the engine harness", () => {
     const up = await run("up");
     expect(opsOf(up.steps)).toEqual(["history: same"]);
     // Only the program's lookup of the game by name.
-    expect(routesCalled(emulator)).toEqual([ROUTES.games]);
+    expect(routesCalled(engine.emulator)).toEqual([ROUTES.games]);
   });
 
   it("exports again when a trigger changes", async () => {
     stack.setConfig("gamehost-lobby-export:generation", "2");
     const up = await run("up");
     expect(opsOf(up.steps)).toEqual(["history: replace", "history: delete (replaced)"]);
-    expect(routesCalled(emulator).filter((r) => r === ROUTES.exportHistory)).toHaveLength(1);
+    expect(routesCalled(engine.emulator).filter((r) => r === ROUTES.exportHistory)).toHaveLength(1);
     expect(up.outputs.url?.value).not.toBe(firstUrl);
   });
 
   it("destroys without calling the service", async () => {
     const down = await run("destroy");
     expect(opsOf(down.steps)).toEqual(["history: delete"]);
-    expect(routesCalled(emulator)).toEqual([]);
+    expect(routesCalled(engine.emulator)).toEqual([]);
     expect(stack.resources().filter((r) => r.type === EXPORT_TYPE)).toEqual([]);
   });
 });

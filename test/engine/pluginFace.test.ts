@@ -1,18 +1,7 @@
-/**
- * What only the plugin face can do, through the engine harness driving the real plugin process as the
- * CLI does: previews with known outputs and no service request, `import` (then no changes), `get`,
- * `customTimeouts` bounding the readiness wait, and a plugin killed with SIGKILL in the middle of a create
- * (the next up adopts the server: no orphan, no duplicate). The scenarios both faces share are in
- * changes.test.ts and failures.test.ts.
- */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type ConfigEntry, type RunResult, Stack, UNKNOWN } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
 import { dist } from "../support/dist";
-import { liveServers, startTestEmulator } from "../support/emulator";
+import { liveServers } from "../support/emulator";
 import {
   connectionConfig,
   expectNoLeak,
@@ -30,21 +19,10 @@ import {
   serversTagged,
   stateOf,
   TYPES,
+  useEngineEnvironment,
 } from "./helpers";
 
-let emulator: RunningEmulator;
-let stateDir: string;
-let stackCount = 0;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-plugin-"));
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const engine = useEngineEnvironment("plugin");
 
 /** A stack of the servers program on the plugin face, with its own checkpoint. */
 function pluginStack(
@@ -53,8 +31,8 @@ function pluginStack(
 ) {
   return new Stack({
     programDir: SERVERS_PROGRAM,
-    config: { ...connectionConfig(emulator), ...faceConfig("plugin"), ...config },
-    checkpointFile: path.join(stateDir, `stack-${++stackCount}.json`),
+    config: { ...connectionConfig(engine.emulator), ...faceConfig("plugin"), ...config },
+    checkpointFile: engine.checkpointFile(),
     ...extra,
   });
 }
@@ -62,15 +40,15 @@ function pluginStack(
 const key = (name: string) => `${SERVERS_PROJECT}:${name}`;
 
 async function run(stack: Stack, op: "preview" | "up" | "refresh" | "destroy"): Promise<RunResult> {
-  emulator.resetRequests();
-  return expectNoLeak(emulator.tokens.user, stack, await stack[op]());
+  engine.emulator.resetRequests();
+  return expectNoLeak(engine.emulator.tokens.user, stack, await stack[op]());
 }
 
 /** A server made outside Pulumi, straight through the API, as the spec `args` describes it. */
 async function serverMadeByHand(tags: Record<string, string>) {
-  const ids = fixtureIds(emulator);
+  const ids = fixtureIds(engine.emulator);
   const { GamehostClient } = dist.api();
-  const client = new GamehostClient({ baseUrl: emulator.url, token: emulator.tokens.user });
+  const client = new GamehostClient({ baseUrl: engine.emulator.url, token: engine.emulator.tokens.user });
   const server = await client.createServer(ids.gameId, ids.environmentId, {
     datacenter: ids.datacenterId,
     tags,
@@ -78,20 +56,20 @@ async function serverMadeByHand(tags: Record<string, string>) {
     network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
     resources: { cpu: 250, memory: 256 },
   });
-  await new Promise((resolve) => setTimeout(resolve, 100)); // placed after the emulator's 20 ms delay
+  await new Promise((resolve) => setTimeout(resolve, 100)); // placed after the engine.emulator's 20 ms delay
   return { ...ids, serverId: server.id };
 }
 
 /** The spec of {@link serverMadeByHand} as a program declares it (no provider-only knobs). */
 function declaredAsMade(tags: Record<string, string>): ServerArgsJson {
-  const { readyTimeoutSeconds: _knob, ...spec } = serverArgs(emulator, { tags });
+  const { readyTimeoutSeconds: _knob, ...spec } = serverArgs(engine.emulator, { tags });
   return spec;
 }
 
 describe("the plugin face", () => {
   it("previews without any service request, showing every output the plan already knows", async () => {
     const declare = (overrides: ServerArgsJson) =>
-      serversEntry({ web: serverArgs(emulator, { tags: { role: "preview" }, ...overrides }) });
+      serversEntry({ web: serverArgs(engine.emulator, { tags: { role: "preview" }, ...overrides }) });
     const stack = pluginStack({ [SERVERS_KEY]: declare({}) });
 
     // A new stack: the plan knows the inputs; the server id, and the idempotency key (salted with the
@@ -102,7 +80,7 @@ describe("the plugin face", () => {
     expect(first.steps.find((s) => s.name === "web")?.type).toBe(TYPES.plugin.server);
     expect(first.outputs.serverIds?.value).toBe(UNKNOWN);
     expect(first.outputs.idempotencyKeys?.value).toBe(UNKNOWN);
-    expect(emulator.requests).toEqual([]);
+    expect(engine.emulator.requests).toEqual([]);
     expect(stack.checkpoint()).toBeUndefined();
 
     expect((await run(stack, "up")).error).toBeUndefined();
@@ -115,7 +93,7 @@ describe("the plugin face", () => {
     expect(opsOf(update.steps)).toEqual(["web: update"]);
     expect(update.outputs.serverIds?.value).toEqual({ web: id });
     expect(update.outputs.endpoints?.value).toEqual(endpoints);
-    expect(emulator.requests).toEqual([]);
+    expect(engine.emulator.requests).toEqual([]);
 
     // A replacement: the new server's key is known, and it is the one the up puts on the server.
     stack.setConfig(SERVERS_KEY, declare({ tags: { role: "preview", tier: "gold" } }));
@@ -123,9 +101,9 @@ describe("the plugin face", () => {
     expect(opsOf(replace.steps)).toEqual(["web: replace", "web: delete (replaced)"]);
     const key = (replace.outputs.idempotencyKeys?.value as Record<string, string> | undefined)?.web ?? "";
     expect(key).toMatch(/^[0-9a-f]{32}$/);
-    expect(emulator.requests).toEqual([]);
+    expect(engine.emulator.requests).toEqual([]);
     expect((await run(stack, "up")).error).toBeUndefined();
-    expect(serversTagged(emulator, IDEMPOTENCY_TAG, key).map((s) => s.id)).toEqual([
+    expect(serversTagged(engine.emulator, IDEMPOTENCY_TAG, key).map((s) => s.id)).toEqual([
       stateOf(stack, "web")?.id,
     ]);
     expect((await run(stack, "destroy")).error).toBeUndefined();
@@ -144,7 +122,7 @@ describe("the plugin face", () => {
 
     expect(imported.error).toBeUndefined();
     expect(opsOf(imported.steps)).toEqual(["web: import"]);
-    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+    expect(engine.emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
     // The state holds the plain server id, and the import id it came from.
     expect(stateOf(stack, "web")).toMatchObject({ id: made.serverId, importId });
     expect(imported.outputs.serverIds?.value).toEqual({ web: made.serverId });
@@ -152,10 +130,10 @@ describe("the plugin face", () => {
     const again = await run(stack, "up");
     expect(again.error).toBeUndefined();
     expect(opsOf(again.steps)).toEqual(["web: same"]);
-    expect(emulator.requests.map((r) => r.route)).toEqual([]);
+    expect(engine.emulator.requests.map((r) => r.route)).toEqual([]);
 
     expect((await run(stack, "destroy")).error).toBeUndefined();
-    expect(emulator.servers().find((s) => s.id === made.serverId)?.destroyed_at).toBeDefined();
+    expect(engine.emulator.servers().find((s) => s.id === made.serverId)?.destroyed_at).toBeDefined();
   });
 
   it("refuses an import id without the game and environment, saying what it must be", async () => {
@@ -169,7 +147,7 @@ describe("the plugin face", () => {
 
     expect(up.error).toContain("<gameId>/<environmentId>/<serverId>");
     expect(stateOf(stack, "web")).toBeUndefined();
-    expect(liveServers(emulator).filter((s) => s.tags.role === "bad-import")).toHaveLength(1);
+    expect(liveServers(engine.emulator).filter((s) => s.tags.role === "bad-import")).toHaveLength(1);
   });
 
   it("reads an existing server with get, and leaves it alone on destroy", async () => {
@@ -192,26 +170,26 @@ describe("the plugin face", () => {
 
     const destroy = await run(stack, "destroy");
     expect(destroy.error).toBeUndefined();
-    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.deleteServer);
-    expect(liveServers(emulator).map((s) => s.id)).toContain(made.serverId);
+    expect(engine.emulator.requests.map((r) => r.route)).not.toContain(ROUTES.deleteServer);
+    expect(liveServers(engine.emulator).map((s) => s.id)).toContain(made.serverId);
   });
 
   it("ends the readiness wait at customTimeouts.create, records the server, and the next up finishes it", async () => {
     const stack = pluginStack({
       [SERVERS_KEY]: serversEntry({
-        slow: serverArgs(emulator, { tags: { role: "timeout" }, readyTimeoutSeconds: 300 }),
+        slow: serverArgs(engine.emulator, { tags: { role: "timeout" }, readyTimeoutSeconds: 300 }),
       }),
       [key("options")]: { value: { slow: { customTimeouts: { create: "2s" } } } },
     });
-    emulator.setPlacement("never");
+    engine.emulator.setPlacement("never");
     let failed: RunResult;
     try {
       failed = await run(stack, "up");
     } finally {
-      emulator.setPlacement("auto");
+      engine.emulator.setPlacement("auto");
     }
 
-    const [made] = serversTagged(emulator, "role", "timeout");
+    const [made] = serversTagged(engine.emulator, "role", "timeout");
     expect(failed.error).toContain("was not ready after 2s");
     expect(failed.error).toContain("customTimeouts");
     expect(failed.error).toContain(made?.id);
@@ -223,20 +201,20 @@ describe("the plugin face", () => {
     const healed = await run(stack, "up");
     expect(healed.error).toBeUndefined();
     expect(opsOf(healed.steps)).toEqual(["slow: update"]);
-    expect(serversTagged(emulator, "role", "timeout").map((s) => s.id)).toEqual([made?.id]);
+    expect(serversTagged(engine.emulator, "role", "timeout").map((s) => s.id)).toEqual([made?.id]);
     expect((await run(stack, "destroy")).error).toBeUndefined();
   });
 
   it("survives a plugin killed with SIGKILL mid-create: the next up adopts the server, no orphan, no duplicate", async () => {
     let killed = false;
     const stack = pluginStack(
-      { [SERVERS_KEY]: serversEntry({ web: serverArgs(emulator, { tags: { role: "killed" } }) }) },
+      { [SERVERS_KEY]: serversEntry({ web: serverArgs(engine.emulator, { tags: { role: "killed" } }) }) },
       {
         onProviderStarted: ({ package: pkg, host }) => {
           if (pkg !== "gamehost" || killed) return;
           // Kill the plugin as soon as the service has the server, while the create waits for readiness.
           const poll = setInterval(() => {
-            if (serversTagged(emulator, "role", "killed").length > 0) {
+            if (serversTagged(engine.emulator, "role", "killed").length > 0) {
               clearInterval(poll);
               killed = true;
               host.kill("SIGKILL");
@@ -245,30 +223,30 @@ describe("the plugin face", () => {
         },
       },
     );
-    emulator.setPlacement("never");
+    engine.emulator.setPlacement("never");
     let crashed: RunResult;
     try {
       crashed = await run(stack, "up");
     } finally {
-      emulator.setPlacement("auto");
+      engine.emulator.setPlacement("auto");
     }
 
     expect(killed).toBe(true);
     expect(crashed.error).toBeDefined();
     // The create never answered: the state does not know the server the service made.
     expect(stateOf(stack, "web")).toBeUndefined();
-    const [orphan] = serversTagged(emulator, "role", "killed");
+    const [orphan] = serversTagged(engine.emulator, "role", "killed");
     expect(orphan).toBeDefined();
 
     const recovered = await run(stack, "up");
 
     expect(recovered.error).toBeUndefined();
     expect(opsOf(recovered.steps)).toEqual(["web: create"]);
-    expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
-    const live = liveServers(emulator).filter((s) => s.tags.role === "killed");
+    expect(engine.emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+    const live = liveServers(engine.emulator).filter((s) => s.tags.role === "killed");
     expect(live.map((s) => s.id)).toEqual([orphan?.id]);
     expect(stateOf(stack, "web")?.id).toBe(orphan?.id);
     expect((await run(stack, "destroy")).error).toBeUndefined();
-    expect(liveServers(emulator).filter((s) => s.tags.role === "killed")).toEqual([]);
+    expect(liveServers(engine.emulator).filter((s) => s.tags.role === "killed")).toEqual([]);
   });
 });

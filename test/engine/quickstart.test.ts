@@ -4,15 +4,12 @@
  * checked for the token leaking into the checkpoint or the diagnostics (scenario 6).
  */
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { parse } from "csv-parse/sync";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type RunResult, Stack, UNKNOWN } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist } from "../support/dist";
-import { liveServers, startTestEmulator } from "../support/emulator";
+import { liveServers } from "../support/emulator";
 import {
   EXPORT_TYPE,
   expectNoLeak,
@@ -27,12 +24,13 @@ import {
   routesCalled,
   SERVER_TYPE,
   stateOf,
+  useEngineEnvironment,
 } from "./helpers";
 
+const engine = useEngineEnvironment("quickstart");
 let emulator: RunningEmulator;
 let ids: FixtureIds;
 let stack: Stack;
-let stateDir: string;
 let token: string;
 /** Outputs of the first up, compared with later runs. */
 let firstUp: RunResult | undefined;
@@ -47,22 +45,15 @@ function output(result: RunResult, key: string) {
   return result.outputs[key]?.value;
 }
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
+beforeAll(() => {
+  emulator = engine.emulator;
   ids = fixtureIds(emulator);
   token = emulator.tokens.user;
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-quickstart-"));
   stack = new Stack({
     programDir: QUICKSTART_DIR,
     config: quickstartConfig(emulator),
-    checkpointFile: path.join(stateDir, "dev.json"),
+    checkpointFile: engine.checkpointFile("dev"),
   });
-});
-
-afterAll(async () => {
-  // Whatever a failed assertion left behind goes with the emulator; the state dir goes too.
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
 });
 
 describe("examples/quickstart through the engine harness", () => {

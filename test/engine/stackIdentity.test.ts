@@ -1,15 +1,6 @@
-/**
- * The idempotency key names a stack uniquely: two same-named stacks (same project, stack and resource
- * names) of different organizations, deployed against one environment, each get a server of their own
- * instead of adopting each other's.
- */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Stack } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
-import { liveServers, startTestEmulator } from "../support/emulator";
+import { liveServers } from "../support/emulator";
 import {
   connectionConfig,
   IDEMPOTENCY_TAG,
@@ -19,20 +10,10 @@ import {
   serverArgs,
   serversEntry,
   stateOf,
+  useEngineEnvironment,
 } from "./helpers";
 
-let emulator: RunningEmulator;
-let stateDir: string;
-
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-engine-identity-"));
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const engine = useEngineEnvironment("identity");
 
 function stackOf(organization: string): Stack {
   return new Stack({
@@ -40,10 +21,10 @@ function stackOf(organization: string): Stack {
     organization,
     stackName: "prod",
     config: {
-      ...connectionConfig(emulator),
-      [SERVERS_KEY]: serversEntry({ match: serverArgs(emulator, { tags: { role: "same-name" } }) }),
+      ...connectionConfig(engine.emulator),
+      [SERVERS_KEY]: serversEntry({ match: serverArgs(engine.emulator, { tags: { role: "same-name" } }) }),
     },
-    checkpointFile: path.join(stateDir, `${organization}.json`),
+    checkpointFile: engine.checkpointFile(organization),
   });
 }
 
@@ -61,12 +42,12 @@ describe("two organizations' same-named stacks against one environment", () => {
     expect(acmeId).toBeTruthy();
     expect(globexId).toBeTruthy();
     expect(acmeId).not.toBe(globexId);
-    const keys = liveServers(emulator).map((s) => s.tags[IDEMPOTENCY_TAG]);
+    const keys = liveServers(engine.emulator).map((s) => s.tags[IDEMPOTENCY_TAG]);
     expect(new Set(keys).size).toBe(2);
 
     expect((await acme.destroy()).error).toBeUndefined();
-    expect(liveServers(emulator).map((s) => s.id)).toEqual([globexId]);
+    expect(liveServers(engine.emulator).map((s) => s.id)).toEqual([globexId]);
     expect((await globex.destroy()).error).toBeUndefined();
-    expect(liveServers(emulator)).toEqual([]);
+    expect(liveServers(engine.emulator)).toEqual([]);
   });
 });
