@@ -205,8 +205,8 @@ export class Stack {
     });
   }
 
-  private async deploy(preview: boolean): Promise<RunResult> {
-    const startedAt = Date.now();
+  /** What every operation starts from: the stored state, its providers and an engine over them. */
+  private begin(preview: boolean) {
     const diagnostics: Diagnostic[] = [];
     const { olds, crypter } = this.load();
     const providers = this.providers();
@@ -219,6 +219,12 @@ export class Stack {
       diagnostics,
       ...(this.opts.parallel !== undefined ? { parallel: this.opts.parallel } : {}),
     });
+    return { diagnostics, olds, crypter, providers, engine };
+  }
+
+  private async deploy(preview: boolean): Promise<RunResult> {
+    const startedAt = Date.now();
+    const { diagnostics, crypter, providers, engine } = this.begin(preview);
     const monitor = await MonitorServer.start({
       engine,
       preview,
@@ -266,18 +272,7 @@ export class Stack {
 
   private async operate(kind: "refresh" | "destroy"): Promise<RunResult> {
     const startedAt = Date.now();
-    const diagnostics: Diagnostic[] = [];
-    const { olds, crypter } = this.load();
-    const providers = this.providers();
-    const engine = new Engine({
-      project: this.project,
-      stack: this.stackName,
-      preview: false,
-      olds,
-      providers,
-      diagnostics,
-      ...(this.opts.parallel !== undefined ? { parallel: this.opts.parallel } : {}),
-    });
+    const { diagnostics, olds, crypter, providers, engine } = this.begin(false);
     try {
       await (kind === "refresh" ? engine.refreshAll() : engine.destroyAll()).catch((err: unknown) => {
         if (!(err instanceof StepError)) throw err;
