@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dist, REPO_ROOT, requireFromRepo } from "../support/dist";
+import { recordSecretOutputs } from "../support/mocks";
 import { resolvedValue } from "../support/outputs";
 
 const pulumi = dist.pulumi();
@@ -24,7 +25,8 @@ interface Invoked {
 }
 const registered: Registered[] = [];
 const invoked: Invoked[] = [];
-const secretOutputsByName = new Map<string, string[]>();
+/** Outputs the SDK asked the engine to keep secret, by resource name. */
+let secretOutputsByName = new Map<string, string[]>();
 
 interface SchemaResource {
   properties: Record<string, unknown>;
@@ -67,18 +69,7 @@ beforeAll(async () => {
     false,
     "acme",
   );
-  // The mock monitor ignores additionalSecretOutputs (the engine applies them): record what is asked.
-  const monitor = pulumi.runtime.getMonitor() as unknown as {
-    registerResource(
-      req: { getName(): string; getAdditionalsecretoutputsList(): string[] },
-      cb: unknown,
-    ): void;
-  };
-  const register = monitor.registerResource.bind(monitor);
-  monitor.registerResource = (req, cb) => {
-    secretOutputsByName.set(req.getName(), req.getAdditionalsecretoutputsList());
-    register(req, cb);
-  };
+  secretOutputsByName = recordSecretOutputs();
 });
 
 /** Every input property of a Server, so the registration covers the whole schema. */

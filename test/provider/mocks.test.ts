@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
 import { serverTarget, startTestEmulator } from "../support/emulator";
+import { recordSecretOutputs } from "../support/mocks";
 import { resolvedValue } from "../support/outputs";
 
 const pulumi = dist.pulumi();
@@ -18,7 +19,8 @@ interface Registered {
   at: number;
 }
 const registered: Registered[] = [];
-const secretOutputsByName = new Map<string, string[]>();
+/** Outputs the SDK asked the engine to keep secret, by resource name. */
+let secretOutputsByName = new Map<string, string[]>();
 let emulator: RunningEmulator;
 
 beforeAll(async () => {
@@ -41,19 +43,7 @@ beforeAll(async () => {
     false,
     "acme",
   );
-  // The mock monitor ignores additionalSecretOutputs (the engine applies them), so record what the
-  // SDK asks the engine to keep secret.
-  const monitor = pulumi.runtime.getMonitor() as unknown as {
-    registerResource(
-      req: { getName(): string; getAdditionalsecretoutputsList(): string[] },
-      cb: unknown,
-    ): void;
-  };
-  const register = monitor.registerResource.bind(monitor);
-  monitor.registerResource = (req, cb) => {
-    secretOutputsByName.set(req.getName(), req.getAdditionalsecretoutputsList());
-    register(req, cb);
-  };
+  secretOutputsByName = recordSecretOutputs();
   pulumi.runtime.setAllConfig(
     {
       "gamehost:baseUrl": emulator.url,
