@@ -58,6 +58,23 @@ export async function paired(rounds, measure) {
   return { subject, baseline, ratio: subject.map((s, i) => s / baseline[i]) };
 }
 
+/**
+ * Runs `rounds` rounds of every measure of `measures` (name → `(round) => value`), back to back. The order
+ * rotates from round to round and every other round runs reversed, so no measure is always first or last
+ * (with three measures, six rounds run every order once). Returns the per-round values by name.
+ */
+export async function interleaved(rounds, measures) {
+  const names = Object.keys(measures);
+  const values = Object.fromEntries(names.map((name) => [name, []]));
+  for (let r = 0; r < rounds; r++) {
+    const shift = Math.floor(r / 2) % names.length;
+    const order = [...names.slice(shift), ...names.slice(0, shift)];
+    if (r % 2 === 1) order.reverse();
+    for (const name of order) values[name].push(await measures[name](r));
+  }
+  return values;
+}
+
 /** One line of a bench's report. */
 export function line(text = "") {
   process.stdout.write(`${text}\n`);
