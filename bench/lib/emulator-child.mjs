@@ -1,5 +1,6 @@
-// The emulator in a process of its own (forked by emulator-proc.mjs), so load generators and provider
-// processes never share its event loop. Answers IPC requests `{id, op, args}` with `{id, result | error}`.
+// The emulator in a process of its own (forked by `startEmulatorProcess` in proc.mjs), so load generators
+// and provider processes never share its event loop. Answers IPC requests `{id, op, args}` with
+// `{id, result | error}`.
 import { readFileSync } from "node:fs";
 import { require } from "./env.mjs";
 import { startLatencyProxy } from "./latency-proxy.mjs";
