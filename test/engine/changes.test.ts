@@ -83,6 +83,8 @@ describe.each(FACES)("changing a declared server (%s face)", (face) => {
     expect(server).toBeDefined();
     createdIds.push(server?.id ?? "");
     expect(stateOf(stack, "web")?.id).toBe(server?.id);
+    // As the engine's SerializeResource: no customTimeouts set, none stored (the SDK always sends zeros).
+    expect(stateOf(stack, "web")).not.toHaveProperty("customTimeouts");
     expect(up.outputs.serverIds?.value).toEqual({ web: server?.id });
   });
 

@@ -197,6 +197,8 @@ describe("the plugin face", () => {
     const step = failed.steps.find((s) => s.name === "slow");
     expect(step?.initErrors?.length).toBeGreaterThan(0);
     expect(stateOf(stack, "slow")?.id).toBe(made?.id);
+    // Set timeouts are stored (a later delete honours them); see changes.test.ts for unset ones.
+    expect(stateOf(stack, "slow")?.customTimeouts).toMatchObject({ create: 2 });
 
     const healed = await run(stack, "up");
     expect(healed.error).toBeUndefined();

@@ -16,7 +16,7 @@ import { type ConfigureResult, ProviderError, type ProviderHost } from "../provi
 import type { Step, StepOp } from "../types";
 import type { EngineContext, Goal } from "./context";
 import { deleteState } from "./deletes";
-import { processIgnoreChanges } from "./options";
+import { hasCustomTimeouts, processIgnoreChanges } from "./options";
 import { StepError } from "./state";
 import { packageOf } from "./urn";
 
@@ -59,7 +59,7 @@ export async function stepCustom(
     ...(goal.additionalSecretOutputs.length ? { additionalSecretOutputs: goal.additionalSecretOutputs } : {}),
     ...(goal.protect ? { protect: true } : {}),
     ...(goal.retainOnDelete ? { retainOnDelete: true } : {}),
-    ...(goal.customTimeouts ? { customTimeouts: goal.customTimeouts } : {}),
+    ...(hasCustomTimeouts(goal.customTimeouts) ? { customTimeouts: goal.customTimeouts } : {}),
   };
 
   // step_generator.go: generateSteps — `isImport := goal.ID != "" && (old == nil || old.External ||

@@ -29,6 +29,14 @@ export interface CustomTimeouts {
   delete?: number;
 }
 
+/**
+ * Whether any timeout is set: `resource.CustomTimeouts.IsNotEmpty`, which `stack.SerializeResource` asks
+ * before it writes `customTimeouts` into the checkpoint (all-zero timeouts are not stored).
+ */
+export function hasCustomTimeouts(timeouts: CustomTimeouts | undefined): timeouts is CustomTimeouts {
+  return !!timeouts && (!!timeouts.create || !!timeouts.update || !!timeouts.delete);
+}
+
 const UNITS: Record<string, number> = { ns: 1e-9, us: 1e-6, µs: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600 };
 
 /**
