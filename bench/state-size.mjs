@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // 3. State size: the checkpoint bytes each Server adds (exact: the file's size minus its size without that
-// resource, as stored — Pulumi's indented JSON), the bytes of each serialized provider (`__provider`), and,
+// resource, as stored — Pulumi's compact JSON), the bytes of each serialized provider (`__provider`), and,
 // as the baseline, the bytes of the same server as the service describes it (GET …/servers/{id} answer).
 // A 50-server stack of ready servers (waited for placement, so every output is filled) plus one
 // LobbyHistoryExport, through the engine harness, once through each face: the dynamic resources (served by
@@ -57,8 +57,10 @@ function stackOf(face) {
   });
 }
 
-/** The checkpoint text as the harness writes it (Pulumi's layout: 2-space indented JSON). */
-const serialize = (file) => `${JSON.stringify(file, null, 2)}\n`;
+/** The checkpoint text as the harness writes it (the engine's file backend: compact JSON, no newline). */
+const serialize = (file) => JSON.stringify(file);
+/** The layout CLIs wrote before pulumi/pulumi#22245 (pretty-printed JSON), for comparison. */
+const pretty = (file) => `${JSON.stringify(file, null, 2)}\n`;
 const bytes = (text) => Buffer.byteLength(text);
 
 /**
@@ -74,21 +76,21 @@ async function measure(face) {
   const file = JSON.parse(stored);
   if (serialize(file) !== stored) throw new Error("checkpoint layout differs from the re-serialization");
   const resources = file.checkpoint.latest.resources;
-  const total = bytes(stored);
-  /** Bytes the file loses without resource `i`. */
-  const marginal = (i) => {
+  /** Bytes the file, written by `layout`, loses without resource `i`. */
+  const marginal = (i, layout = serialize) => {
     const without = structuredClone(file);
     without.checkpoint.latest.resources.splice(i, 1);
-    return total - bytes(serialize(without));
+    return bytes(layout(file)) - bytes(layout(without));
   };
   const indexOf = (type) => resources.findIndex((r) => r.type === type);
   const servers = resources.map((r, i) => ({ r, i })).filter(({ r }) => r.type === types.server);
   if (servers.length !== COUNT)
     throw new Error(`${face}: expected ${COUNT} servers in the checkpoint, found ${servers.length}`);
   const result = {
-    total,
+    total: bytes(stored),
     resources: resources.length,
     perServer: servers.map(({ i }) => marginal(i)),
+    perServerPretty: servers.map(({ i }) => marginal(i, pretty)),
     perExport: marginal(indexOf(types.export)),
     perProvider: marginal(indexOf(types.provider)),
     servers: servers.map(({ r }) => r),
@@ -119,6 +121,7 @@ try {
   }
   const ratio = dynamic.perServer.map((b, k) => b / wire[k]);
   const pluginRatio = plugin.perServer.map((b, k) => b / dynamic.perServer[k]);
+  const pluginRatioPretty = plugin.perServerPretty.map((b, k) => b / dynamic.perServerPretty[k]);
 
   for (const [face, m] of Object.entries(faces)) {
     line(
@@ -136,6 +139,9 @@ try {
     )}`,
   );
   line(`plugin Server / dynamic Server: ${spread(pluginRatio, 3)} (target ≤ ${TARGET_PLUGIN_RATIO})`);
+  line(
+    `  pretty-printed, as before pulumi/pulumi#22245: plugin ${spread(plugin.perServerPretty, 0, " B")}, dynamic ${spread(dynamic.perServerPretty, 0, " B")}, ratio ${spread(pluginRatioPretty, 3)}`,
+  );
   line(
     `serialized providers: Server ${providerBytes.server} B, LobbyHistoryExport ${providerBytes.export} B (target ≤ ${TARGET_BYTES} B each)`,
   );
@@ -156,6 +162,11 @@ try {
     digits: 3,
     target: `≤ ${TARGET_PLUGIN_RATIO}`,
     met: Math.max(...pluginRatio) <= TARGET_PLUGIN_RATIO,
+  });
+  figure({
+    name: "same ratio, pretty-printed checkpoint (CLIs before pulumi/pulumi#22245)",
+    values: pluginRatioPretty,
+    digits: 3,
   });
   figure({
     name: "checkpoint bytes per Server / bytes of the service's JSON of that server, dynamic face",

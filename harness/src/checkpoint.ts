@@ -170,7 +170,9 @@ export function writeCheckpoint(
   };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(body, null, 2)}\n`);
+  // Compact, as the engine's file backend writes it (pkg/backend/diy: compactJSONMarshaler, since
+  // pulumi/pulumi#22245): checkpoint sizes measured here are the sizes users store.
+  fs.writeFileSync(tmp, JSON.stringify(body));
   fs.renameSync(tmp, file);
   return body;
 }
