@@ -32,5 +32,5 @@ export {
   type ProviderHostOptions,
 } from "./providerHost";
 export { type PluginLocation, RunProviders, type StartedProvider } from "./providers";
-export { type ConfigEntry, customSteps, Stack, type StackOptions } from "./stack";
+export { type ConfigEntry, customSteps, type DeployOptions, Stack, type StackOptions } from "./stack";
 export type { Diagnostic, OutputValue, RunResult, Step, StepOp } from "./types";

@@ -62,6 +62,8 @@ export interface CheckArgs {
   urn: string;
   olds: PropertyMap;
   news: PropertyMap;
+  /** `randomSeed`: the engine draws 32 random bytes for each resource it checks. */
+  randomSeed?: Uint8Array;
 }
 
 /** What `Check` and `CheckConfig` answer: the checked inputs, or why they fail. */
@@ -320,6 +322,7 @@ export class ProviderHost {
     req.setType(typeOf(args.urn));
     req.setOlds(toStruct(args.olds));
     req.setNews(toStruct(args.news));
+    if (args.randomSeed) req.setRandomseed(args.randomSeed);
     const res = await this.call(method, req);
     return {
       inputs: fromStruct(res.getInputs()),

@@ -87,6 +87,12 @@ export function customSteps(steps: readonly Step[]): Step[] {
   return steps.filter((s) => s.custom && !s.type.startsWith("pulumi:providers:"));
 }
 
+/** Flags of `pulumi preview` and `pulumi up`. */
+export interface DeployOptions {
+  /** `--replace <urn>` (repeatable): resources replaced whatever their diff says. */
+  replace?: readonly string[];
+}
+
 /** A stack of one program, driven like `pulumi preview/up/refresh/destroy`. */
 export class Stack {
   /** The checkpoint file used between runs. */
@@ -122,13 +128,13 @@ export class Stack {
   }
 
   /** `pulumi preview`: runs the program with `--dry-run`; no Create/Update/Delete, checkpoint untouched. */
-  preview(): Promise<RunResult> {
-    return this.exclusive(() => this.deploy(true));
+  preview(opts: DeployOptions = {}): Promise<RunResult> {
+    return this.exclusive(() => this.deploy(true, opts));
   }
 
   /** `pulumi up`: runs the program, applies its steps, deletes what it no longer declares, saves state. */
-  up(): Promise<RunResult> {
-    return this.exclusive(() => this.deploy(false));
+  up(opts: DeployOptions = {}): Promise<RunResult> {
+    return this.exclusive(() => this.deploy(false, opts));
   }
 
   /** `pulumi refresh`: reads every custom resource (the program is not run); vanished ones leave the state. */
@@ -206,7 +212,7 @@ export class Stack {
   }
 
   /** What every operation starts from: the stored state, its providers and an engine over them. */
-  private begin(preview: boolean) {
+  private begin(preview: boolean, opts: DeployOptions = {}) {
     const diagnostics: Diagnostic[] = [];
     const { olds, crypter } = this.load();
     const providers = this.providers();
@@ -218,13 +224,14 @@ export class Stack {
       providers,
       diagnostics,
       ...(this.opts.parallel !== undefined ? { parallel: this.opts.parallel } : {}),
+      ...(opts.replace ? { replaceTargets: opts.replace } : {}),
     });
     return { diagnostics, olds, crypter, providers, engine };
   }
 
-  private async deploy(preview: boolean): Promise<RunResult> {
+  private async deploy(preview: boolean, opts: DeployOptions): Promise<RunResult> {
     const startedAt = Date.now();
-    const { diagnostics, crypter, providers, engine } = this.begin(preview);
+    const { diagnostics, crypter, providers, engine } = this.begin(preview, opts);
     const monitor = await MonitorServer.start({
       engine,
       preview,

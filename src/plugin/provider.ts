@@ -15,7 +15,7 @@ import { grpcError, OperationAborted } from "./errors";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { functionOf, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
-import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct, UNKNOWN } from "./wire";
+import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
@@ -46,7 +46,6 @@ function failuresOf(failures: readonly CheckFailure[]): provider_pb.CheckFailure
 export class GamehostProvider {
   private lookup: ConfigLookup = () => undefined;
   /** Names this provider instance among all stacks: the provider resource's id and URN. */
-  private scope: string | undefined = "";
   private readonly inFlight = new Set<AbortController>();
 
   /** The handlers, bound, for `grpc.Server.addService`. */
@@ -220,9 +219,6 @@ export class GamehostProvider {
       const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
       const variables = new Map(req.getVariablesMap().toArray());
       this.lookup = lookupOf(inputs, variables);
-      // The provider's id is part of the scope, so it is unknown in the preview that creates the provider.
-      const id = req.getId() ?? "";
-      this.scope = id === UNKNOWN ? undefined : `${id}/${req.getUrn() ?? ""}`;
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
@@ -238,11 +234,10 @@ export class GamehostProvider {
       const { kind } = this.entryOf(req.getType());
       const news = fromStruct(req.getNews());
       const olds = reveal(fromStruct(req.getOlds())) as Record<string, unknown>;
-      const { inputs, failures } = kind.check(
-        olds,
-        reveal(news) as Record<string, unknown>,
-        this.scope === undefined ? undefined : `${this.scope}/${req.getUrn()}`,
-      );
+      const { inputs, failures } = kind.check(olds, reveal(news) as Record<string, unknown>, {
+        randomSeed: req.getRandomseed_asU8(),
+        urn: req.getUrn(),
+      });
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(inputs)) as PropertyMap, news)));
       res.setFailuresList(failuresOf(failures));

@@ -20,6 +20,17 @@ export interface OperationContext {
   signal?: AbortSignal;
 }
 
+/** What a face knows of a check beyond the inputs. */
+export interface CheckContext {
+  /**
+   * The engine's `CheckRequest.randomSeed` (plugin face): random per deployment, fixed by an update plan.
+   * Absent (the dynamic face), a kind that needs randomness takes it from the OS.
+   */
+  randomSeed?: Uint8Array;
+  /** The resource's URN, where the face knows it. */
+  urn?: string;
+}
+
 /** Checked inputs, or why they are invalid. */
 export interface CheckResult<I> {
   inputs: I;
@@ -64,15 +75,11 @@ export interface ResourceKind<I, O> {
   /** Output properties that are secrets (the plugin wraps them; the dynamic class declares them). */
   readonly secretOutputs: readonly string[];
   /**
-   * Validates and normalizes inputs. `scope` names the resource uniquely among all stacks that may
-   * share the service (it salts the Server's idempotency key); `undefined` while it is not known yet
-   * (the preview of a stack whose provider does not exist yet), and then so are the values it derives.
+   * Validates and normalizes inputs. `olds` are empty for a new resource and for every replacement (the
+   * engine checks a replacement as a new resource), so values chosen here for a new resource differ from
+   * the replaced one's.
    */
-  check(
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-    scope: string | undefined,
-  ): CheckResult<I>;
+  check(olds: Record<string, unknown>, news: Record<string, unknown>, ctx: CheckContext): CheckResult<I>;
   diff(id: string, olds: O, news: I): DiffResult;
   /** The outputs known before anything is created: what a preview shows. */
   preview(inputs: I): Partial<O>;

@@ -72,14 +72,12 @@ describe("the plugin face", () => {
       serversEntry({ web: serverArgs(engine.emulator, { tags: { role: "preview" }, ...overrides }) });
     const stack = pluginStack({ [SERVERS_KEY]: declare({}) });
 
-    // A new stack: the plan knows the inputs; the server id, and the idempotency key (salted with the
-    // provider's id, which does not exist yet), only the up can give.
+    // A new stack: the plan knows the inputs; the server id only the up can give.
     const first = await run(stack, "preview");
     expect(first.error).toBeUndefined();
     expect(opsOf(first.steps)).toEqual(["web: create"]);
     expect(first.steps.find((s) => s.name === "web")?.type).toBe(TYPES.plugin.server);
     expect(first.outputs.serverIds?.value).toBe(UNKNOWN);
-    expect(first.outputs.idempotencyKeys?.value).toBe(UNKNOWN);
     expect(engine.emulator.requests).toEqual([]);
     expect(stack.checkpoint()).toBeUndefined();
 
@@ -95,15 +93,19 @@ describe("the plugin face", () => {
     expect(update.outputs.endpoints?.value).toEqual(endpoints);
     expect(engine.emulator.requests).toEqual([]);
 
-    // A replacement: the new server's key is known, and it is the one the up puts on the server.
+    // A replacement: the new server gets a key of its own, never the replaced server's.
+    const oldKey = String(stateOf(stack, "web")?.outputs.idempotencyKey);
     stack.setConfig(SERVERS_KEY, declare({ tags: { role: "preview", tier: "gold" } }));
     const replace = await run(stack, "preview");
     expect(opsOf(replace.steps)).toEqual(["web: replace", "web: delete (replaced)"]);
     const key = (replace.outputs.idempotencyKeys?.value as Record<string, string> | undefined)?.web ?? "";
-    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(key).not.toBe(oldKey);
     expect(engine.emulator.requests).toEqual([]);
     expect((await run(stack, "up")).error).toBeUndefined();
-    expect(serversTagged(engine.emulator, IDEMPOTENCY_TAG, key).map((s) => s.id)).toEqual([
+    const newKey = String(stateOf(stack, "web")?.outputs.idempotencyKey);
+    expect(newKey).not.toBe(oldKey);
+    expect(serversTagged(engine.emulator, IDEMPOTENCY_TAG, newKey).map((s) => s.id)).toEqual([
       stateOf(stack, "web")?.id,
     ]);
     expect((await run(stack, "destroy")).error).toBeUndefined();
@@ -207,7 +209,7 @@ describe("the plugin face", () => {
     expect((await run(stack, "destroy")).error).toBeUndefined();
   });
 
-  it("survives a plugin killed with SIGKILL mid-create: the next up adopts the server, no orphan, no duplicate", async () => {
+  it("after a plugin killed with SIGKILL mid-create, the next up converges; the unrecorded server is found by its key", async () => {
     let killed = false;
     const stack = pluginStack(
       { [SERVERS_KEY]: serversEntry({ web: serverArgs(engine.emulator, { tags: { role: "killed" } }) }) },
@@ -237,17 +239,32 @@ describe("the plugin face", () => {
     expect(crashed.error).toBeDefined();
     // The create never answered: the state does not know the server the service made.
     expect(stateOf(stack, "web")).toBeUndefined();
-    const [orphan] = serversTagged(engine.emulator, "role", "killed");
-    expect(orphan).toBeDefined();
+    const [unrecorded] = serversTagged(engine.emulator, "role", "killed");
+    expect(unrecorded?.tags[IDEMPOTENCY_TAG]).toMatch(/^[0-9a-f-]{36}$/);
 
+    // The next up makes the stack's server: a create never adopts a server by anything but its own key,
+    // the only rule under which a replacement cannot adopt the server it replaces.
     const recovered = await run(stack, "up");
-
     expect(recovered.error).toBeUndefined();
     expect(opsOf(recovered.steps)).toEqual(["web: create"]);
-    expect(engine.emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
-    const live = liveServers(engine.emulator).filter((s) => s.tags.role === "killed");
-    expect(live.map((s) => s.id)).toEqual([orphan?.id]);
-    expect(stateOf(stack, "web")?.id).toBe(orphan?.id);
+    const tracked = stateOf(stack, "web")?.id;
+    expect(tracked).not.toBe(unrecorded?.id);
+
+    // docs/reliability.md: the unrecorded server is the live one carrying the reserved tag whose id no
+    // stack tracks; delete it (or adopt it with adoptServerId instead of creating).
+    const untracked = liveServers(engine.emulator).filter(
+      (s) => s.tags[IDEMPOTENCY_TAG] !== undefined && s.tags.role === "killed" && s.id !== tracked,
+    );
+    expect(untracked.map((s) => s.id)).toEqual([unrecorded?.id]);
+    const { GamehostClient } = dist.api();
+    const client = new GamehostClient({ baseUrl: engine.emulator.url, token: engine.emulator.tokens.user });
+    const ids = fixtureIds(engine.emulator);
+    await client.deleteServer(ids.gameId, ids.environmentId, unrecorded?.id ?? "");
+    expect(
+      liveServers(engine.emulator)
+        .filter((s) => s.tags.role === "killed")
+        .map((s) => s.id),
+    ).toEqual([tracked]);
     expect((await run(stack, "destroy")).error).toBeUndefined();
     expect(liveServers(engine.emulator).filter((s) => s.tags.role === "killed")).toEqual([]);
   });

@@ -65,8 +65,11 @@ interface FaultCase {
   beforeRecovery?: () => void;
   /** Faulted runs that must fail; every other faulted run must succeed. */
   fails?: Phase[];
-  /** Live servers the faulted `up` may leave unrecorded until the next `up` adopts them. */
-  transientOrphans?: boolean;
+  /**
+   * The faulted `up` replaces every server (`up --replace <urn>`) of a fleet first brought up without
+   * faults: a replacement is checked as a new resource, and must never adopt the server it replaces.
+   */
+  replaceAll?: boolean;
 }
 
 let emulator: RunningEmulator;
@@ -228,16 +231,26 @@ async function runCase(c: FaultCase): Promise<CaseFigures> {
   const all: RequestLogEntry[] = [];
   const keep = () => all.push(...emulator.requests);
 
+  let replaced: { urn: string; id: string }[] = [];
+  if (c.replaceAll) {
+    const first = await stack.up();
+    keep();
+    expect(first.error, `${c.name}: the up before the replacement`).toBeUndefined();
+    replaced = stack.resources().filter((r) => r.type === SERVER_TYPE[face]);
+    expect(replaced).toHaveLength(COUNT);
+  }
   c.beforeUp?.();
-  const up = await faultedRun(c, "up", () => stack.up(), c.duringUp);
+  const replace = replaced.map((r) => r.urn);
+  const up = await faultedRun(c, "up", () => stack.up(c.replaceAll ? { replace } : {}), c.duringUp);
   keep();
   runs.push(up.result);
   expectRun(c, up);
-  if (c.transientOrphans) {
-    // The scenario only tests something if the lost answers really left servers unrecorded.
-    expect(up.result.orphans, `${c.name}: servers left unrecorded by the failed up`).toBeGreaterThan(0);
-  } else {
-    expect(up.result.orphans, `${c.name}: orphans after up`).toBe(0);
+  expect(up.result.orphans, `${c.name}: orphans after up`).toBe(0);
+  if (c.replaceAll) {
+    // Exactly the new servers live: none of the replaced ones, and each new one tracked.
+    const live = emulator.servers().filter((s) => s.tags.campaign === c.tag && s.destroyed_at === undefined);
+    expect(live.map((s) => s.id).filter((id) => replaced.some((r) => r.id === id))).toEqual([]);
+    expect(census(emulator, stack, c.tag, face)).toMatchObject({ live: COUNT, recorded: COUNT, stale: 0 });
   }
 
   if (c.faults.refresh) {
@@ -252,13 +265,8 @@ async function runCase(c: FaultCase): Promise<CaseFigures> {
   c.beforeRecovery?.();
   emulator.resetRequests();
   const recovery = await stack.up();
-  const recoveryRequests = routeCounts(emulator.requests);
   keep();
   expect(recovery.error, `${c.name}: recovery up`).toBeUndefined();
-  if (c.transientOrphans) {
-    // The unrecorded servers are adopted by their idempotency key, not made again.
-    expect(recoveryRequests.create, `${c.name}: POSTs of the recovery up`).toBe(0);
-  }
   const afterRecovery = census(emulator, stack, c.tag, face);
   expect(afterRecovery, `${c.name}: after the recovery up`).toMatchObject({
     live: COUNT,
@@ -288,8 +296,8 @@ async function runCase(c: FaultCase): Promise<CaseFigures> {
   }
   const final = census(emulator, stack, c.tag, face);
   expect(final, `${c.name}: final state`).toMatchObject({ live: 0, recorded: 0, orphans: 0, duplicates: 0 });
-  // Not one server more than declared was ever made: no duplicate existed even for a moment.
-  expect(final.everCreated, `${c.name}: servers ever created`).toBe(COUNT);
+  // Not one server more than declared (and replaced) was ever made: no duplicate existed even for a moment.
+  expect(final.everCreated, `${c.name}: servers ever created`).toBe(c.replaceAll ? 2 * COUNT : COUNT);
 
   return {
     case: c.name,
@@ -380,15 +388,25 @@ const CASES: FaultCase[] = [
     },
   },
   {
-    // Creates commit, their answers are lost and the follow-up lookups fail too: the run ends with
-    // servers the state does not know, which the next `up` must adopt by idempotency key.
-    name: "lost create response (lookup fails too)",
+    // Creates commit, their answers are lost and the first follow-up lookups fail too: each create
+    // keeps looking its server up (by its own key) until it learns what its POST did, and adopts it.
+    name: "lost create response (the first lookups fail too)",
     tag: "lost-response",
     config: { "gamehost:maxRetries": "0" },
     faults: { up: [at("create", "commit_then_reset", COUNT)] },
     duringUp: afterFirstLostCreate(at("list", "error_500", COUNT)),
-    fails: ["up"],
-    transientOrphans: true,
+  },
+  {
+    name: "replace every server (up --replace), no fault",
+    tag: "replace-clean",
+    faults: { up: [] },
+    replaceAll: true,
+  },
+  {
+    name: "replace every server (up --replace), create answers lost",
+    tag: "replace-lost",
+    faults: { up: [at("create", "commit_then_reset", COUNT)] },
+    replaceAll: true,
   },
   {
     name: "placement never happens (readyTimeoutSeconds 1)",
@@ -431,7 +449,8 @@ export function defineCampaign(campaignFace: Face): void {
 
   describe(`fault campaign through the ${face} face: no orphans, no duplicates`, () => {
     for (const c of CASES) {
-      it(c.name, async () => {
+      // Four to six runs per case, each spawning the language and provider hosts.
+      it(c.name, { timeout: 120_000 }, async () => {
         figures.push(await runCase(c));
       });
     }

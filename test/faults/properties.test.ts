@@ -35,9 +35,9 @@ import { exportMutation, providerExportMutation, validExportSpec } from "./expor
 import { expectServiceError, send } from "./http";
 
 const ID = "11111111-1111-4111-8111-111111111111";
-const SCOPE = { gameId: ID, environmentId: ID, resourceScope: "proj/dev/server" };
+const SCOPE = { gameId: ID, environmentId: ID };
 
-/** Provider inputs for a wire body: camelCase, plus the ids and scope the resource class adds. */
+/** Provider inputs for a wire body: camelCase, plus the ids the resource class adds. */
 const providerNews = (body: Record<string, unknown>): Record<string, unknown> => ({
   ...(toProviderSpec(body) as Record<string, unknown>),
   ...SCOPE,
@@ -60,13 +60,11 @@ beforeAll(async () => {
 });
 afterAll(async () => plugin?.stop());
 
-/** The plugin's Check of `type`; the scope the dynamic class adds comes from the URN there. */
+/** The plugin's Check of `type`. */
 const pluginCheck =
   (type: string): Check =>
-  async (olds, news) => {
-    const { resourceScope: _scope, ...rest } = news;
-    return driver.check(type, "r", rest, olds);
-  };
+  async (olds, news) =>
+    driver.check(type, "r", news, olds);
 
 const CHECKS: Record<"dynamic" | "plugin", { server: Check; export: Check }> = {
   dynamic: { server: dynamicServerCheck, export: dynamicExportCheck },
@@ -85,7 +83,9 @@ describe.each(FACES)("Server check (%s face)", (face) => {
       fc.asyncProperty(validServerBody(), async (body) => {
         const { failures, inputs } = await checkServer({}, providerNews(body));
         expect(failures).toEqual([]);
-        expect(inputs.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
+        expect(inputs.idempotencyKey).toMatch(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        );
       }),
       { numRuns: 200 },
     );

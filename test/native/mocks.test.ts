@@ -111,11 +111,9 @@ describe("native resources", () => {
     const nat = registration("native-full");
     expect(nat.type).toBe("gamehost:index:Server");
     expect(Object.keys(nat.inputs).sort()).toEqual(Object.keys(args).sort());
-    // The dynamic face sends the same inputs, plus its serialized provider and the idempotency key's scope.
+    // The dynamic face sends the same inputs, plus its serialized provider.
     const dyn = registration("dynamic-full");
-    expect(Object.keys(dyn.inputs).sort()).toEqual(
-      [...Object.keys(args), "__provider", "resourceScope"].sort(),
-    );
+    expect(Object.keys(dyn.inputs).sort()).toEqual([...Object.keys(args), "__provider"].sort());
     // Outputs exist only for the properties a class registers (unknown until the engine answers).
     for (const key of Object.keys(schema.resources["gamehost:index:Server"]!.properties)) {
       for (const [face, server] of [

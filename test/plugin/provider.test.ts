@@ -156,7 +156,7 @@ describe("provider configuration", () => {
 });
 
 describe("resources over the wire", () => {
-  it("Check applies the kind's rules, lets preview unknowns pass, and derives the idempotency key", async () => {
+  it("Check applies the kind's rules, lets preview unknowns pass, and keys a new server from the engine's seed", async () => {
     const bad = await driver.check(
       SERVER,
       "bad",
@@ -165,12 +165,19 @@ describe("resources over the wire", () => {
     expect(bad.failures.map((f) => f.property)).toEqual(["network.ports.web.internalPort"]);
     const kindFailures = dist
       .serverImpl()
-      .check({}, { ...spec({ network: { ports: { web: { protocol: "http" } } } }), resourceScope: "x" });
+      .check({}, { ...spec({ network: { ports: { web: { protocol: "http" } } } }) });
     expect((await kindFailures).failures).toEqual(bad.failures);
     const unknown = await driver.check(SERVER, "unknown", spec({ datacenter: UNKNOWN }));
     expect(unknown.failures).toEqual([]);
     const { inputs } = await driver.check(SERVER, "keyed", spec());
-    expect(inputs.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(inputs.idempotencyKey).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    // Another check without olds (a replacement) gets another key; one with olds keeps it.
+    const replacement = await driver.check(SERVER, "keyed", spec());
+    expect(replacement.inputs.idempotencyKey).not.toBe(inputs.idempotencyKey);
+    const update = await driver.check(SERVER, "keyed", spec({ readyTimeoutSeconds: 9 }), inputs);
+    expect(update.inputs.idempotencyKey).toBe(inputs.idempotencyKey);
   });
 
   it("Diff names replacements and gives a detailed diff per property", async () => {

@@ -92,7 +92,6 @@ describe("serialized providers", () => {
       // A game-guard port needs an internal port to start (service-facts §4).
       network: { ports: { web: { protocol: "https", internalPort: 8443 } } },
       resources: { cpu: 100, memory: 64 },
-      resourceScope: "proj/dev/serialized",
     };
     const checked = await provider.check!({}, news);
     expect(checked.failures).toEqual([]);

@@ -9,7 +9,6 @@ const { IDEMPOTENCY_TAG } = dist.pkg();
 
 let emulator: RunningEmulator;
 let target: ServerTarget;
-let scopeCounter = 0;
 
 function useConfig(values: Record<string, string | undefined>) {
   impl.configure({ config: { get: (key: string) => values[key] } });
@@ -27,7 +26,7 @@ afterEach(() => {
   useConfig({ "gamehost:baseUrl": emulator.url, "gamehost:token": emulator.tokens.user });
 });
 
-/** Checked inputs for a fresh resource (a new scope each time, so keys never collide across tests). */
+/** Checked inputs for a resource to be created (checked without olds, so with a key of its own). */
 async function inputs(overrides: Record<string, unknown> = {}): Promise<ServerInputs> {
   const news = {
     gameId: target.gameId,
@@ -42,7 +41,6 @@ async function inputs(overrides: Record<string, unknown> = {}): Promise<ServerIn
       },
     },
     resources: { cpu: 250, memory: 256 },
-    resourceScope: `test/dev/server-${++scopeCounter}`,
     ...overrides,
   };
   const { inputs: checked, failures } = await impl.check({}, news);
@@ -145,6 +143,41 @@ describe("Server provider against the emulator", () => {
     },
   );
 
+  it("a replacement (checked without olds, same spec) makes its own server and never adopts the old one", async () => {
+    const news = { ...(await inputs()) } as Record<string, unknown>;
+    delete news.idempotencyKey;
+    const old = await impl.create((await impl.check({}, news)).inputs as unknown as ServerInputs);
+    emulator.resetRequests();
+    const replacement = await impl.create((await impl.check({}, news)).inputs as unknown as ServerInputs);
+    expect(replacement.id).not.toBe(old.id);
+    expect(posts()).toBe(1);
+    // The engine then deletes the replaced server: the replacement lives on.
+    await impl.delete(old.id, old.outs);
+    expect(liveServers(emulator).map((s) => s.id)).toContain(replacement.id);
+    expect(liveServers(emulator).map((s) => s.id)).not.toContain(old.id);
+  });
+
+  it("reports a create whose outcome no lookup could learn: the key to find it by, no second POST", async () => {
+    useConfig({
+      "gamehost:baseUrl": emulator.url,
+      "gamehost:token": emulator.tokens.user,
+      "gamehost:maxRetries": "0",
+    });
+    const checked = await inputs();
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
+    emulator.faults.inject({ method: "GET", path: /\/servers$/, kind: "error_500", count: 100 });
+    emulator.resetRequests();
+    const error = await impl.create(checked).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(`pulumi-gamehost/idempotency-key=${checked.idempotencyKey}`);
+    expect(error?.message).toMatch(/adoptServerId/);
+    expect(posts()).toBe(1);
+    const made = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
+    expect(made).toHaveLength(1);
+  });
+
   it("posts again when the connection failed before the create was committed", async () => {
     const checked = await inputs();
     emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "reset" });
@@ -175,15 +208,6 @@ describe("Server provider against the emulator", () => {
     await expect(impl.read(id, outs)).rejects.toThrow(/404 API_NOT_FOUND/);
     await expect(impl.delete(id, outs)).rejects.toThrow(/404 API_NOT_FOUND/);
     expect(liveServers(emulator).map((s) => s.id)).toContain(id);
-  });
-
-  it("finds the server an earlier failed run created instead of creating a second", async () => {
-    const checked = await inputs();
-    const first = await impl.create({ ...checked, waitForReady: false });
-    emulator.resetRequests();
-    const again = await impl.create(checked);
-    expect(again.id).toBe(first.id);
-    expect(posts()).toBe(0);
   });
 
   it("adopts an existing server that matches the spec", async () => {

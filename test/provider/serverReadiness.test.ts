@@ -89,7 +89,6 @@ async function checkedInputs(readyTimeoutSeconds: number): Promise<ServerInputs>
       },
       resources: { cpu: 100, memory: 128 },
       readyTimeoutSeconds,
-      resourceScope: "org/proj/dev/ready",
     },
   );
   expect(failures).toEqual([]);

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../src/provider/checks";
 import { check, diff } from "../../src/provider/server/impl";
+import { serverKind } from "../../src/provider/server/kind";
 import {
   changedSpecFields,
   IDEMPOTENCY_TAG,
-  idempotencyKey,
+  newIdempotencyKey,
   type ServerInputs,
   type ServerOutputs,
   wireBody,
@@ -21,7 +22,6 @@ function spec(overrides: Partial<ServerInputs> = {}): ServerInputs {
     runtime: { build: ID },
     network: { ports: { web: { protocol: "http", internalPort: 8080 } } },
     resources: { cpu: 1000, memory: 512 },
-    resourceScope: "proj/dev/lobby",
     idempotencyKey: "",
     ...overrides,
   };
@@ -32,16 +32,47 @@ function asOutputs(inputs: ServerInputs): ServerOutputs {
 }
 
 describe("Server check", () => {
-  it("accepts a valid spec and derives a stable idempotency key from scope and spec", async () => {
+  it("gives every resource to be created a fresh random key: a replacement never gets the old one's", async () => {
+    // The engine checks a new resource and every replacement the same way: without olds.
     const a = await check({}, { ...spec() });
     const b = await check({}, { ...spec() });
     expect(a.failures).toEqual([]);
-    expect(a.inputs.idempotencyKey).toMatch(/^[0-9a-f]{32}$/);
-    expect(a.inputs.idempotencyKey).toBe(b.inputs.idempotencyKey);
-    const otherName = await check({}, { ...spec({ resourceScope: "proj/dev/match" }) });
-    expect(otherName.inputs.idempotencyKey).not.toBe(a.inputs.idempotencyKey);
-    const otherSpec = await check({}, { ...spec({ resources: { cpu: 2000, memory: 512 } }) });
-    expect(otherSpec.inputs.idempotencyKey).not.toBe(a.inputs.idempotencyKey);
+    expect(a.inputs.idempotencyKey).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(b.inputs.idempotencyKey).not.toBe(a.inputs.idempotencyKey);
+    // An update keeps its server's key.
+    const update = await check({ ...a.inputs }, { ...spec({ readyTimeoutSeconds: 9 }) });
+    expect(update.inputs.idempotencyKey).toBe(a.inputs.idempotencyKey);
+  });
+
+  it("derives the key from the engine's seed and the URN alone, never from the spec or its secrets", () => {
+    const seed = {
+      randomSeed: new Uint8Array(32).fill(7),
+      urn: "urn:pulumi:dev::p::gamehost:index:Server::web",
+    };
+    const withSecret = (pin: string) =>
+      serverKind.check({}, { ...spec({ runtime: { build: ID, environment: { PIN: pin } } }) }, seed).inputs
+        .idempotencyKey;
+    // Same seed, any secret: the same key, so the key carries nothing of the secret to guess against.
+    expect(withSecret("0000")).toBe(withSecret("4821"));
+    expect(withSecret("0000")).toBe(newIdempotencyKey(seed));
+    expect(newIdempotencyKey({ ...seed, urn: `${seed.urn}2` })).not.toBe(newIdempotencyKey(seed));
+    expect(newIdempotencyKey({ ...seed, randomSeed: new Uint8Array(32).fill(8) })).not.toBe(
+      newIdempotencyKey(seed),
+    );
+  });
+
+  it("drops the resource scope and the spec-derived key that earlier builds stored", async () => {
+    const legacy = {
+      ...spec(),
+      resourceScope: "o/proj/dev/lobby",
+      idempotencyKey: "0123456789abcdef0123456789abcdef",
+    };
+    const { inputs } = await check(legacy, legacy);
+    expect(inputs).not.toHaveProperty("resourceScope");
+    expect(inputs.idempotencyKey).not.toBe(legacy.idempotencyKey);
+    expect(inputs.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("names each bad field by its camelCase property path", async () => {
@@ -103,7 +134,7 @@ describe("Server check", () => {
       },
     );
     expect(failures).toEqual([]);
-    expect(inputs.idempotencyKey).toBe(UNKNOWN);
+    expect(inputs.datacenter).toBe(UNKNOWN);
   });
 });
 
@@ -138,10 +169,28 @@ describe("Server diff", () => {
     expect(result).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
   });
 
-  it("ignores the serialized provider text and the derived key", async () => {
+  it("ignores the serialized provider text and the key", async () => {
     const olds = { ...asOutputs(spec()), __provider: "old text", idempotencyKey: "a" } as ServerOutputs;
     const news = { ...spec(), __provider: "new text", idempotencyKey: "b" } as ServerInputs;
     expect((await diff(ID, olds, news)).changes).toBe(false);
+  });
+
+  it("updates (no replacement) a server whose recorded key is a spec hash of an earlier build", async () => {
+    const olds = asOutputs(spec({ idempotencyKey: "0123456789abcdef0123456789abcdef" }));
+    const news = spec({ idempotencyKey: newIdempotencyKey() });
+    expect(await diff(ID, olds, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const outs = await serverKind.update(
+      {
+        client: () => {
+          throw new Error("no API call expected");
+        },
+      },
+      ID,
+      olds,
+      news,
+    );
+    expect(outs.idempotencyKey).toBe(news.idempotencyKey);
+    expect(outs.serverId).toBe(ID);
   });
 
   it("replaces when a spec value is unknown in preview", () => {
@@ -159,9 +208,5 @@ describe("wire body", () => {
       network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
       resources: { cpu: 1000, memory: 512 },
     });
-  });
-
-  it("keys differ when the resource scope differs", () => {
-    expect(idempotencyKey(spec(), "o/proj/dev/lobby")).not.toBe(idempotencyKey(spec(), "o/proj/prod/lobby"));
   });
 });

@@ -51,6 +51,8 @@ export interface EngineOptions {
    * are unbounded (the CLI's default) and deletions run one at a time.
    */
   parallel?: number;
+  /** `pulumi up --replace <urn>`: URNs replaced whatever their diff says. */
+  replaceTargets?: readonly string[];
 }
 
 /** The pieces every step module works with. */

@@ -3,6 +3,7 @@
  * (check, diff, create / same / update / replace, import) and `step.go` (applying each step through its
  * provider, `sdk/go/common/resource/plugin/provider_plugin.go`).
  */
+import { randomBytes } from "node:crypto";
 import type { ResourceState } from "../checkpoint";
 import {
   annotateSecrets,
@@ -71,13 +72,22 @@ export async function stepCustom(
   }
 
   news.inputs = old ? processIgnoreChanges(news.inputs, old.inputs, goal.ignoreChanges) : news.inputs;
+  // "If the resource has been targeted for replacement, ignore its old state": Check as for a new resource.
+  const targetedReplace = Boolean(old && ctx.opts.replaceTargets?.includes(urn));
+  // One seed per resource and deployment (no update plans here), for every Check of this registration.
+  const randomSeed = randomBytes(32);
   // Check with the old inputs (if any) and the new ones; any failure makes the resource invalid.
-  news.inputs = await check(ctx, host, protocol, urn, old?.inputs ?? {}, news.inputs, wire);
+  const checkOlds = targetedReplace ? {} : (old?.inputs ?? {});
+  news.inputs = await check(ctx, host, protocol, urn, checkOlds, news.inputs, wire, randomSeed);
 
   // "Case 4" — no old state: create.
   if (!old) return create(ctx, host, protocol, news, undefined, {});
 
-  const diff = await diffStep(ctx, host, urn, old, news, goal, wire);
+  // step_generator.go: diff — "If this resource is marked for replacement, just return a 'replace' diff
+  // that blames the id", without asking the provider.
+  const diff: DiffDecision = targetedReplace
+    ? { changes: "some", replaceKeys: ["id"], changedKeys: [], deleteBeforeReplace: false }
+    : await diffStep(ctx, host, urn, old, news, goal, wire);
   if (diff.changes === "some") {
     if (diff.replaceKeys.length > 0) {
       if (old.protect && news.protect) {
@@ -96,8 +106,10 @@ export async function stepCustom(
         ctx.state.warn(urn, message);
       }
       // "If we are going to perform a replacement, we need to recompute the default values": Check again
-      // without the old inputs.
-      news.inputs = await check(ctx, host, protocol, urn, {}, goal.properties, wire);
+      // without the old inputs ("if we're performing a targeted replace, we already have the correct inputs").
+      if (!targetedReplace) {
+        news.inputs = await check(ctx, host, protocol, urn, {}, goal.properties, wire, randomSeed);
+      }
       // "The user can override the provider's decision by setting the deleteBeforeReplace field".
       const deleteBeforeReplace = goal.deleteBeforeReplace ?? diff.deleteBeforeReplace;
       const extra = { diffs: diff.changedKeys, replaceKeys: diff.replaceKeys, deleteBeforeReplace };
@@ -173,10 +185,16 @@ async function check(
   olds: PropertyMap,
   news: PropertyMap,
   wire: MarshalOptions,
+  randomSeed: Uint8Array,
 ): Promise<PropertyMap> {
   let res: Awaited<ReturnType<ProviderHost["check"]>>;
   try {
-    res = await host.check({ urn, olds: marshalProperties(olds, wire), news: marshalProperties(news, wire) });
+    res = await host.check({
+      urn,
+      olds: marshalProperties(olds, wire),
+      news: marshalProperties(news, wire),
+      randomSeed,
+    });
   } catch (err) {
     ctx.state.fail(urn, `check failed for ${urn}: ${(err as Error).message}`);
   }

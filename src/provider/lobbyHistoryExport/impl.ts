@@ -13,7 +13,7 @@ export async function check(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-  const { inputs, failures } = lobbyHistoryExportKind.check(olds, news, "");
+  const { inputs, failures } = lobbyHistoryExportKind.check(olds, news, {});
   return { inputs: inputs as unknown as Record<string, unknown>, failures };
 }
 

@@ -14,8 +14,8 @@ export async function check(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): Promise<{ inputs: Record<string, unknown>; failures: CheckFailure[] }> {
-  const scope = typeof news.resourceScope === "string" ? news.resourceScope : "";
-  const { inputs, failures } = serverKind.check(olds, news, scope);
+  // The dynamic provider host passes no random seed: a new key comes from the OS.
+  const { inputs, failures } = serverKind.check(olds, news, {});
   return { inputs: inputs as unknown as Record<string, unknown>, failures };
 }
 

@@ -11,7 +11,6 @@ import {
 } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { type CreateServerRequest, type Server, Uuid } from "../../api/schemas";
-import { containsUnknown, UNKNOWN } from "../checks";
 import { type DiffResult, type OperationContext, PartialCreateError, type ResourceKind } from "../kind";
 import {
   canonicalSpec,
@@ -19,9 +18,11 @@ import {
   checkServerInputs,
   DEFAULT_READY_TIMEOUT_SECONDS,
   IDEMPOTENCY_TAG,
-  idempotencyKey,
+  isIdempotencyKey,
+  isLegacyIdempotencyKey,
   KNOB_FIELDS,
   missingForReady,
+  newIdempotencyKey,
   type ServerInputs,
   type ServerOutputs,
   serverOutputs,
@@ -84,12 +85,44 @@ async function findByKey(
   return newest;
 }
 
-/** POST with the reserved tag; on a lost or ambiguous answer, adopt what was made or try again. */
+/** Lookups that try to learn what an ambiguous POST did, before the create gives up. */
+const CONFIRM_ATTEMPTS = 4;
+
+/**
+ * After an ambiguous POST: the server this create made, `null` if a lookup proved it made none, or an
+ * error saying how to recover when no lookup could tell. Lookups back off like create attempts.
+ */
+async function confirmCreate(
+  ctx: OperationContext,
+  client: GamehostClient,
+  inputs: ServerInputs,
+  o: RequestOptions,
+  attempt: number,
+): Promise<Server | null> {
+  let lookupError: unknown;
+  for (let lookup = 0; lookup < CONFIRM_ATTEMPTS; lookup++) {
+    await sleep(backoffMs(attempt + lookup), ctx.signal);
+    try {
+      return (await findByKey(client, inputs, o)) ?? null;
+    } catch (error) {
+      lookupError = error;
+    }
+  }
+  const reason = lookupError instanceof Error ? lookupError.message : String(lookupError);
+  throw new GamehostError(
+    `The service may have created this server, but looking it up failed: ${reason} ` +
+      `Before the next \`pulumi up\` (which would make another server), list the environment's servers tagged ` +
+      `${IDEMPOTENCY_TAG}=${inputs.idempotencyKey}: adopt the one found with adoptServerId (or \`pulumi import\`), or delete it.`,
+  );
+}
+
+/**
+ * POST with the reserved tag; on a lost or ambiguous answer, adopt what that POST made (found by this
+ * create's key) or try again. The key is this create's own, so nothing else is ever adopted.
+ */
 async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<Server> {
   const client = ctx.client();
   const o = callOptions(ctx);
-  const existing = await findByKey(client, inputs, o);
-  if (existing) return existing;
   const body = wireBody(inputs) as CreateServerRequest;
   body.tags = { ...body.tags, [IDEMPOTENCY_TAG]: inputs.idempotencyKey };
   let lastError: unknown;
@@ -99,8 +132,7 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
     } catch (error) {
       lastError = error;
       if (isAmbiguous(error)) {
-        await sleep(backoffMs(attempt), ctx.signal);
-        const made = await findByKey(client, inputs, o);
+        const made = await confirmCreate(ctx, client, inputs, o, attempt);
         if (made) return made;
       } else if (isRetryableBeforeCommit(error)) {
         const retryAt = error instanceof GamehostApiError ? error.retryAfterMs : undefined;
@@ -176,7 +208,7 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
       server = await ctx.client().getServer(inputs.gameId, inputs.environmentId, server.id, callOptions(ctx));
     } catch (error) {
       // The server exists: a failed readiness check must not make the create look failed, or the stack
-      // would lose the server (an orphan until the next create adopts it by its idempotency key).
+      // would lose the server (no later create adopts it: each create has a key of its own).
       const reason = error instanceof Error ? error.message : String(error);
       throw new PartialCreateError(
         `Server ${server.id} was created, but checking whether it is ready failed: ${reason} ` +
@@ -227,13 +259,15 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
   name: "Server",
   secretOutputs: [],
 
-  check(_olds, news, scope) {
+  check(olds, news, ctx) {
     const failures = checkServerInputs(news);
-    const inputs: Record<string, unknown> = { ...news };
-    // The key is derived, not chosen: a re-run after a lost create computes the same one. In a preview
-    // it is shown only when it is the key the up will use.
-    inputs.idempotencyKey =
-      containsUnknown(news) || scope === undefined ? UNKNOWN : idempotencyKey(news, scope);
+    const { resourceScope: _legacyScope, ...inputs } = news;
+    // An update keeps its server's key. A new resource, and every replacement (checked without olds),
+    // gets a fresh random one: a key derived from the spec made a replacement adopt the very server it
+    // replaces, which the engine then deleted, and let a guess be checked against secret inputs.
+    inputs.idempotencyKey = isIdempotencyKey(olds.idempotencyKey)
+      ? olds.idempotencyKey
+      : newIdempotencyKey(ctx);
     return { inputs: inputs as unknown as ServerInputs, failures };
   },
 
@@ -241,7 +275,12 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
     const replaces: string[] = changedSpecFields(olds, news);
     if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId)
       replaces.push("adoptServerId");
-    const knobsChanged = KNOB_FIELDS.filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    const knobsChanged: string[] = KNOB_FIELDS.filter(
+      (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+    );
+    // A key of an older version is a hash of the spec, secrets included: an update (no API call) replaces
+    // it in the state. Any other key difference is not a change (an import records the server's tag).
+    if (isLegacyIdempotencyKey(olds.idempotencyKey)) knobsChanged.push("idempotencyKey");
     const diffs = [...replaces, ...knobsChanged];
     // A recorded server that is not ready yet (a partial create) gets an update, which waits for it. The
     // engine's own marker for that (init errors) does not survive a refresh, so the state itself decides.

@@ -23,21 +23,6 @@ export const serverProvider: pulumi.dynamic.ResourceProvider = {
   delete: (...a) => require("pulumi-gamehost/provider/server").delete(...a),
 };
 
-/**
- * What names this stack uniquely among all stacks that may share an environment: organization,
- * project and stack. Without the organization, same-named stacks of two organizations would derive
- * the same idempotency keys. Unit tests under `setMocks` may run without one.
- */
-function stackScope(): string {
-  let organization: string;
-  try {
-    organization = pulumi.getOrganization();
-  } catch {
-    organization = "";
-  }
-  return `${organization}/${pulumi.getProject()}/${pulumi.getStack()}`;
-}
-
 // The output properties come from the package schema (`types.ServerOutputs`), merged into the class, so
 // both faces declare exactly the schema's outputs and no class field can overwrite what the SDK sets.
 export interface Server extends types.ServerOutputs {}
@@ -49,10 +34,7 @@ export interface Server extends types.ServerOutputs {}
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Server extends pulumi.dynamic.Resource {
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = {
-      ...registeredInputs(args, {}, serverInputProperties, serverComputedOutputs),
-      resourceScope: `${stackScope()}/${name}`,
-    };
+    const props = registeredInputs(args, {}, serverInputProperties, serverComputedOutputs);
     super(serverProvider, name, props, opts, "gamehost", "Server");
   }
 }

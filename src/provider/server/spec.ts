@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { type Camelize, type MapPaths, toCamelKeys, toSnakeKeys } from "../../api/case";
 import {
@@ -14,6 +14,7 @@ import {
   Uuid,
 } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks";
+import type { CheckContext } from "../kind";
 
 import { IDEMPOTENCY_TAG } from "./tags";
 
@@ -49,11 +50,11 @@ export interface ServerInputs extends ServerSpecBody {
   destroyKillTimeout?: number;
   adoptServerId?: string;
   /**
-   * Dynamic face only: the resource's name among all stacks (`organization/project/stack/name`), set
-   * by the resource class; the idempotency key is salted with it.
+   * Written by earlier builds (the resource's name among all stacks, which salted a key derived from
+   * the spec); still found in their state, dropped by `check`.
    */
   resourceScope?: string;
-  /** Value of {@link IDEMPOTENCY_TAG}, derived in `check`. */
+  /** Value of {@link IDEMPOTENCY_TAG}: random, chosen by `check` for each server to be created. */
   idempotencyKey: string;
 }
 
@@ -115,7 +116,9 @@ export const ServerComputedOutputs = z.object({
     .describe("Port name → `host:port`, for every port with a public address."),
   idempotencyKey: z
     .string()
-    .describe("Value of the reserved `pulumi-gamehost/idempotency-key` tag the provider put on the server."),
+    .describe(
+      "Random key chosen for this server when it was to be created (a replacement gets a new one), put on it as the reserved tag `pulumi-gamehost/idempotency-key`: a create whose answer was lost finds its server by it.",
+    ),
 });
 
 const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as const;
@@ -237,10 +240,38 @@ export function changedSpecFields(olds: Partial<ServerInputs>, news: Partial<Ser
   );
 }
 
-/** Deterministic idempotency key: same resource (`scope`, unique among stacks) and spec → same key. */
-export function idempotencyKey(inputs: Partial<ServerInputs>, scope: string): string {
-  const material = JSON.stringify([scope, canonicalSpec(inputs)]);
-  return createHash("sha256").update(material).digest("hex").slice(0, 32);
+/**
+ * A key for one server to be created: 128 random bits in UUID form. It is never derived from the spec,
+ * so it says nothing about secret inputs, and a replacement (whose check has no old inputs) never gets
+ * the key of the server it replaces. With the engine's seed, the same deployment plan gives the same key.
+ */
+export function newIdempotencyKey(seed: CheckContext = {}): string {
+  if (!seed.randomSeed?.length) return randomUUID();
+  const bytes = createHash("sha256")
+    .update(seed.randomSeed)
+    .update("\0")
+    .update(seed.urn ?? "")
+    .digest()
+    .subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40; // version 4
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const KEY_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Whether `value` is a key {@link newIdempotencyKey} made (one to keep across updates). */
+export function isIdempotencyKey(value: unknown): value is string {
+  return typeof value === "string" && KEY_FORM.test(value);
+}
+
+/**
+ * Whether `value` is a key of earlier builds: a hash of the spec, secret values included, which a
+ * guess can be checked against. The next `up` replaces it in the state (an update that calls no API).
+ */
+export function isLegacyIdempotencyKey(value: unknown): boolean {
+  return typeof value === "string" && /^[0-9a-f]{32}$/.test(value);
 }
 
 /** The spec as the live server reports it, in the shape of inputs (compare with {@link changedSpecFields}). */

@@ -100,7 +100,7 @@ export interface ServerState {
   ports?: pulumi.Input<Record<string, pulumi.Input<inputs.ServerPortArgs>>>;
   /** Port name → `host:port`, for every port with a public address. */
   endpoints?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Value of the reserved `pulumi-gamehost/idempotency-key` tag the provider put on the server. */
+  /** Random key chosen for this server when it was to be created (a replacement gets a new one), put on it as the reserved tag `pulumi-gamehost/idempotency-key`: a create whose answer was lost finds its server by it. */
   idempotencyKey?: pulumi.Input<string>;
 }
 
@@ -142,7 +142,7 @@ export interface ServerOutputs {
   readonly ports: pulumi.Output<Record<string, outputs.ServerPort>>;
   /** Port name → `host:port`, for every port with a public address. */
   readonly endpoints: pulumi.Output<Record<string, string>>;
-  /** Value of the reserved `pulumi-gamehost/idempotency-key` tag the provider put on the server. */
+  /** Random key chosen for this server when it was to be created (a replacement gets a new one), put on it as the reserved tag `pulumi-gamehost/idempotency-key`: a create whose answer was lost finds its server by it. */
   readonly idempotencyKey: pulumi.Output<string>;
 }
 
