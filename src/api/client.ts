@@ -146,6 +146,8 @@ interface Exchange {
 interface CallScope {
   signal: AbortSignal;
   deadline: number | undefined;
+  /** Stops the deadline's timer only (the caller's signal still aborts). */
+  stopDeadline(): void;
   /** Stops the deadline's timer and lets go of the caller's signal. */
   done(): void;
 }
@@ -518,11 +520,17 @@ export class GamehostClient {
         signal: scope.signal,
         deadline: scope.deadline,
       });
-      if (res.status >= 200 && res.status < 300) return res.body;
+      if (res.status >= 200 && res.status < 300) {
+        // The stream is the caller's now: no deadline, but the caller's signal still ends it.
+        scope.stopDeadline();
+        res.body.once("close", scope.done);
+        return res.body;
+      }
       const text = await readText(res, "GET", path, scope.signal, this.#maxResponseBytes || undefined);
       throw this.apiError("GET", path, res, text);
-    } finally {
+    } catch (err) {
       scope.done();
+      throw err;
     }
   }
 
@@ -547,6 +555,7 @@ export class GamehostClient {
     return {
       signal: controller.signal,
       deadline: totalMs > 0 ? Date.now() + totalMs : undefined,
+      stopDeadline: () => clearTimeout(timer),
       done: () => {
         clearTimeout(timer);
         outer?.removeEventListener("abort", onOuterAbort);

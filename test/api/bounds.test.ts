@@ -72,6 +72,37 @@ describe("total deadline of a call", () => {
     expect(s.seen).toHaveLength(1);
   });
 
+  it("ends a call whose headers never come, before the headers timeout", async () => {
+    const s = await scripted(() => undefined);
+    const c = client(s.url, { callTimeoutMs: 200, maxRetries: 0, timeouts: { headersMs: 10_000 } });
+    const err = await failure(c.getBootstrap());
+    expect(err).toBeInstanceOf(GamehostDeadlineError);
+  });
+
+  it("leaves the CSV export stream to the caller: no deadline on it, the caller's signal still ends it", async () => {
+    const s = await scripted((_req, res) => {
+      res.writeHead(200, { "content-type": "text/csv" });
+      res.write("lobby_id\n");
+      setTimeout(() => res.end("1\n"), 300);
+    });
+    const c = client(s.url, { callTimeoutMs: 100 });
+    const whole = await c.openExport(`${s.url}/uploads/u1/export.csv`);
+    let text = "";
+    for await (const chunk of whole) text += String(chunk);
+    expect(text).toBe("lobby_id\n1\n");
+
+    const controller = new AbortController();
+    const cut = await c.openExport(`${s.url}/uploads/u1/export.csv`, { signal: controller.signal });
+    controller.abort(new Error("mine"));
+    await expect(
+      (async () => {
+        for await (const _ of cut) {
+          // Read until the abort ends the stream.
+        }
+      })(),
+    ).rejects.toThrow();
+  });
+
   it("reads callTimeoutMs from GAMEHOST_CALL_TIMEOUT_MS", async () => {
     const s = await scripted(trickle(20));
     vi.stubEnv("GAMEHOST_CALL_TIMEOUT_MS", "200");
