@@ -3,8 +3,14 @@ import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
-import { type ConnectionSettings, checkBaseUrl, readSettings } from "./config";
-import { GamehostApiError, GamehostValidationError } from "./errors";
+import {
+  type ConnectionSettings,
+  checkBaseUrl,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  readSettings,
+} from "./config";
+import { GamehostApiError, GamehostDeadlineError, GamehostValidationError } from "./errors";
 import type { FieldIssue } from "./issues";
 import {
   parseRetryAfter,
@@ -47,10 +53,15 @@ import {
   type TransportResponse,
 } from "./transport";
 import { parseWith } from "./validate";
-import { watchVersions } from "./watch";
+import { MAX_TIMER_MS } from "./wait";
+import { type WatchPacing, watchVersions } from "./watch";
 
 export type { RetryPolicy } from "./retry";
 export type { ClientEvent, Timeouts } from "./transport";
+export type { WatchPacing } from "./watch";
+
+/** The longest the service holds a watch call before answering (service-facts §5), in ms. */
+export const WATCH_HOLD_MS = 40_000;
 
 /** Options of a {@link GamehostClient}. Explicit values win over `GAMEHOST_*` environment variables. */
 export interface ClientOptions extends ConnectionSettings {
@@ -83,6 +94,9 @@ export interface WatchableOptions extends RequestOptions {
    */
   watchIndex?: string;
 }
+
+/** Options of a watch loop (`watchGames`, `watchGame`, `watchGroupBilling`). */
+export interface WatchOptions extends RequestOptions, WatchPacing {}
 
 /** Counters of a client's traffic, for fault campaigns and metrics. */
 export interface ClientStats {
@@ -124,6 +138,18 @@ interface Exchange {
   /** Long-poll: allow the longer headers timeout. */
   watch?: boolean;
   signal: AbortSignal | undefined;
+  /** Epoch ms by which the call must end (retries included). */
+  deadline?: number | undefined;
+}
+
+/** The signal and deadline of one call: the caller's signal, or the call's deadline passing. */
+interface CallScope {
+  signal: AbortSignal;
+  deadline: number | undefined;
+  /** Stops the deadline's timer only (the caller's signal still aborts). */
+  stopDeadline(): void;
+  /** Stops the deadline's timer and lets go of the caller's signal. */
+  done(): void;
 }
 
 /**
@@ -196,6 +222,8 @@ export class GamehostClient {
   readonly #token: string | undefined;
   readonly #retry: ResolvedRetryPolicy;
   readonly #timeouts: ResolvedTimeouts;
+  readonly #callTimeoutMs: number;
+  readonly #maxResponseBytes: number;
   readonly #userAgent: string;
   readonly #dispatcher: Dispatcher;
   readonly #onEvent: ((event: ClientEvent) => void) | undefined;
@@ -214,6 +242,8 @@ export class GamehostClient {
     const issues: FieldIssue[] = [];
     nonNegativeOption(issues, "maxRetries", options.maxRetries);
     nonNegativeOption(issues, "requestTimeoutMs", options.requestTimeoutMs);
+    nonNegativeOption(issues, "callTimeoutMs", options.callTimeoutMs);
+    nonNegativeOption(issues, "maxResponseBytes", options.maxResponseBytes);
     for (const [key, value] of Object.entries(options.retry ?? {}))
       nonNegativeOption(issues, `retry.${key}`, value);
     for (const [key, value] of Object.entries(options.timeouts ?? {}))
@@ -222,6 +252,9 @@ export class GamehostClient {
 
     this.#retry = resolveRetryPolicy(options.retry, options.maxRetries ?? env.maxRetries);
     this.#timeouts = resolveTimeouts(options.timeouts, options.requestTimeoutMs ?? env.requestTimeoutMs);
+    // 0 turns a bound off, as it does for undici's timeouts.
+    this.#callTimeoutMs = options.callTimeoutMs ?? env.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.#maxResponseBytes = options.maxResponseBytes ?? env.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const suffix = options.userAgent?.trim();
     this.#userAgent = `${PACKAGE_NAME}/${PACKAGE_VERSION}${suffix ? ` ${suffix}` : ""}`;
     this.#dispatcher = options.dispatcher
@@ -427,29 +460,35 @@ export class GamehostClient {
     });
   }
 
-  /** Each new version of the game list, until `o.signal` fires (see {@link watchVersions}). */
-  watchGames(o?: RequestOptions): AsyncIterableIterator<ListGamesResponse> {
+  /**
+   * Each new version of the game list, until `o.signal` fires (see {@link watchVersions}). Calls are
+   * paced: answers that come back faster than `o.minIntervalMs` make the loop back off.
+   */
+  watchGames(o?: WatchOptions): AsyncIterableIterator<ListGamesResponse> {
     return watchVersions(
       (watchIndex, signal) => this.listGames({ ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
       o?.signal,
+      o,
     );
   }
 
-  /** Each new version of one game, until `o.signal` fires. */
-  watchGame(gameId: string, o?: RequestOptions): AsyncIterableIterator<GetGameResponse> {
+  /** Each new version of one game, until `o.signal` fires (paced as {@link watchGames}). */
+  watchGame(gameId: string, o?: WatchOptions): AsyncIterableIterator<GetGameResponse> {
     return watchVersions(
       (watchIndex, signal) =>
         this.getGame(gameId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
       o?.signal,
+      o,
     );
   }
 
-  /** Each new version of a group's billing, until `o.signal` fires. */
-  watchGroupBilling(groupId: string, o?: RequestOptions): AsyncIterableIterator<GetGroupBillingResponse> {
+  /** Each new version of a group's billing, until `o.signal` fires (paced as {@link watchGames}). */
+  watchGroupBilling(groupId: string, o?: WatchOptions): AsyncIterableIterator<GetGroupBillingResponse> {
     return watchVersions(
       (watchIndex, signal) =>
         this.getGroupBilling(groupId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
       o?.signal,
+      o,
     );
   }
 
@@ -469,10 +508,59 @@ export class GamehostClient {
       throw new GamehostValidationError("export URL", [{ path: "url", message: "must be an http(s) URL" }]);
     }
     const path = target.pathname;
-    const res = await this.exchange({ method: "GET", url: target, path, api: false, signal: o?.signal });
-    if (res.status >= 200 && res.status < 300) return res.body;
-    const text = await readText(res, "GET", path, o?.signal);
-    throw this.apiError("GET", path, res, text);
+    // The deadline covers getting the answer; the CSV itself then streams at the caller's pace,
+    // uncapped, each pause bounded by the body timeout.
+    const scope = this.scope("GET", path, o?.signal, false);
+    try {
+      const res = await this.exchange({
+        method: "GET",
+        url: target,
+        path,
+        api: false,
+        signal: scope.signal,
+        deadline: scope.deadline,
+      });
+      if (res.status >= 200 && res.status < 300) {
+        // The stream is the caller's now: no deadline, but the caller's signal still ends it.
+        scope.stopDeadline();
+        res.body.once("close", scope.done);
+        return res.body;
+      }
+      const text = await readText(res, "GET", path, scope.signal, this.#maxResponseBytes || undefined);
+      throw this.apiError("GET", path, res, text);
+    } catch (err) {
+      scope.done();
+      throw err;
+    }
+  }
+
+  /**
+   * The signal of one call: it fires when the caller's does (with its reason) or when the call's
+   * total deadline passes (with a {@link GamehostDeadlineError}). A watch call gets the service's
+   * hold on top of the deadline.
+   */
+  private scope(method: Method, path: string, outer: AbortSignal | undefined, watch: boolean): CallScope {
+    const controller = new AbortController();
+    const onOuterAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) onOuterAbort();
+    else outer?.addEventListener("abort", onOuterAbort, { once: true });
+    const totalMs = this.#callTimeoutMs > 0 ? this.#callTimeoutMs + (watch ? WATCH_HOLD_MS : 0) : 0;
+    const timer =
+      totalMs > 0
+        ? setTimeout(
+            () => controller.abort(new GamehostDeadlineError(method, path, totalMs)),
+            Math.min(totalMs, MAX_TIMER_MS),
+          )
+        : undefined;
+    return {
+      signal: controller.signal,
+      deadline: totalMs > 0 ? Date.now() + totalMs : undefined,
+      stopDeadline: () => clearTimeout(timer),
+      done: () => {
+        clearTimeout(timer);
+        outer?.removeEventListener("abort", onOuterAbort);
+      },
+    };
   }
 
   /** Validates, sends, reads and validates one call. */
@@ -489,16 +577,24 @@ export class GamehostClient {
     }
     const url = new URL(`${this.baseUrl}${path}${encodeQuery(spec.query)}`);
     const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
-    const res = await this.exchange({
-      method,
-      url,
-      path,
-      body,
-      api: true,
-      watch: spec.watch === true,
-      signal,
-    });
-    const text = await readText(res, method, path, signal);
+    const scope = this.scope(method, path, signal, spec.watch === true);
+    let res: TransportResponse;
+    let text: string;
+    try {
+      res = await this.exchange({
+        method,
+        url,
+        path,
+        body,
+        api: true,
+        watch: spec.watch === true,
+        signal: scope.signal,
+        deadline: scope.deadline,
+      });
+      text = await readText(res, method, path, scope.signal, this.#maxResponseBytes || undefined);
+    } finally {
+      scope.done();
+    }
     if (res.status < 200 || res.status >= 300)
       throw this.apiError(method, path, res, text, { ...ids, ...spec.bodyIds });
 
@@ -535,6 +631,7 @@ export class GamehostClient {
       headersTimeoutMs: call.watch ? this.#timeouts.watchHeadersMs : this.#timeouts.headersMs,
       bodyTimeoutMs: this.#timeouts.bodyMs,
       retry: this.#retry,
+      deadline: call.deadline,
       onRetry: (notice) => {
         this.stats.retries += 1;
         this.emit({ type: "retry", method, path, ...notice });

@@ -6,7 +6,15 @@ export const CONFIG_KEYS = {
   token: { key: "gamehost:token", env: "GAMEHOST_TOKEN" },
   maxRetries: { key: "gamehost:maxRetries", env: "GAMEHOST_MAX_RETRIES" },
   requestTimeoutMs: { key: "gamehost:requestTimeoutMs", env: "GAMEHOST_REQUEST_TIMEOUT_MS" },
+  callTimeoutMs: { key: "gamehost:callTimeoutMs", env: "GAMEHOST_CALL_TIMEOUT_MS" },
+  maxResponseBytes: { key: "gamehost:maxResponseBytes", env: "GAMEHOST_MAX_RESPONSE_BYTES" },
 } as const;
+
+/** Default of `callTimeoutMs`: a whole call, its retries and the answer's body included, in ms. */
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+/** Default of `maxResponseBytes`: the largest answer read into memory (16 MiB). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 export type ConfigName = keyof typeof CONFIG_KEYS;
 
@@ -20,6 +28,13 @@ export interface ConnectionSettings {
   maxRetries?: number | undefined;
   /** Time allowed for response headers of an ordinary (non-watch) request, in ms. */
   requestTimeoutMs?: number | undefined;
+  /**
+   * Total time of one call, in ms: every attempt, the waits between them and reading the answer's
+   * body (default 120 000; a watch call gets the service's 40 s hold on top).
+   */
+  callTimeoutMs?: number | undefined;
+  /** Largest answer read into memory, in bytes (default 16 MiB). The CSV export download streams, uncapped. */
+  maxResponseBytes?: number | undefined;
 }
 
 /** A lookup of a config key such as `gamehost:token` (Pulumi config, a provider's `configure` request…). */
@@ -50,6 +65,8 @@ export function readSettings(lookup: ConfigLookup = () => undefined, env = proce
     token: get("token"),
     maxRetries: numberSetting("maxRetries", get("maxRetries")),
     requestTimeoutMs: numberSetting("requestTimeoutMs", get("requestTimeoutMs")),
+    callTimeoutMs: numberSetting("callTimeoutMs", get("callTimeoutMs")),
+    maxResponseBytes: numberSetting("maxResponseBytes", get("maxResponseBytes")),
   };
 }
 

@@ -311,3 +311,50 @@ export class GamehostConfigError extends GamehostError {
     this.envVar = envVar;
   }
 }
+
+/**
+ * A wait the service asked for (`Retry-After`) does not fit the operation: it says until when the
+ * service refuses and how to proceed. Built by `retryAfterWait`.
+ */
+export class GamehostRetryAfterError extends GamehostError {
+  override name = "GamehostRetryAfterError";
+  /** Until when the service refuses (epoch ms); `undefined` when no date can hold it. */
+  readonly until: number | undefined;
+
+  constructor(message: string, until: number | undefined, options?: { cause?: unknown }) {
+    super(message, options);
+    this.until = until;
+  }
+}
+
+/**
+ * A call did not finish, retries and the answer's body included, within its total deadline
+ * (`gamehost:callTimeoutMs`). Like any lost answer, a POST may have done its work.
+ */
+export class GamehostDeadlineError extends GamehostNetworkError {
+  override name = "GamehostDeadlineError";
+  /** The deadline that passed, in ms. */
+  readonly deadlineMs: number;
+
+  constructor(method: string, path: string, deadlineMs: number) {
+    super(method, path, new Error(`no complete answer within ${deadlineMs} ms`), true);
+    this.message = `The call did not finish within its deadline of ${deadlineMs} ms, retries and the answer's body included: retry, or raise gamehost:callTimeoutMs (GAMEHOST_CALL_TIMEOUT_MS). [${method} ${path}: no complete answer within ${deadlineMs} ms]`;
+    this.deadlineMs = deadlineMs;
+  }
+}
+
+/**
+ * An answer larger than `gamehost:maxResponseBytes`, refused unread beyond the cap so a hostile or
+ * broken service cannot exhaust memory. The call ran, so a POST may have done its work.
+ */
+export class GamehostResponseTooLargeError extends GamehostNetworkError {
+  override name = "GamehostResponseTooLargeError";
+  /** The cap that was passed, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(method: string, path: string, limitBytes: number) {
+    super(method, path, new Error(`answer larger than ${limitBytes} bytes`), true);
+    this.message = `The answer is larger than ${limitBytes} bytes, the cap on answers: raise gamehost:maxResponseBytes (GAMEHOST_MAX_RESPONSE_BYTES) if it is genuine. [${method} ${path}: answer over ${limitBytes} bytes]`;
+    this.limitBytes = limitBytes;
+  }
+}

@@ -12,4 +12,13 @@ export * from "./schemas";
 export type { ResolvedTimeouts } from "./transport";
 export { closeSharedDispatchers, DEFAULT_TIMEOUTS } from "./transport";
 export { parseWith, toFieldIssues } from "./validate";
-export { type Watched, watchVersions } from "./watch";
+export {
+  DEFAULT_MAX_WAIT_MS,
+  MAX_TIMER_MS,
+  type RetryAfterWait,
+  type RetryAfterWaitInput,
+  retryAfterWait,
+  sleep,
+  waitLimitMs,
+} from "./wait";
+export { DEFAULT_WATCH_PACING, type Watched, type WatchPacing, watchVersions } from "./watch";

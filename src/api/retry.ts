@@ -1,5 +1,6 @@
 import type { Dispatcher, RetryHandler } from "undici";
 import { interceptors } from "undici";
+import { readRetryAfter, waitLimitMs } from "./wait";
 
 /** How idempotent requests (GET, DELETE) are retried. Every field has a default. */
 export interface RetryPolicy {
@@ -82,18 +83,11 @@ export function resolveRetryPolicy(policy: RetryPolicy = {}, maxRetries?: number
 
 /**
  * Parses a `Retry-After` value into the instant it names (epoch ms). The service sends an HTTP
- * date; delta seconds are accepted too. Unparseable values give `undefined`.
+ * date; delta seconds are accepted too. Unparseable values, and those past any date, give `undefined`.
  */
 export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
-  if (raw === undefined) return undefined;
-  const text = raw.trim();
-  if (text === "") return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return now + Math.round(Number(text) * 1000);
-  // An HTTP date names its month; this keeps Date.parse from reading "-5" as a year.
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : at;
+  const at = readRetryAfter(value, now);
+  return at === "beyond" ? undefined : at;
 }
 
 /**
@@ -137,6 +131,8 @@ export interface RetryCallbackInput {
   state: RetryState;
   signal?: AbortSignal | undefined;
   onRetry?: (notice: RetryNotice) => void;
+  /** Epoch ms by which the whole call must end: a wait that would pass it ends the retries. */
+  deadline?: number | undefined;
   /** Source of jitter; tests pin it. */
   random?: () => number;
 }
@@ -170,14 +166,23 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
     const retry = state.retries + 1;
     const backoff = backoffDelay(policy, retry, random);
     const now = Date.now();
-    const retryAt = answered ? parseRetryAfter(failure.headers?.["retry-after"], now) : undefined;
+    const retryAt = answered ? readRetryAfter(failure.headers?.["retry-after"], now) : undefined;
+    // A refusal past any date will not lift within this call.
+    if (retryAt === "beyond") return giveUp();
     // A server-named instant is honoured as is (a shorter wait would only be refused again);
     // a small jitter spreads clients released at the same instant.
     const delayMs =
       retryAt !== undefined && retryAt > now
         ? retryAt - now + Math.round(random() * Math.min(100, policy.minDelayMs / 2))
         : backoff;
-    if (state.totalDelayMs + delayMs > policy.maxTotalDelayMs) return giveUp();
+    // The wait must fit the total-wait budget, the call's deadline and a timer: else the last
+    // answer is handed over now rather than after a sleep that cannot end in time.
+    const limit = waitLimitMs({
+      deadline: input.deadline,
+      maxWaitMs: policy.maxTotalDelayMs - state.totalDelayMs,
+      now,
+    });
+    if (delayMs > limit || (input.deadline !== undefined && now + delayMs >= input.deadline)) return giveUp();
 
     state.retries = retry;
     state.totalDelayMs += delayMs;

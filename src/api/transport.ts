@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import { Agent, type Dispatcher, request } from "undici";
-import { GamehostNetworkError } from "./errors";
+import { GamehostNetworkError, GamehostResponseTooLargeError } from "./errors";
 import {
   createRetryCallback,
   mayHaveCommitted,
@@ -98,6 +98,8 @@ export interface TransportRequest {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   retry: ResolvedRetryPolicy;
+  /** Epoch ms by which the whole call must end: retries that cannot fit are not made. */
+  deadline?: number | undefined;
   onRetry?: (notice: RetryNotice) => void;
 }
 
@@ -132,6 +134,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
       policy: req.retry,
       state,
       signal: req.signal,
+      deadline: req.deadline,
       ...(req.onRetry ? { onRetry: req.onRetry } : {}),
     }),
   };
@@ -164,22 +167,39 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
 }
 
 /**
- * Reads a whole body as text. A failure while reading (reset, body timeout) means the call ran
- * but its answer was lost, so it becomes a {@link GamehostNetworkError} that may have committed.
+ * Reads a whole body as text, at most `maxBytes` of it: a longer answer (declared or streamed) is
+ * dropped unread beyond the cap, with a {@link GamehostResponseTooLargeError}. A failure while
+ * reading (reset, body timeout) means the call ran but its answer was lost, so it becomes a
+ * {@link GamehostNetworkError} that may have committed.
  */
 export async function readText(
   res: TransportResponse,
   method: string,
   path: string,
   signal: AbortSignal | undefined,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<string> {
+  const tooLarge = () => {
+    res.body.destroy();
+    return new GamehostResponseTooLargeError(method, path, maxBytes);
+  };
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    const text = await res.body.text();
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
     // undici hands the keep-alive socket back to its pool a tick after the body ends; a caller that
     // sends its next request at once (list, then create) would otherwise open a second connection.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    return text;
+    // TextDecoder drops a leading byte-order mark, as undici's body.text() does.
+    return new TextDecoder().decode(Buffer.concat(chunks));
   } catch (err) {
+    if (err instanceof GamehostResponseTooLargeError) throw err;
     if (isAbort(err, signal)) throw signal?.reason ?? err;
     throw new GamehostNetworkError(method, path, err, true);
   }

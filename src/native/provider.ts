@@ -25,6 +25,8 @@ export class Provider extends pulumi.ProviderResource {
       token: args?.token === undefined ? undefined : pulumi.secret(args.token),
       maxRetries: args?.maxRetries,
       requestTimeoutMs: args?.requestTimeoutMs,
+      callTimeoutMs: args?.callTimeoutMs,
+      maxResponseBytes: args?.maxResponseBytes,
     };
     super(
       Provider.__pulumiType,

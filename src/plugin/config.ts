@@ -1,11 +1,19 @@
 /**
- * The provider's configuration: `gamehost:baseUrl`, `gamehost:token`, `gamehost:maxRetries` and
- * `gamehost:requestTimeoutMs`, each falling back to its `GAMEHOST_*` environment variable, as in the
+ * The provider's configuration: `gamehost:baseUrl`, `gamehost:token`, `gamehost:maxRetries`,
+ * `gamehost:requestTimeoutMs`, `gamehost:callTimeoutMs` and `gamehost:maxResponseBytes`, each falling back to its `GAMEHOST_*` environment variable, as in the
  * dynamic face. One table (`CONFIG_KEYS`) names them everywhere.
  */
 import { z } from "zod";
 import { GamehostClient } from "../api/client";
-import { CONFIG_KEYS, type ConfigLookup, checkBaseUrl, readSettings, requireConnection } from "../api/config";
+import {
+  CONFIG_KEYS,
+  type ConfigLookup,
+  checkBaseUrl,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  readSettings,
+  requireConnection,
+} from "../api/config";
 import { GamehostConfigError } from "../api/errors";
 import type { CheckFailure } from "../provider/checks";
 
@@ -32,6 +40,12 @@ export const ProviderConfig = z.object({
   ),
   requestTimeoutMs: wholeNumber.describe(
     `Time allowed for the response headers of a request, in ms (default 30000). Falls back to ${CONFIG_KEYS.requestTimeoutMs.env}.`,
+  ),
+  callTimeoutMs: wholeNumber.describe(
+    `Total time of one call, in ms: every attempt, the waits between them and reading the answer (default ${DEFAULT_CALL_TIMEOUT_MS}; a watch call gets the service's 40 s hold on top; 0 turns it off). Falls back to ${CONFIG_KEYS.callTimeoutMs.env}.`,
+  ),
+  maxResponseBytes: wholeNumber.describe(
+    `Largest answer read into memory, in bytes (default ${DEFAULT_MAX_RESPONSE_BYTES}, 16 MiB; 0 turns it off). The lobby-history CSV download streams and is not capped. Falls back to ${CONFIG_KEYS.maxResponseBytes.env}.`,
   ),
 });
 

@@ -5,8 +5,9 @@
  */
 import type { ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
-import type { ConfigLookup } from "../api/config";
+import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
 import { toFieldIssues } from "../api/validate";
+import { MAX_TIMER_MS } from "../api/wait";
 import type { CheckFailure } from "../provider/checks";
 import type { DiffResult, OperationContext, PropertyChange, ResourceKind } from "../provider/kind";
 import { PACKAGE_VERSION } from "../version";
@@ -18,6 +19,21 @@ import { packageSchemaText } from "./schema";
 import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
+
+/**
+ * Deadline of an RPC the engine gives no timeout (Invoke, Read): 5 minutes, or twice
+ * `gamehost:callTimeoutMs` if that is longer, so a data source of two calls always fits.
+ */
+export const DEFAULT_RPC_TIMEOUT_MS = 300_000;
+
+/** Options of a {@link GamehostProvider}. */
+export interface ProviderOptions {
+  /** Deadline of Invoke and Read, in ms (default: see {@link DEFAULT_RPC_TIMEOUT_MS}). */
+  rpcTimeoutMs?: number;
+}
+
+/** What an operation's context needs of its gRPC call: its cancellation and its own deadline. */
+type CallLike = Pick<ServerUnaryCall<unknown, unknown>, "cancelled" | "getDeadline" | "once" | "off">;
 type Handler<Req, Res> = (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => void;
 
 const PROPERTY_CHANGES: Record<PropertyChange, provider_pb.PropertyDiff.Kind> = {
@@ -47,6 +63,11 @@ export class GamehostProvider {
   private lookup: ConfigLookup = () => undefined;
   /** Names this provider instance among all stacks: the provider resource's id and URN. */
   private readonly inFlight = new Set<AbortController>();
+  private readonly rpcTimeoutMs: number | undefined;
+
+  constructor(options: ProviderOptions = {}) {
+    this.rpcTimeoutMs = options.rpcTimeoutMs;
+  }
 
   /** The handlers, bound, for `grpc.Server.addService`. */
   service(): UntypedServiceImplementation {
@@ -102,33 +123,59 @@ export class GamehostProvider {
   }
 
   /**
-   * The context of one operation: a client from the configuration, the engine's `timeout` as a
-   * deadline, and an abort signal for Cancel (and, a little after the deadline, for a stuck call).
+   * The context of one operation: a client from the configuration, a deadline, and an abort signal
+   * for Cancel, for the gRPC call's own cancellation or deadline, and for a stuck call past the
+   * deadline. `bound` is the engine's `timeout` (Create, Update, Delete: waits end there on their
+   * own with a message saying so, the abort a little later is a backstop), or for an RPC without
+   * one (Invoke, Read) the provider's own deadline, enforced by the abort itself.
    */
-  private context(timeoutSeconds: number): { ctx: OperationContext; done(): void } {
+  private context(
+    call: CallLike | undefined,
+    bound: { engineTimeoutSeconds: number } | { rpc: string },
+    tokenRequired = true,
+  ): { ctx: OperationContext; done(): void } {
     const controller = new AbortController();
     this.inFlight.add(controller);
-    const deadline = timeoutSeconds > 0 ? Date.now() + timeoutSeconds * 1000 : undefined;
-    // Waits end at the deadline on their own, with a message saying so; the abort is a backstop.
+    const lookup = this.lookup;
+    let timeoutMs: number;
+    let backstopMs: number;
+    let reason: string;
+    if ("rpc" in bound) {
+      const callTimeoutMs = readSettings(lookup).callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+      timeoutMs = this.rpcTimeoutMs ?? Math.max(DEFAULT_RPC_TIMEOUT_MS, 2 * callTimeoutMs);
+      backstopMs = timeoutMs;
+      reason = `${bound.rpc} did not finish within ${timeoutMs / 1000}s: retry it; if the service is this slow, raise gamehost:callTimeoutMs (GAMEHOST_CALL_TIMEOUT_MS).`;
+    } else {
+      timeoutMs = bound.engineTimeoutSeconds * 1000;
+      backstopMs = timeoutMs + 2_000;
+      reason = `The operation did not finish within its timeout of ${bound.engineTimeoutSeconds}s (customTimeouts).`;
+    }
+    // A deadline the engine's gRPC client set on the call (none today) is honoured as well.
+    const grpcDeadline = Number(call?.getDeadline?.() ?? Number.POSITIVE_INFINITY);
+    const toGrpcDeadline = Number.isFinite(grpcDeadline) ? Math.max(0, grpcDeadline - Date.now()) : undefined;
+    if (toGrpcDeadline !== undefined && (timeoutMs <= 0 || toGrpcDeadline < timeoutMs)) {
+      timeoutMs = toGrpcDeadline;
+      backstopMs = toGrpcDeadline;
+      reason = `The operation did not finish within the deadline of its gRPC call (${Math.round(toGrpcDeadline / 1000)}s).`;
+    }
+    const deadline = timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
     const timer =
       deadline !== undefined
         ? setTimeout(
-            () =>
-              controller.abort(
-                new OperationAborted(
-                  `The operation did not finish within its timeout of ${timeoutSeconds}s (customTimeouts).`,
-                  "deadline",
-                ),
-              ),
-            timeoutSeconds * 1000 + 2_000,
+            () => controller.abort(new OperationAborted(reason, "deadline")),
+            Math.min(backstopMs, MAX_TIMER_MS),
           )
         : undefined;
-    const lookup = this.lookup;
+    // The engine may also give up on the call itself (its context cancelled): stop the work too.
+    const onCancelled = () =>
+      controller.abort(new OperationAborted("The operation was cancelled by the engine.", "cancelled"));
+    if (call?.cancelled) onCancelled();
+    else call?.once?.("cancelled", onCancelled);
     let client: ReturnType<typeof clientOf> | undefined;
     return {
       ctx: {
         client: () => {
-          client ??= clientOf(lookup, { tokenRequired: true });
+          client ??= clientOf(lookup, { tokenRequired });
           return client;
         },
         signal: controller.signal,
@@ -136,16 +183,24 @@ export class GamehostProvider {
       },
       done: () => {
         clearTimeout(timer);
+        call?.off?.("cancelled", onCancelled);
         this.inFlight.delete(controller);
       },
     };
   }
 
+  /**
+   * Runs `work` in an operation's context. The work ends soon after the context's signal fires
+   * (Cancel, deadline): every client call and wait heeds it. It is not raced, so a create that is
+   * cancelled still reports the server it made (a partial create).
+   */
   private async withContext<T>(
-    timeoutSeconds: number,
+    call: CallLike | undefined,
+    bound: { engineTimeoutSeconds: number } | { rpc: string },
     work: (ctx: OperationContext) => Promise<T>,
+    tokenRequired = true,
   ): Promise<T> {
-    const { ctx, done } = this.context(timeoutSeconds);
+    const { ctx, done } = this.context(call, bound, tokenRequired);
     try {
       return await work(ctx);
     } finally {
@@ -271,7 +326,11 @@ export class GamehostProvider {
           res.setProperties(toStruct(this.outputsOf(kind, kind.preview(inputs), wire)));
           return res;
         }
-        const { id, outputs } = await this.withContext(req.getTimeout(), (ctx) => kind.create(ctx, inputs));
+        const { id, outputs } = await this.withContext(
+          call,
+          { engineTimeoutSeconds: req.getTimeout() },
+          (ctx) => kind.create(ctx, inputs),
+        );
         res.setId(id);
         res.setProperties(toStruct(this.outputsOf(kind, outputs, wire)));
         return res;
@@ -294,7 +353,9 @@ export class GamehostProvider {
               inputs: reveal(Object.keys(wireInputs).length > 0 ? wireInputs : wireOutputs),
             }
           : undefined;
-      const found = await this.withContext(0, (ctx) => kind.read(ctx, req.getId(), recorded));
+      const found = await this.withContext(call, { rpc: `Read of ${req.getType()} ${req.getId()}` }, (ctx) =>
+        kind.read(ctx, req.getId(), recorded),
+      );
       const res = new provproto.ReadResponse();
       if (!found) return res; // An empty id: the resource is gone.
       const secrecy = { ...wireOutputs, ...wireInputs };
@@ -322,7 +383,7 @@ export class GamehostProvider {
           res.setProperties(toStruct(this.outputsOf(kind, { ...olds, ...kind.preview(news) }, wireNews)));
           return res;
         }
-        const outputs = await this.withContext(req.getTimeout(), (ctx) =>
+        const outputs = await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, (ctx) =>
           kind.update(ctx, req.getId(), olds, news),
         );
         res.setProperties(toStruct(this.outputsOf(kind, outputs, wireNews)));
@@ -337,7 +398,9 @@ export class GamehostProvider {
       const req = call.request;
       const { kind } = this.entryOf(req.getType());
       const outputs = reveal(fromStruct(req.getProperties()));
-      await this.withContext(req.getTimeout(), (ctx) => kind.delete(ctx, req.getId(), outputs));
+      await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, (ctx) =>
+        kind.delete(ctx, req.getId(), outputs),
+      );
       return new emptyproto.Empty();
     });
   };
@@ -357,8 +420,11 @@ export class GamehostProvider {
         res.setFailuresList(failuresOf(issues.map((i) => ({ property: i.path, reason: i.message }))));
         return res;
       }
-      const result = await this.withContext(0, () =>
-        definition.run(clientOf(this.lookup, { tokenRequired: definition.needsToken }), parsed.data),
+      const result = await this.withContext(
+        call,
+        { rpc: `Invoke of ${req.getTok()}` },
+        (ctx) => definition.run(ctx.client(), parsed.data, ctx.signal ? { signal: ctx.signal } : {}),
+        definition.needsToken,
       );
       const plain = JSON.parse(JSON.stringify(result ?? {})) as PropertyMap;
       res.setReturn(toStruct(definition.secret ? markSecret(plain, Object.keys(plain)) : plain));

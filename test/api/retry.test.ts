@@ -221,3 +221,37 @@ describe("createRetryCallback", () => {
     expect(await pending).toEqual({ retried: false, err: reason });
   });
 });
+
+describe("createRetryCallback: bounded waits", () => {
+  it("never sleeps past a timer's range: a Retry-After in 2100 ends the retries even with a huge budget", async () => {
+    const state = fresh();
+    const huge = resolveRetryPolicy({ maxTotalDelayMs: 1e13 });
+    const cb = createRetryCallback({ method: "GET", policy: huge, state });
+    const started = Date.now();
+    const outcome = await decide(cb, statusError(429, { "retry-after": "Fri, 01 Jan 2100 00:00:00 GMT" }));
+    expect(outcome.retried).toBe(false);
+    expect(state.retries).toBe(0);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("gives up at once on a Retry-After past any date", async () => {
+    const state = fresh();
+    const cb = createRetryCallback({ method: "GET", policy: resolveRetryPolicy({}), state });
+    const outcome = await decide(cb, statusError(503, { "retry-after": "9".repeat(30) }));
+    expect(outcome.retried).toBe(false);
+  });
+
+  it("does not start a wait that would pass the call's deadline", async () => {
+    const state = fresh();
+    const cb = createRetryCallback({
+      method: "GET",
+      policy: resolveRetryPolicy({ minDelayMs: 400, maxDelayMs: 400 }),
+      state,
+      deadline: Date.now() + 100,
+      random: () => 0.5,
+    });
+    expect((await decide(cb, statusError(503))).retried).toBe(false);
+    expect((await decide(cb, statusError(503, { "retry-after": "1" }))).retried).toBe(false);
+    expect(state.retries).toBe(0);
+  });
+});

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GamehostClient } from "../../src/api/client";
 import { GamehostApiError } from "../../src/api/errors";
@@ -22,6 +24,9 @@ function scripted(answers: Version[]) {
   return { fetch, indexes };
 }
 
+/** The loop's pacing off: these scripts answer at once on purpose. */
+const UNPACED = { minIntervalMs: 0 };
+
 async function take<T>(iterator: AsyncIterator<T>, n: number): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < n; i++) {
@@ -41,14 +46,14 @@ describe("watchVersions", () => {
       { value: 2, watch: { index: "30" } }, // a change
       { value: 3, watch: { index: "40" } },
     ]);
-    const seen = await take(watchVersions(fetch), 3);
+    const seen = await take(watchVersions(fetch, undefined, UNPACED), 3);
     expect(seen.map((v) => v.value)).toEqual([1, 2, 3]);
     expect(indexes).toEqual([undefined, "10", "10", "20", "30"]);
   });
 
   it("propagates an error of the endpoint", async () => {
     const { fetch } = scripted([{ value: 1, watch: { index: "1" } }]);
-    const iterator = watchVersions(fetch);
+    const iterator = watchVersions(fetch, undefined, UNPACED);
     await iterator.next();
     await expect(iterator.next()).rejects.toThrow("script exhausted");
   });
@@ -73,6 +78,102 @@ describe("watchVersions", () => {
   });
 });
 
+describe("watchVersions pacing", () => {
+  /** A clock that moves only when the loop sleeps, or when a fetch says its hold lasted. */
+  function fakeClock() {
+    let t = 0;
+    const sleeps: number[] = [];
+    return {
+      sleeps,
+      advance: (ms: number) => {
+        t += ms;
+      },
+      now: () => t,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        t += ms;
+      },
+    };
+  }
+
+  /** Answers at once from `answer(n)`, and aborts the loop after `calls` calls. */
+  function instant(calls: number, answer: (n: number) => Version) {
+    const controller = new AbortController();
+    let n = 0;
+    const fetch = async (): Promise<Version> => {
+      if (++n >= calls) controller.abort();
+      return answer(n);
+    };
+    return { fetch, signal: controller.signal, count: () => n };
+  }
+
+  async function drain<T>(iterator: AsyncIterator<T>): Promise<void> {
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      // Versions are not the point here.
+    }
+  }
+
+  it("backs off, doubling up to the cap, while answers come at once with a new index and the same data", async () => {
+    const clock = fakeClock();
+    const { fetch, signal } = instant(9, (n) => ({ value: 1, watch: { index: String(n) } }));
+    await drain(watchVersions(fetch, signal, { minIntervalMs: 100, maxBackoffMs: 1_000, ...clock }));
+    expect(clock.sleeps).toEqual([100, 200, 400, 800, 1_000, 1_000, 1_000, 1_000]);
+  });
+
+  it("keeps the floor between calls when every answer claims a change", async () => {
+    const clock = fakeClock();
+    const { fetch, signal } = instant(5, (n) => ({ value: n, watch: { index: String(n) } }));
+    await drain(watchVersions(fetch, signal, { minIntervalMs: 100, ...clock }));
+    expect(clock.sleeps).toEqual([100, 100, 100, 100]);
+  });
+
+  it("does not wait after a hold that lasted, and starts the backoff over", async () => {
+    const clock = fakeClock();
+    // Calls 3 and 4 are held as the service holds (longer than the floor); the others answer at once.
+    const { fetch, signal } = instant(6, (n) => {
+      if (n === 3 || n === 4) clock.advance(5_000);
+      return { value: 1, watch: { index: String(n) } };
+    });
+    await drain(watchVersions(fetch, signal, { minIntervalMs: 100, ...clock }));
+    expect(clock.sleeps).toEqual([100, 200, 200]);
+  });
+
+  it("ends without error when aborted while backing off", async () => {
+    const controller = new AbortController();
+    const fetch = async (): Promise<Version> => ({ value: 1, watch: { index: "1" } });
+    const iterator = watchVersions(fetch, controller.signal, { minIntervalMs: 60_000 });
+    await iterator.next();
+    const pending = iterator.next();
+    controller.abort();
+    await expect(pending).resolves.toEqual({ done: true, value: undefined });
+  });
+
+  it("watchGames against a service that answers at once sends a handful of calls, not thousands", async () => {
+    let calls = 0;
+    const server = createServer((_req, res) => {
+      calls += 1;
+      const body = JSON.stringify({ games: [], groups: [], watch: { index: String(calls) } });
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const controller = new AbortController();
+      const c = new GamehostClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t" });
+      const loop = drain(c.watchGames({ signal: controller.signal, minIntervalMs: 20 }));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      controller.abort();
+      await loop;
+      // Paced, at most 0, 20, 60, 140, 300 ms: 5 calls. Unpaced, the same 300 ms made thousands.
+      expect(calls).toBeGreaterThanOrEqual(2);
+      expect(calls).toBeLessThanOrEqual(6);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe("watch against the emulator", () => {
   const HOLD_MS = 250;
   let emu: RunningEmulator;
@@ -90,10 +191,12 @@ describe("watch against the emulator", () => {
   });
 
   const client = (token = emu.tokens.user) => new GamehostClient({ baseUrl: emu.url, token });
+  // The emulator's hold is shortened 160-fold (40 s → 250 ms); the watch's floor (1 s) is with it.
+  const PACING = { minIntervalMs: 6 };
 
   it("wakes up on a game update, well before the hold ends", async () => {
     const controller = new AbortController();
-    const iterator = client().watchGame(game, { signal: controller.signal });
+    const iterator = client().watchGame(game, { signal: controller.signal, ...PACING });
     const first = await iterator.next();
     const versions = first.done ? 0 : first.value.game.versions.length;
     const next = iterator.next();
@@ -110,7 +213,7 @@ describe("watch against the emulator", () => {
 
   it("yields a change that wakes no watch (a player count) when the hold times out", async () => {
     const controller = new AbortController();
-    const iterator = client().watchGame(game, { signal: controller.signal });
+    const iterator = client().watchGame(game, { signal: controller.signal, ...PACING });
     const first = await iterator.next();
     const count = first.done ? 0 : first.value.game.total_player_count;
     const next = iterator.next();
@@ -125,7 +228,7 @@ describe("watch against the emulator", () => {
 
   it("does not yield when holds time out unchanged, then yields the change", async () => {
     const controller = new AbortController();
-    const iterator = client().watchGroupBilling(group, { signal: controller.signal });
+    const iterator = client().watchGroupBilling(group, { signal: controller.signal, ...PACING });
     await iterator.next();
     emu.resetRequests();
     const next = iterator.next();
@@ -150,7 +253,7 @@ describe("watch against the emulator", () => {
 
   it("stops cleanly when aborted during a hold and frees the held request", async () => {
     const controller = new AbortController();
-    const iterator = client().watchGames({ signal: controller.signal });
+    const iterator = client().watchGames({ signal: controller.signal, ...PACING });
     await iterator.next();
     const next = iterator.next();
     await waitFor(() => emu.watcherCount() === 1);
@@ -160,12 +263,12 @@ describe("watch against the emulator", () => {
   });
 
   it("propagates a refusal", async () => {
-    const iterator = client(emu.tokens.otherUser).watchGame(game);
+    const iterator = client(emu.tokens.otherUser).watchGame(game, PACING);
     await expect(iterator.next()).rejects.toBeInstanceOf(GamehostApiError);
   });
 
   it("propagates a refusal that comes on the first held call (cloud token watching /cloud/games)", async () => {
-    const iterator = client(emu.tokens.cloud[game]).watchGames();
+    const iterator = client(emu.tokens.cloud[game]).watchGames(PACING);
     await expect(iterator.next()).resolves.toMatchObject({ done: false });
     await expect(iterator.next()).rejects.toMatchObject({ status: 403, code: "API_FORBIDDEN" });
   });

@@ -244,4 +244,8 @@ export interface ProviderArgs {
   maxRetries?: pulumi.Input<number | string>;
   /** Time allowed for the response headers of a request, in ms (default 30000). Falls back to GAMEHOST_REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: pulumi.Input<number | string>;
+  /** Total time of one call, in ms: every attempt, the waits between them and reading the answer (default 120000; a watch call gets the service's 40 s hold on top; 0 turns it off). Falls back to GAMEHOST_CALL_TIMEOUT_MS. */
+  callTimeoutMs?: pulumi.Input<number | string>;
+  /** Largest answer read into memory, in bytes (default 16777216, 16 MiB; 0 turns it off). The lobby-history CSV download streams and is not capped. Falls back to GAMEHOST_MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: pulumi.Input<number | string>;
 }
