@@ -202,6 +202,28 @@ describe("Server provider against the emulator", () => {
     expect(withKey.map((s) => s.id)).toEqual([id]);
   });
 
+  it.each([
+    ["an hour ahead", 3_600_000],
+    ["in the year 2100", Date.UTC(2100, 0, 1) - Date.now()],
+  ])("fails a create refused until %s at once, saying until when; one POST, no server", async (_, ahead) => {
+    const checked = await inputs({ waitForReady: false });
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "rate_limit", retryAfterMs: ahead });
+    emulator.resetRequests();
+    const started = Date.now();
+    const error = await impl.create(checked).then(
+      () => undefined,
+      (e: unknown) => e as Error & { until?: number },
+    );
+    // The emulator names the instant as an HTTP date, rounded up to the second.
+    expect(Math.abs((error?.until ?? 0) - (started + ahead))).toBeLessThan(2_000);
+    expect(error?.message).toMatch(/refuses the create of a server .* until /);
+    expect(error?.message).toContain(new Date(error?.until ?? 0).toISOString());
+    expect(posts()).toBe(1);
+    expect(liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey)).toEqual(
+      [],
+    );
+  });
+
   it("never takes a wrong base URL's 404 (an unknown route) for a gone server", async () => {
     const { id, outs } = await impl.create(await inputs());
     useConfig({ "gamehost:baseUrl": `${emulator.url}/v1`, "gamehost:token": emulator.tokens.user });

@@ -11,6 +11,7 @@ import {
 } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { type CreateServerRequest, type Server, Uuid } from "../../api/schemas";
+import { retryAfterWait, sleep } from "../../api/wait";
 import { type DiffResult, type OperationContext, PartialCreateError, type ResourceKind } from "../kind";
 import {
   canonicalSpec,
@@ -36,22 +37,6 @@ const CREATE_ATTEMPTS = 5;
 /** Waits between create attempts: the client's backoff, from 250 ms up to 5 s. */
 const CREATE_BACKOFF = { ...DEFAULT_RETRY_POLICY, minDelayMs: 250, maxDelayMs: 5_000 };
 const backoffMs = (attempt: number) => backoffDelay(CREATE_BACKOFF, attempt + 1);
-
-/** Sleeps, ending early (rejecting with the reason) when `signal` aborts. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
 
@@ -135,9 +120,16 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
         const made = await confirmCreate(ctx, client, inputs, o, attempt);
         if (made) return made;
       } else if (isRetryableBeforeCommit(error)) {
-        const retryAt = error instanceof GamehostApiError ? error.retryAfterMs : undefined;
-        const wait = retryAt !== undefined ? Math.max(0, retryAt - Date.now()) : backoffMs(attempt);
-        await sleep(wait, ctx.signal);
+        // A 429 names when to come back; a wait that cannot fit the operation fails now, saying until when.
+        const wait = retryAfterWait({
+          what: `the create of a server in environment ${inputs.environmentId}`,
+          retryAt: error instanceof GamehostApiError ? error.retryAfterMs : undefined,
+          fallbackMs: backoffMs(attempt),
+          deadline: ctx.deadline,
+          ...(ctx.deadline !== undefined ? { raise: "the customTimeouts of the resource" } : {}),
+        });
+        if (wait.error) throw wait.error;
+        await sleep(wait.waitMs, ctx.signal);
       } else {
         throw error;
       }
