@@ -210,7 +210,7 @@ export const getBuilds: FunctionDefinition<
   args: z.strictObject({
     ...Scope,
     tags: StringMap.optional().describe(
-      'Only builds carrying every one of these tags, e.g. `{ current: "true" }`.',
+      'Only builds carrying every one of these tags, e.g. `{ channel: "stable" }`.',
     ),
   }),
   result: BuildsResult,

@@ -116,7 +116,7 @@ export interface GetBuildsArgs {
   gameId: string;
   /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
   environmentId: string;
-  /** Only builds carrying every one of these tags, e.g. `{ current: "true" }`. */
+  /** Only builds carrying every one of these tags, e.g. `{ channel: "stable" }`. */
   tags?: Record<string, string>;
 }
 
@@ -126,7 +126,7 @@ export interface GetBuildsOutputArgs {
   gameId: pulumi.Input<string>;
   /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
   environmentId: pulumi.Input<string>;
-  /** Only builds carrying every one of these tags, e.g. `{ current: "true" }`. */
+  /** Only builds carrying every one of these tags, e.g. `{ channel: "stable" }`. */
   tags?: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 

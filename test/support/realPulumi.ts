@@ -1,0 +1,230 @@
+/**
+ * The real `pulumi` CLI for the suite: the one on PATH, else the pinned build of `npm run pulumi:build`
+ * (`.pulumi-cli/bin`, with its language hosts beside it). Each project runs against its own file backend
+ * and PULUMI_HOME, offline (no update check, no plugin downloads). In CI (`CI=true`) a missing CLI fails
+ * the run instead of skipping the real-CLI scenarios.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { expect } from "vitest";
+import { REPO_ROOT } from "./dist";
+
+/** Where `npm run pulumi:build` puts the pinned CLI and its language hosts. */
+export const PINNED_BIN = path.join(REPO_ROOT, ".pulumi-cli", "bin");
+
+function probe(command: string): string | undefined {
+  const run = spawnSync(command, ["version"], {
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  return run.status === 0 ? run.stdout.trim() : undefined;
+}
+
+function locate(): { command: string; version: string; bin?: string } | undefined {
+  const onPath = probe("pulumi");
+  if (onPath) return { command: "pulumi", version: onPath };
+  const pinned = path.join(PINNED_BIN, "pulumi");
+  const version = fs.existsSync(pinned) ? probe(pinned) : undefined;
+  return version ? { command: pinned, version, bin: PINNED_BIN } : undefined;
+}
+
+const found = locate();
+
+/** The CLI the real-CLI scenarios run, or `undefined` (they are skipped, and fail the run in CI). */
+export const realCli = found;
+
+/** A describe title naming the CLI, or why its scenarios are skipped. */
+export function realCliTitle(what: string): string {
+  return found ? `${what} (real pulumi ${found.version})` : `${what} (skipped: no pulumi CLI)`;
+}
+
+if (!found) {
+  const why =
+    "no `pulumi` on PATH and no pinned build in .pulumi-cli/bin: run `npm run pulumi:build` (needs Go)";
+  // In CI every real-CLI scenario must run: a missing CLI is a failure, not a skip.
+  if (process.env.CI === "true") throw new Error(`real-CLI scenarios cannot run: ${why}`);
+  console.info(`real-CLI scenarios skipped: ${why}`);
+}
+
+/** The environment of every CLI run: offline, its own PULUMI_HOME, no ambient gamehost settings. */
+export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const pathVar = [found?.bin, process.env.PATH].filter(Boolean).join(path.delimiter);
+  return {
+    ...process.env,
+    PATH: pathVar,
+    PULUMI_HOME: home,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE,
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    GAMEHOST_TOKEN: undefined,
+    GAMEHOST_BASE_URL: undefined,
+    NODE_OPTIONS: undefined,
+    CI: undefined,
+    ...extra,
+  };
+}
+
+export const CLI_PASSPHRASE = "gamehost-real-cli-passphrase";
+/** Longest single CLI command. */
+export const CLI_TIMEOUT_MS = 180_000;
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Files under `dir`, recursively. */
+export function walk(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? walk(full) : [full];
+  });
+}
+
+/** A Pulumi project in a temp folder with its own file backend and PULUMI_HOME. */
+export class CliProject {
+  readonly backend: string;
+  readonly home: string;
+  private readonly outputs: string[] = [];
+
+  /**
+   * @param dir the project folder (its Pulumi.yaml is already there, or written by the caller)
+   * @param root a temp folder for the backend and PULUMI_HOME
+   */
+  constructor(
+    readonly dir: string,
+    root: string,
+    private readonly extraEnv: NodeJS.ProcessEnv = {},
+  ) {
+    const name = path.basename(dir);
+    this.backend = path.join(root, `${name}-backend`);
+    this.home = path.join(root, `${name}-home`);
+    fs.mkdirSync(this.backend, { recursive: true });
+    fs.mkdirSync(this.home, { recursive: true });
+  }
+
+  /** Starts `pulumi <args>` (async: the emulator answers from this process's event loop). */
+  start(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliResult> } {
+    if (!found) throw new Error("no pulumi CLI");
+    const child = spawn(found.command, ["--non-interactive", ...args], {
+      cwd: this.dir,
+      env: cliEnv(this.home, {
+        PULUMI_BACKEND_URL: `file://${this.backend}`,
+        ...this.extraEnv,
+        ...env,
+      }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr?.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const done = new Promise<CliResult>((resolve, reject) => {
+      const timer = setTimeout(() => child.kill("SIGKILL"), CLI_TIMEOUT_MS - 5_000);
+      child.on("error", reject);
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        this.outputs.push(stdout, stderr);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
+    return { child, done };
+  }
+
+  run(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+    return this.start(args, env).done;
+  }
+
+  /** Like {@link run}, failing the test with the CLI's output on a non-zero exit. */
+  async ok(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+    const result = await this.run(args, env);
+    expect(result.code, `pulumi ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(0);
+    return result.stdout;
+  }
+
+  /** Like {@link run}, expecting a failure; the CLI's whole output. */
+  async fails(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+    const result = await this.run(args, env);
+    expect(result.code, `pulumi ${args.join(" ")} should fail:\n${result.stdout}\n${result.stderr}`).not.toBe(0);
+    return `${result.stdout}\n${result.stderr}`;
+  }
+
+  /** `pulumi stack init` and `config set` of each entry. */
+  async configure(config: Record<string, { value: string; secret?: boolean }>, stack = "dev"): Promise<void> {
+    await this.ok(["stack", "init", stack]);
+    for (const [key, { value, secret }] of Object.entries(config)) {
+      await this.ok(["config", "set", ...(secret ? ["--secret"] : []), "--", key, value]);
+    }
+  }
+
+  async outputsJson(): Promise<Record<string, unknown>> {
+    return JSON.parse(await this.ok(["stack", "output", "--json", "--show-secrets"])) as Record<string, unknown>;
+  }
+
+  /** `pulumi stack export`: the deployment's resources. */
+  async exported(): Promise<ExportedResource[]> {
+    const out = JSON.parse(await this.ok(["stack", "export"])) as {
+      deployment: { resources?: ExportedResource[] };
+    };
+    return out.deployment.resources ?? [];
+  }
+
+  /** Ids of the stack's custom resources of `types` (program resources, not providers), by name. */
+  async stateIds(types: readonly string[]): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const r of await this.exported()) {
+      if (r.custom && types.includes(r.type)) out[r.urn.split("::").pop() ?? ""] = r.id ?? "";
+    }
+    return out;
+  }
+
+  /** `[op, name]` of each step of `pulumi <args> --event-log` for resources of `types`, as they start. */
+  async stepsOf(args: readonly string[], types: readonly string[]): Promise<Array<[string, string]>> {
+    const log = path.join(this.backend, `events-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
+    await this.ok([...args, "--event-log", log]);
+    const steps: Array<[string, string]> = [];
+    for (const line of fs.readFileSync(log, "utf8").split("\n").filter(Boolean)) {
+      const event = JSON.parse(line) as {
+        resourcePreEvent?: { metadata?: { op: string; urn: string; type: string } };
+      };
+      const meta = event.resourcePreEvent?.metadata;
+      if (meta && types.includes(meta.type)) steps.push([meta.op, meta.urn.split("::").pop() ?? ""]);
+    }
+    return steps;
+  }
+
+  /** Nothing the CLI printed, nor any backend or project file, holds `secret`. */
+  expectNoLeak(secret: string): void {
+    expect(secret.length).toBeGreaterThan(0);
+    expect(this.outputs.some((o) => o.includes(secret)), "the secret appears in the CLI's output").toBe(false);
+    for (const file of [...walk(this.dir).filter((f) => !f.includes("node_modules")), ...walk(this.backend)]) {
+      expect(fs.readFileSync(file).includes(secret), file).toBe(false);
+    }
+  }
+}
+
+/** One resource of `pulumi stack export`. */
+export interface ExportedResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** A temp root for a file's projects. */
+export function tempRoot(label: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `gamehost-cli-${label}-`));
+}
