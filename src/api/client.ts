@@ -10,8 +10,9 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   readSettings,
 } from "./config";
-import { GamehostApiError, GamehostDeadlineError, GamehostValidationError } from "./errors";
+import { GamehostApiError, GamehostDeadlineError, GamehostError, GamehostValidationError } from "./errors";
 import type { FieldIssue } from "./issues";
+import { redactError } from "./redact";
 import {
   parseRetryAfter,
   type ResolvedRetryPolicy,
@@ -498,6 +499,14 @@ export class GamehostClient {
    * consume or destroy. Errors and events name only the URL's path: its query is the secret.
    */
   async openExport(url: string, o?: RequestOptions): Promise<Readable> {
+    try {
+      return await this.downloadExport(url, o);
+    } catch (error) {
+      throw this.redacted(error);
+    }
+  }
+
+  private async downloadExport(url: string, o?: RequestOptions): Promise<Readable> {
     let target: URL;
     try {
       target = new URL(url);
@@ -563,8 +572,17 @@ export class GamehostClient {
     };
   }
 
-  /** Validates, sends, reads and validates one call. */
+  /** Runs one call; whatever it throws leaves with the token redacted. */
   private async call<S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> {
+    try {
+      return await this.runCall(spec);
+    } catch (error) {
+      throw this.redacted(error);
+    }
+  }
+
+  /** Validates, sends, reads and validates one call. */
+  private async runCall<S extends z.ZodType>(spec: Call<S>): Promise<z.output<S>> {
     const { method, template } = spec;
     const signal = spec.options?.signal;
     const ids = spec.ids ? canonicalIds(method, template, spec.ids) : {};
@@ -665,7 +683,7 @@ export class GamehostClient {
       path,
       status: res.status,
       code: parsed?.code ?? `HTTP_${res.status}`,
-      message: this.redact(parsed?.message ?? (snippet || `HTTP ${res.status} without a body`)),
+      message: parsed?.message ?? (snippet || `HTTP ${res.status} without a body`),
       ...(rayId !== undefined ? { rayId } : {}),
       ...(parsed?.documentation !== undefined ? { documentation: parsed.documentation } : {}),
       ...(parsed?.metadata !== undefined ? { metadata: parsed.metadata } : {}),
@@ -675,9 +693,12 @@ export class GamehostClient {
     });
   }
 
-  /** A service that echoes the request must not leak the token into an error message. */
-  private redact(text: string): string {
-    return this.#token ? text.split(this.#token).join("[redacted]") : text;
+  /**
+   * A service or proxy that echoes the request must not leak the token through an error: every
+   * error of this package leaves the client through here (the caller's own abort reason untouched).
+   */
+  private redacted(error: unknown): unknown {
+    return error instanceof GamehostError && this.#token ? redactError(error, [this.#token]) : error;
   }
 
   private emit(event: ClientEvent): void {

@@ -71,8 +71,10 @@ export function readSettings(lookup: ConfigLookup = () => undefined, env = proce
 }
 
 /**
- * Checks a base URL: set, parseable, http(s). Returns it without trailing slashes. A problem fails
- * naming `gamehost:baseUrl` and `GAMEHOST_BASE_URL`.
+ * Checks a base URL: set, parseable, http(s), without user info. Returns it without trailing slashes.
+ * A problem fails naming `gamehost:baseUrl` and `GAMEHOST_BASE_URL`, never quoting the URL. User info
+ * (`http://admin:pw@host`) is refused rather than stripped: the URL is printed in errors and
+ * diagnostics, and the service takes no credentials there (only the bearer token).
  */
 export function checkBaseUrl(baseUrl: string | undefined): string {
   const { key, env } = CONFIG_KEYS.baseUrl;
@@ -85,6 +87,13 @@ export function checkBaseUrl(baseUrl: string | undefined): string {
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
     throw new GamehostConfigError(key, env, "must be an http(s) URL");
+  }
+  if (parsed.username || parsed.password) {
+    throw new GamehostConfigError(
+      key,
+      env,
+      `must not contain a user name or password (\`user:password@\`; the token goes in ${CONFIG_KEYS.token.key})`,
+    );
   }
   return baseUrl.replace(/\/+$/, "");
 }

@@ -228,7 +228,9 @@ export class GamehostApiError extends GamehostError {
       retryAfterMs: init.retryAfterMs,
     };
     for (const [key, value] of Object.entries(optional)) {
-      if (value !== undefined) Object.defineProperty(this, key, { value, enumerable: true });
+      // Configurable, so the client can redact an echoed token from it (see redactError).
+      if (value !== undefined)
+        Object.defineProperty(this, key, { value, enumerable: true, configurable: true });
     }
   }
 

@@ -16,7 +16,7 @@ Options:
   --watch-hold MS       longest hold of a watch request (default 40000)
   --export-dir DIR      where lobby export CSVs are written (default: a temporary directory)
   --rate-limit          enforce the service's rate limits
-  --admin               serve the /__admin test-control routes
+  --admin               serve the /__admin test-control routes (their token is printed at start)
   --help                show this help
   --version             show the version`;
 
@@ -98,8 +98,13 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
     `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`,
     `  export ${CONFIG_KEYS.token.env}=${emu.tokens.user}`,
   );
-  if (options.admin)
-    lines.push("", `Admin routes: ${emu.url}/__admin/… (faults, placement, mutate, servers, requests)`);
+  if (options.admin && emu.adminToken)
+    lines.push(
+      "",
+      `Admin routes: ${emu.url}/__admin/… (faults, placement, mutate, servers, requests)`,
+      `  admin token ${emu.adminToken}   (Authorization: Bearer <admin token>; bodies as application/json)`,
+      `  curl -H "Authorization: Bearer ${emu.adminToken}" ${emu.url}/__admin/faults`,
+    );
   if (options.stateFile) lines.push("", `State file: ${options.stateFile}`);
   lines.push("", "Press Ctrl+C to stop.");
   return lines.join("\n");

@@ -6,6 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ERROR_CODES } from "../api/errors";
 import type { Server } from "../api/schemas/servers";
+import { adminRefusal, newAdminToken } from "./adminAccess";
 import { bearerToken, missingToken } from "./auth";
 import { EmulatorCore, type PlacementMode } from "./core";
 import { Exchange, type ExchangeHost, parseTarget, type RequestLogEntry, type Target } from "./exchange";
@@ -38,7 +39,10 @@ export interface EmulatorOptions {
   placement?: PlacementMode;
   /** Enforce the service's rate limits (service-facts §8); default false. */
   rateLimit?: boolean;
-  /** Serve the `/__admin` routes; default false. */
+  /**
+   * Serve the `/__admin` routes; default false. Each admin request needs the admin token
+   * ({@link RunningEmulator.adminToken}) as `Authorization: Bearer …`, a loopback Host, and a JSON body.
+   */
   admin?: boolean;
   /** Largest accepted request body; default 1 MiB. */
   bodyLimitBytes?: number;
@@ -76,6 +80,11 @@ export interface RunningEmulator {
   /** The parsed fixture (tests read ids from it). */
   fixture: Fixture;
   faults: FaultController;
+  /**
+   * With `admin: true`, the token every `/__admin` request must send as `Authorization: Bearer …`
+   * (random per start, printed by the CLI); absent otherwise.
+   */
+  adminToken?: string;
   setPlacement(mode: PlacementMode): void;
   /** Every server including destroyed ones, in wire shape. */
   servers(): Server[];
@@ -166,6 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const mutations = mutationsOf(core);
   let requests: RequestLogEntry[] = [];
   const api = apiRouter();
+  const adminToken = options.admin ? newAdminToken() : undefined;
   const admin = options.admin
     ? adminRouter({
         faults,
@@ -193,9 +203,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (!target) {
       host.log({ method, route: `${method} <unknown>`, path: req.url ?? "", status: 404 });
       writeError(res, rayId, notFoundRoute());
-    } else if (admin && target.pathname.startsWith("/__admin/")) {
-      const match = admin.match(method, target.pathname);
-      if (match)
+    } else if (admin && adminToken && target.pathname.startsWith("/__admin/")) {
+      const refusal = adminRefusal(req, adminToken);
+      const match = refusal ? undefined : admin.match(method, target.pathname);
+      if (refusal) writeError(res, rayId, refusal);
+      else if (match)
         new Exchange(host, req, res, target, match.params, rayId, match.name, false).run(match.route.handler);
       else
         writeError(
@@ -303,6 +315,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     tokens: tokensOf(fixture, now()),
     fixture,
     faults,
+    ...(adminToken !== undefined ? { adminToken } : {}),
     setPlacement: (mode) => core.setPlacement(mode),
     servers: () => [...core.servers.values()].map((r) => structuredClone(r.server)),
     killDeadline: (id) => core.servers.get(id)?.killAt,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_GLOB_LENGTH, PathGlob } from "./pathGlob";
 
 /** What an injected fault does to a matching request. */
 export const FAULT_KINDS = [
@@ -18,9 +19,12 @@ export interface FaultSpec {
   method?: string;
   /**
    * Path to match (any when omitted): a string equals either the request path or the route
-   * pattern (e.g. `/games/:game/environments/:env/servers`); a RegExp is tested on the request path.
+   * pattern (e.g. `/games/:game/environments/:env/servers`); a RegExp (your own code, run in your
+   * process) is tested on the request path.
    */
   path?: string | RegExp;
+  /** Glob the request path must match, as {@link PathGlob} reads it (`*` within a segment, `**` across). */
+  pathGlob?: string;
   kind: FaultKind;
   /** How many matching requests it hits; default 1. */
   count?: number;
@@ -34,6 +38,7 @@ export interface FaultSpec {
 export interface PendingFault {
   method?: string;
   path?: string | RegExp;
+  pathGlob?: string;
   kind: FaultKind;
   remaining: number;
   retryAfter: "date" | "seconds";
@@ -47,33 +52,56 @@ export interface FaultController {
   pending(): PendingFault[];
 }
 
-/** JSON form of {@link FaultSpec} taken by `POST /__admin/faults` (`pathRegex` for a RegExp). */
-export const FaultSpecJson = z.strictObject({
-  method: z.string().min(1).optional(),
-  path: z.string().min(1).optional(),
-  pathRegex: z.string().min(1).optional(),
-  kind: z.enum(FAULT_KINDS),
-  count: z.number().int().min(1).optional(),
-  retryAfter: z.enum(["date", "seconds"]).optional(),
-  retryAfterMs: z.number().int().min(0).optional(),
-});
+/**
+ * JSON form of {@link FaultSpec} taken by `POST /__admin/faults`: paths by string or glob. A regular
+ * expression is refused (`pathRegex`, which this route once took): one from a request could freeze
+ * the emulator by catastrophic backtracking (see {@link PathGlob}).
+ */
+export const FaultSpecJson = z
+  .strictObject({
+    method: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    pathGlob: z.string().min(1).max(MAX_GLOB_LENGTH).optional(),
+    pathRegex: z
+      .never({
+        error:
+          'is not accepted (a regular expression could hang the emulator): use pathGlob, e.g. "/cloud/games/*" or "/games/**"',
+      })
+      .optional(),
+    kind: z.enum(FAULT_KINDS),
+    count: z.number().int().min(1).optional(),
+    retryAfter: z.enum(["date", "seconds"]).optional(),
+    retryAfterMs: z.number().int().min(0).optional(),
+  })
+  .refine((spec) => spec.path === undefined || spec.pathGlob === undefined, {
+    error: "give path or pathGlob, not both",
+    path: ["pathGlob"],
+  });
+
+/** A pending fault with its glob compiled. */
+type QueuedFault = PendingFault & { glob?: PathGlob };
 
 /** Queue of injected faults; the first pending one that matches a request takes it. */
 export class FaultQueue implements FaultController {
-  private faults: PendingFault[] = [];
+  private faults: QueuedFault[] = [];
 
   inject(spec: FaultSpec): void {
-    const parsed = FaultSpecJson.omit({ path: true, pathRegex: true }).safeParse({
+    const parsed = FaultSpecJson.safeParse({
       method: spec.method,
+      ...(typeof spec.path === "string" ? { path: spec.path } : {}),
+      pathGlob: spec.pathGlob,
       kind: spec.kind,
       count: spec.count,
       retryAfter: spec.retryAfter,
       retryAfterMs: spec.retryAfterMs,
     });
     if (!parsed.success) throw new Error(`Invalid fault: ${parsed.error.message}`);
+    if (spec.path instanceof RegExp && spec.pathGlob !== undefined)
+      throw new Error("Invalid fault: give path or pathGlob, not both");
     this.faults.push({
       ...(spec.method ? { method: spec.method.toUpperCase() } : {}),
       ...(spec.path !== undefined ? { path: spec.path } : {}),
+      ...(spec.pathGlob !== undefined ? { pathGlob: spec.pathGlob, glob: new PathGlob(spec.pathGlob) } : {}),
       kind: spec.kind,
       remaining: spec.count ?? 1,
       retryAfter: spec.retryAfter ?? "date",
@@ -86,7 +114,7 @@ export class FaultQueue implements FaultController {
   }
 
   pending(): PendingFault[] {
-    return this.faults.map((f) => ({ ...f }));
+    return this.faults.map(({ glob: _compiled, ...f }) => ({ ...f }));
   }
 
   /** Takes one use of the first fault matching the request, if any. */
@@ -94,6 +122,7 @@ export class FaultQueue implements FaultController {
     if (this.faults.length === 0) return undefined;
     const index = this.faults.findIndex((f) => {
       if (f.method && f.method !== method) return false;
+      if (f.glob) return f.glob.test(pathname);
       if (f.path === undefined) return true;
       if (typeof f.path === "string") return f.path === pathname || f.path === pattern;
       f.path.lastIndex = 0;
@@ -103,6 +132,7 @@ export class FaultQueue implements FaultController {
     if (!fault) return undefined;
     fault.remaining--;
     if (fault.remaining <= 0) this.faults.splice(index, 1);
-    return { ...fault };
+    const { glob: _compiled, ...taken } = fault;
+    return taken;
   }
 }

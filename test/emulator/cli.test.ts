@@ -51,14 +51,19 @@ describe("gamehost-emulator CLI", () => {
     expect(await exited).toBe(0);
   });
 
-  it("serves admin routes only with --admin", async () => {
+  it("serves admin routes only with --admin, to holders of the admin token it prints", async () => {
     const { out } = await startCli(["--admin"], /Press Ctrl\+C/);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
-    const res = await fetch(`${url}/__admin/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ kind: "error_500", path: "/cloud/bootstrap" }),
-    });
+    const adminToken = /admin token (\S+)/.exec(out())?.[1];
+    expect(adminToken).toMatch(/^emu_admin_/);
+    const inject = (headers: Record<string, string>) =>
+      fetch(`${url}/__admin/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ kind: "error_500", path: "/cloud/bootstrap" }),
+      });
+    expect((await inject({})).status).toBe(401);
+    const res = await inject({ authorization: `Bearer ${adminToken}` });
     expect(res.status).toBe(200);
     expect((await fetch(`${url}/cloud/bootstrap`)).status).toBe(500);
     expect((await fetch(`${url}/cloud/bootstrap`)).status).toBe(200);

@@ -124,6 +124,19 @@ describe("provider configuration", () => {
     expect(bad.failures).toEqual([{ property: "baseUrl", reason: expect.stringContaining("http(s)") }]);
   });
 
+  it("CheckConfig refuses a base URL with user info, naming the setting and not the password", async () => {
+    for (const baseUrl of ["http://admin:pw-s3cr3t@127.0.0.1:1", "https://pw-s3cr3t@api.example.gg"]) {
+      const { failures } = await driver.checkConfig({ baseUrl });
+      expect(failures).toEqual([
+        {
+          property: "baseUrl",
+          reason: expect.stringMatching(/gamehost:baseUrl must not contain a user name or password/),
+        },
+      ]);
+      expect(JSON.stringify(failures)).not.toContain("s3cr3t");
+    }
+  });
+
   it("CheckConfig keeps the token secret and DiffConfig replaces nothing when it changes", async () => {
     const { inputs, failures } = await driver.checkConfig({ baseUrl: emulator.url, token: "plain" });
     expect(failures).toEqual([]);

@@ -25,21 +25,8 @@ const PlacementJson = z.strictObject({ mode: z.enum(["auto", "never"]) });
 export function adminRouter(deps: AdminDeps): Router<Handler> {
   const router = new Router<Handler>();
   router.add("POST", "/__admin/faults", async (_core, ctx) => {
-    const spec = parseBody(FaultSpecJson, await ctx.json());
-    let path: string | RegExp | undefined = spec.path;
-    if (spec.pathRegex !== undefined) {
-      try {
-        path = new RegExp(spec.pathRegex);
-      } catch (err) {
-        throw new ServiceError(
-          400,
-          ERROR_CODES.badBody,
-          `Invalid request body: pathRegex: ${(err as Error).message}`,
-        );
-      }
-    }
-    const { pathRegex: _drop, ...rest } = spec;
-    deps.faults.inject({ ...rest, ...(path !== undefined ? { path } : {}) });
+    const { pathRegex: _refused, ...spec } = parseBody(FaultSpecJson, await ctx.json());
+    deps.faults.inject(spec);
     return ok({ faults: pendingJson(deps.faults) });
   });
   router.add("GET", "/__admin/faults", () => ok({ faults: pendingJson(deps.faults) }));

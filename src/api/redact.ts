@@ -1,0 +1,116 @@
+/**
+ * Secrets out of errors. A service or proxy that echoes the request can put the token anywhere in an
+ * answer (the error's code, message, ray id, documentation URL, metadata, a header, the raw bytes of a
+ * malformed answer), so the client passes every error it raises through {@link redactError} once,
+ * rather than cleaning fields one by one where they are read.
+ */
+
+/** What a secret is replaced with. */
+export const REDACTED = "[redacted]";
+
+/** Deeper than this, a value is replaced whole: a hostile answer must not overflow the stack. */
+const MAX_DEPTH = 32;
+
+/**
+ * A secret this long is replaced wherever it occurs. A shorter one (no token the service issues, but
+ * a test's `t`) only where it stands as a word of its own, as in `Bearer t`: replaced inside words,
+ * it would garble the error's own text ("Nothing" → "No[redacted]hing").
+ */
+const MIN_LENGTH_ANYWHERE = 8;
+
+/** The forms an echo may carry a secret in: as sent, percent-encoded, JSON-escaped; longest first. */
+function formsOf(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const secret of secrets) {
+    if (!secret) continue;
+    forms.add(secret);
+    forms.add(encodeURIComponent(secret));
+    forms.add(JSON.stringify(secret).slice(1, -1));
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+function redactText(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const form of forms) {
+    if (!out.includes(form)) continue;
+    out =
+      form.length >= MIN_LENGTH_ANYWHERE
+        ? out.split(form).join(REDACTED)
+        : out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, "g"), REDACTED);
+  }
+  return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function redactValue(value: unknown, forms: readonly string[], depth: number): unknown {
+  if (typeof value === "string") return redactText(value, forms);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth > MAX_DEPTH) return REDACTED;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => redactValue(item, forms, depth + 1));
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (!isPlainObject(value)) return value;
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const cleanKey = redactText(key, forms);
+    const cleanItem = redactValue(item, forms, depth + 1);
+    if (cleanKey !== key || cleanItem !== item) changed = true;
+    out[cleanKey] = cleanItem;
+  }
+  return changed ? out : value;
+}
+
+/**
+ * `value` with every occurrence of each secret (as sent, percent-encoded or JSON-escaped) replaced by
+ * {@link REDACTED}: in strings, and in the keys and values of arrays and plain objects at any depth
+ * (past 32 levels a value is replaced whole). A secret shorter than 8 characters is replaced only
+ * where it stands as a word. Returns `value` itself when nothing changes.
+ */
+export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
+  const forms = formsOf(secrets);
+  return forms.length === 0 ? value : (redactValue(value, forms, 0) as T);
+}
+
+/**
+ * Redacts an error in place and returns it: its message, its stack (which repeats the message) and
+ * every other own field, then its cause and theirs (undici keeps the raw bytes of a malformed answer
+ * in its error's `data`). A field that is neither writable nor configurable is left as it is: no
+ * error of this package has one.
+ */
+export function redactError<E>(error: E, secrets: readonly string[]): E {
+  const forms = formsOf(secrets);
+  if (forms.length > 0) redactObject(error, forms, new Set());
+  return error;
+}
+
+function redactObject(target: unknown, forms: readonly string[], seen: Set<object>): void {
+  if (typeof target !== "object" || target === null || seen.has(target)) return;
+  seen.add(target);
+  for (const key of Reflect.ownKeys(target)) {
+    const descriptor = Object.getOwnPropertyDescriptor(target, key);
+    if (!descriptor) continue;
+    const value = "value" in descriptor ? descriptor.value : Reflect.get(target, key);
+    if (value instanceof Error) {
+      redactObject(value, forms, seen);
+      continue;
+    }
+    const clean = redactValue(value, forms, 0);
+    if (clean === value) continue;
+    if (descriptor.set || descriptor.writable) Reflect.set(target, key, clean);
+    else if (descriptor.configurable) {
+      const { enumerable, configurable } = descriptor;
+      Object.defineProperty(target, key, { value: clean, enumerable, configurable, writable: false });
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import { inspect } from "node:util";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { GamehostClient } from "../../src/api/client";
+import { GamehostApiError, GamehostConfigError } from "../../src/api/errors";
+import { REDACTED, redactError, redactSecrets } from "../../src/api/redact";
+import { closeSharedDispatchers } from "../../src/api/transport";
+import { configure, providerClient } from "../../src/provider/settings";
+import { json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+
+const TOKEN = "tok_SECRET/echo+me";
+const GAME = "00000000-0000-4000-8000-000000000003";
+const ENV = "00000000-0000-4000-8000-000000000005";
+
+let servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+  vi.unstubAllEnvs();
+});
+afterAll(() => closeSharedDispatchers());
+
+async function scripted(script: Parameters<typeof startScripted>[0]): Promise<ScriptedServer> {
+  const server = await startScripted(script);
+  servers.push(server);
+  return server;
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** Every way an error is shown or stored: none may carry the token, in any form it was echoed in. */
+function expectNoToken(error: unknown): void {
+  const forms = [TOKEN, encodeURIComponent(TOKEN)];
+  const shown = [
+    String(error),
+    (error as Error).stack ?? "",
+    JSON.stringify(error),
+    inspect(error, { depth: Infinity, showHidden: true }),
+  ];
+  for (const text of shown) for (const form of forms) expect(text).not.toContain(form);
+}
+
+const serverBody = {
+  datacenter: "00000000-0000-4000-8000-000000000007",
+  network: { ports: { game: { protocol: "udp" as const } } },
+  resources: { cpu: 100, memory: 128 },
+  runtime: { build: "00000000-0000-4000-8000-000000000009" },
+  tags: { t: "1" },
+};
+
+describe("an answer that echoes the Authorization header", () => {
+  it("leaves no token in any field of the error: code, message, ray id, documentation, metadata", async () => {
+    const s = await scripted((req, res) => {
+      const auth = req.headers.authorization ?? "";
+      const token = auth.replace(/^Bearer /, "");
+      json(res, 400, {
+        code: `CODE_${auth}`,
+        message: `bad header ${auth}`,
+        ray_id: `ray-${token}`,
+        documentation: `https://docs.example/errors?t=${encodeURIComponent(token)}`,
+        metadata: { echo: auth, [token]: [token, { deeper: `x${token}x` }], count: 3 },
+      });
+    });
+    const c = new GamehostClient({ baseUrl: s.url, token: TOKEN, retry: { maxRetries: 0 } });
+    const errors = [
+      await failure(c.getBootstrap()),
+      await failure(c.createServer(GAME, ENV, serverBody)),
+      await failure(c.listServers(GAME, ENV)),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(GamehostApiError);
+      expectNoToken(error);
+      const e = error as GamehostApiError;
+      expect(e.code).toBe(`CODE_Bearer ${REDACTED}`);
+      expect(e.serviceMessage).toBe(`bad header Bearer ${REDACTED}`);
+      expect(e.rayId).toBe(`ray-${REDACTED}`);
+      expect(e.documentation).toBe(`https://docs.example/errors?t=${REDACTED}`);
+      expect(e.metadata).toEqual({
+        echo: `Bearer ${REDACTED}`,
+        [REDACTED]: [REDACTED, { deeper: `x${REDACTED}x` }],
+        count: 3,
+      });
+      expect(e.message).toContain(REDACTED);
+    }
+  });
+
+  it("leaves no token in a ray id taken from the rvt-ray-id header, nor in a plain-text body", async () => {
+    const s = await scripted((req, res) => {
+      res.writeHead(502, { "rvt-ray-id": `r ${req.headers.authorization}`, "content-type": "text/plain" });
+      res.end(`upstream said: ${req.headers.authorization}`);
+    });
+    const c = new GamehostClient({ baseUrl: s.url, token: TOKEN, retry: { maxRetries: 0 } });
+    const error = (await failure(c.getBootstrap())) as GamehostApiError;
+    expectNoToken(error);
+    expect(error.rayId).toBe(`r Bearer ${REDACTED}`);
+  });
+
+  it("leaves no token in a validation error naming a field the answer keyed by it", async () => {
+    const s = await scripted((req, res) => {
+      const token = (req.headers.authorization ?? "").replace(/^Bearer /, "");
+      const build = { id: GAME, name: "b", created_at: "2024-01-01T00:00:00Z", content_length: 1 };
+      json(res, 200, { builds: [{ ...build, tags: { [token]: 5 } }] });
+    });
+    const c = new GamehostClient({ baseUrl: s.url, token: TOKEN, retry: { maxRetries: 0 } });
+    const error = await failure(c.listBuilds(GAME, ENV));
+    expect((error as Error).name).toBe("GamehostValidationError");
+    expect((error as Error).message).toContain(`builds.0.tags.${REDACTED}`);
+    expectNoToken(error);
+  });
+
+  it("leaves no token in the cause of a malformed answer (undici keeps its raw bytes)", async () => {
+    const s = await scripted((req, res) => {
+      res.socket?.end(`HTTP/1.1 200 OK\r\nbad\u0001header: ${req.headers.authorization}\r\n\r\n`);
+    });
+    const c = new GamehostClient({ baseUrl: s.url, token: TOKEN, retry: { maxRetries: 0 } });
+    const error = await failure(c.getBootstrap());
+    expect((error as Error).name).toBe("GamehostNetworkError");
+    expectNoToken(error);
+  });
+});
+
+describe("redactSecrets and redactError", () => {
+  it("replace each secret in strings, keys and nested values, and keep what holds none", () => {
+    const clean = { a: ["x", { b: 1 }] };
+    expect(redactSecrets(clean, ["s3cr3t_val"])).toBe(clean);
+    expect(redactSecrets({ "k-s3cr3t_val": ["s3cr3t_val", "a%20s3cr3t_val"] }, ["s3cr3t_val"])).toEqual({
+      [`k-${REDACTED}`]: [REDACTED, `a%20${REDACTED}`],
+    });
+    expect(redactSecrets("a b/c-s3cr3t", ["b/c-s3cr3t"])).toBe(`a ${REDACTED}`);
+    expect(redactSecrets("x=b%2Fc-s3cr3t", ["b/c-s3cr3t"])).toBe(`x=${REDACTED}`);
+    expect(redactSecrets("anything", [""])).toBe("anything");
+    // A secret too short to be a real token only as a word: the text around it stays readable.
+    expect(redactSecrets("Nothing answers: Bearer t (t.)", ["t"])).toBe(
+      `Nothing answers: Bearer ${REDACTED} (${REDACTED}.)`,
+    );
+  });
+
+  it("replace a value nested deeper than 32 levels whole, without overflowing the stack", () => {
+    let deep: unknown = "s3cr3t_val";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(JSON.stringify(redactSecrets(deep, ["s3cr3t_val"]))).not.toContain("s3cr3t_val");
+  });
+
+  it("redact an error's message, stack, fields and causes in place", () => {
+    const cause = Object.assign(new Error("inner s3cr3t_val"), { data: "raw s3cr3t_val" });
+    const error = Object.assign(new Error("outer s3cr3t_val", { cause }), { field: { k: "s3cr3t_val" } });
+    expect(redactError(error, ["s3cr3t_val"])).toBe(error);
+    expect(inspect(error, { depth: Infinity, showHidden: true })).not.toContain("s3cr3t_val");
+    expect(error.message).toBe(`outer ${REDACTED}`);
+  });
+});
+
+describe("a base URL with user info", () => {
+  const withUserInfo = ["http://admin:pw-s3cr3t@127.0.0.1:1", "https://pw-s3cr3t@api.example.gg"];
+
+  it("is refused by the client, from its option or GAMEHOST_BASE_URL, naming the setting and not the password", () => {
+    for (const baseUrl of withUserInfo) {
+      const fromOption = (): unknown => new GamehostClient({ baseUrl, token: "t" });
+      expect(fromOption).toThrow(GamehostConfigError);
+      expect(fromOption).toThrow(
+        /gamehost:baseUrl must not contain a user name or password.*GAMEHOST_BASE_URL/,
+      );
+      vi.stubEnv("GAMEHOST_BASE_URL", baseUrl);
+      try {
+        new GamehostClient({ token: "t" });
+        expect.unreachable();
+      } catch (error) {
+        expect(error).toBeInstanceOf(GamehostConfigError);
+        expect(inspect(error, { showHidden: true })).not.toContain("s3cr3t");
+      }
+    }
+  });
+
+  it("is refused by the dynamic face's provider client, from the stack's config", () => {
+    for (const baseUrl of withUserInfo) {
+      configure({ config: { get: (key) => ({ "gamehost:baseUrl": baseUrl, "gamehost:token": "t" })[key] } });
+      expect(() => providerClient()).toThrow(/gamehost:baseUrl must not contain a user name or password/);
+    }
+    configure({ config: { get: () => undefined } });
+  });
+});
