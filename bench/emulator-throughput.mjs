@@ -3,10 +3,12 @@
 // (`POST …/servers`), against a bare `node:http` server answering the same bytes (status, headers and
 // body recorded from the emulator; the request body is read first, as the emulator does). Each server
 // runs in its own process; the load generator (undici, 16 keep-alive connections, bounded by count and
-// time) runs in this one, on loopback.
+// time) runs in this one, on loopback. Then create and bootstrap latency with 50 000 servers in the state
+// file against an empty one (lib/full-state.mjs); `--state-only` runs just that part.
 import { request } from "undici";
 import { serverBody } from "./lib/direct.mjs";
 import { machine, serverTarget } from "./lib/env.mjs";
+import { fullStateBench } from "./lib/full-state.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { startBareProcess, startEmulatorProcess } from "./lib/proc.mjs";
 import { figure, line, paired, quantile, spread } from "./lib/stats.mjs";
@@ -15,6 +17,7 @@ const CONNECTIONS = 16;
 const ROUNDS = 5;
 const ROUND = { maxRequests: 40_000, maxMs: 1_500 };
 const TARGET = 0.5;
+const STATE_ONLY = process.argv.includes("--state-only");
 
 line(`# 4. emulator throughput — ${CONNECTIONS} connections — ${JSON.stringify(machine())}`);
 const emulator = await startEmulatorProcess();
@@ -72,7 +75,7 @@ const responses = [];
 for (const e of endpoints) responses.push(await record(e.req));
 const bare = await startBareProcess({ mode: "fixed", responses });
 try {
-  for (const [k, e] of endpoints.entries()) {
+  for (const [k, e] of STATE_ONLY ? [] : endpoints.entries()) {
     const opts = { connections: CONNECTIONS, ...ROUND, expectStatus: responses[k].status };
     // Warm-up of both servers (JIT, sockets).
     await runLoad(emulator.url, e.req, { ...opts, maxMs: 500 });
@@ -152,3 +155,5 @@ try {
   await bare.stop();
   await emulator.stop();
 }
+
+await fullStateBench();

@@ -11,14 +11,20 @@ Runs a local emulator of the game hosting service on 127.0.0.1.
 Options:
   --port N              port to listen on (default 0: a free port, printed at start)
   --fixture FILE        fixture JSON (default: the package's fixtures/default.json)
-  --state FILE          keep servers and exports in FILE across restarts
+  --state FILE          keep servers and exports in FILE across restarts (its directory must exist)
+  --destroyed-retention MS
+                        drop destroyed servers this long after their destroy (default 86400000: 24 h)
   --placement-delay MS  delay between server create and placement (default 1000)
   --watch-hold MS       longest hold of a watch request (default 40000)
-  --export-dir DIR      where lobby export CSVs are written (default: a temporary directory)
+  --export-dir DIR      where lobby export CSVs are written (default: FILE.exports with --state,
+                        else a temporary directory)
   --rate-limit          enforce the service's rate limits
   --admin               serve the /__admin test-control routes (their token is printed at start)
   --help                show this help
   --version             show the version`;
+
+/** Longest `--destroyed-retention`: a year. */
+const MAX_RETENTION_MS = 31_536_000_000;
 
 /** A command-line mistake: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -43,6 +49,7 @@ export function parseCli(argv: string[]): { help: true } | { version: true } | {
         port: { type: "string" },
         fixture: { type: "string" },
         state: { type: "string" },
+        "destroyed-retention": { type: "string" },
         "placement-delay": { type: "string" },
         "watch-hold": { type: "string" },
         "export-dir": { type: "string" },
@@ -67,6 +74,8 @@ export function parseCli(argv: string[]): { help: true } | { version: true } | {
   if (placementDelay !== undefined) options.placementDelayMs = placementDelay;
   const watchHold = intFlag("watch-hold", values["watch-hold"], 49_000);
   if (watchHold !== undefined) options.watchHoldMs = watchHold;
+  const retention = intFlag("destroyed-retention", values["destroyed-retention"], MAX_RETENTION_MS);
+  if (retention !== undefined) options.destroyedRetentionMs = retention;
   if (values.fixture !== undefined) options.fixture = values.fixture;
   if (values.state !== undefined) options.stateFile = values.state;
   if (values["export-dir"] !== undefined) options.exportDir = values["export-dir"];

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { rm, rmdir } from "node:fs/promises";
+import * as path from "node:path";
 import { z } from "zod";
 import { WatchIndex } from "../api/schemas/common";
 import { portNeverStarts, type Server } from "../api/schemas/servers";
@@ -7,7 +9,7 @@ import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
 import type { JsonReply, Reply } from "./http";
 import { PortAllocator, placeServer, releasePorts, reservePorts, type ServerRecord } from "./servers";
-import { loadState, type PersistedState, saveState } from "./stateFile";
+import { type PersistedState, StateFile, stateText } from "./stateFile";
 import { parseQuery } from "./validation";
 import { WatchHub } from "./watch";
 import { type Game, type Principal, World } from "./world";
@@ -27,6 +29,8 @@ export interface CoreOptions {
   bodyLimitBytes: number;
   exportDir: string;
   stateFile: string | undefined;
+  /** Destroyed servers are dropped this long after their `destroyed_at`. */
+  destroyedRetentionMs: number;
   now: () => number;
   /** Where the emulator's warnings go (see `EmulatorOptions.onWarning`). */
   warn: (message: string) => void;
@@ -98,6 +102,12 @@ export class EmulatorCore {
   /** One timer for the whole queue, set for its first entry. */
   private placementTimer: NodeJS.Timeout | undefined;
   private readonly views = new Map<string, RenderedView>();
+  /** Where the state is kept, with `--state`. */
+  private readonly stateFile: StateFile | undefined;
+  /** Each server's JSON in the state file, kept until the server changes (see {@link touch}). */
+  private readonly serverText = new Map<string, string>();
+  /** Destroyed servers by id, oldest `destroyed_at` first: the order they are pruned in. */
+  private readonly destroyed = new Map<string, number>();
   /** Counts changes of any data: rendered views stay valid until the next one. */
   private dataVersion = 0;
 
@@ -109,10 +119,14 @@ export class EmulatorCore {
     this.watch = new WatchHub(options.now, options.now());
     this.jobDomain = jobDomainOf(fixture);
     this.placement = options.placement;
-    const saved = options.stateFile ? loadState(options.stateFile) : undefined;
+    this.stateFile = options.stateFile ? new StateFile(options.stateFile, () => this.stateText()) : undefined;
+    const saved = this.stateFile?.load();
     this.secret = saved?.secret ?? randomBytes(32).toString("hex");
     this.signer = new ExportSigner(this.secret);
     if (saved) this.restore(saved);
+    this.prune();
+    // Written once before listening: a state file that cannot be written refuses the start.
+    this.stateFile?.writeNow();
   }
 
   now(): number {
@@ -128,18 +142,78 @@ export class EmulatorCore {
         if (record.server.started_at === undefined) this.schedulePlacement(record);
       }
     }
+    const destroyed = saved.servers.filter((r) => r.server.destroyed_at !== undefined);
+    destroyed.sort((a, b) => (a.server.destroyed_at ?? 0) - (b.server.destroyed_at ?? 0));
+    for (const { server } of destroyed) this.destroyed.set(server.id, server.destroyed_at ?? 0);
     for (const record of saved.exports) this.exports.set(record.uploadId, record);
   }
 
-  /** Writes the state file (when there is one) after a mutation. */
-  persist(): void {
-    if (!this.options.stateFile) return;
-    saveState(this.options.stateFile, {
-      version: 1,
-      secret: this.secret,
-      servers: [...this.servers.values()],
-      exports: [...this.exports.values()],
-    });
+  /**
+   * Records a change to the servers or exports: drops what is past retention, then writes the state
+   * file when there is one. Resolves once the change is on disk, so a request that awaits it before
+   * answering is never lost by a crash; the write runs in the background, coalesced with the writes
+   * of other changes (see {@link StateFile}).
+   */
+  persist(): Promise<void> {
+    this.prune();
+    return this.stateFile?.save() ?? Promise.resolve();
+  }
+
+  /** Resolves when every state write started so far has ended (stop waits for it). */
+  settled(): Promise<void> {
+    return this.stateFile?.idle() ?? Promise.resolve();
+  }
+
+  /** Forgets a server's serialized form: it changed, and the next write serializes it again. */
+  private touch(record: ServerRecord): void {
+    this.serverText.delete(record.server.id);
+  }
+
+  private markDestroyed(record: ServerRecord): void {
+    this.touch(record);
+    this.destroyed.set(record.server.id, record.server.destroyed_at ?? this.now());
+  }
+
+  /**
+   * Drops destroyed servers whose `destroyed_at` is older than the retention, and export records
+   * whose URL has expired (no download can use them any more) with their CSV files.
+   */
+  private prune(): void {
+    const cutoff = this.now() - this.options.destroyedRetentionMs;
+    for (const [id, destroyedAt] of this.destroyed) {
+      if (destroyedAt > cutoff) break;
+      this.destroyed.delete(id);
+      this.servers.delete(id);
+      this.serverText.delete(id);
+    }
+    const now = this.now();
+    for (const record of this.exports.values()) {
+      if (record.expiresAt > now) continue;
+      this.exports.delete(record.uploadId);
+      // The file, then its directory if that is now empty: never a recursive removal of a path
+      // read from the state file.
+      rm(record.file, { force: true })
+        .then(() => rmdir(path.dirname(record.file)).catch(() => undefined))
+        .catch((err: unknown) =>
+          this.options.warn(`cannot remove the expired export ${record.file}: ${String(err)}`),
+        );
+    }
+  }
+
+  /** The state file's text: unchanged servers reuse their JSON from the previous write. */
+  private stateText(): readonly string[] {
+    const serverText = this.serverText;
+    function* servers(records: Iterable<ServerRecord>): Generator<string> {
+      for (const record of records) {
+        let text = serverText.get(record.server.id);
+        if (text === undefined) {
+          text = JSON.stringify(record);
+          serverText.set(record.server.id, text);
+        }
+        yield text;
+      }
+    }
+    return stateText(this.secret, servers(this.servers.values()), [...this.exports.values()]);
   }
 
   /** The token of a request as a principal; see {@link authenticate}. */
@@ -158,12 +232,12 @@ export class EmulatorCore {
     return hit?.game.datacenters.find((d) => d.id === server.datacenter);
   }
 
-  addServer(server: Server, gameId: string): ServerRecord {
+  /** Adds a new server; resolves once it is on disk (see {@link persist}). */
+  addServer(server: Server, gameId: string): Promise<void> {
     const record: ServerRecord = { server, gameId, seq: ++this.seq };
     this.servers.set(server.id, record);
-    this.persist();
     this.schedulePlacement(record);
-    return record;
+    return this.persist();
   }
 
   private schedulePlacement(record: ServerRecord): void {
@@ -197,11 +271,9 @@ export class EmulatorCore {
       }
     }
     if (changed === 0) return;
-    try {
-      this.persist();
-    } catch (err) {
-      this.options.warn(`cannot write the state file after placement: ${String(err)}`);
-    }
+    this.persist().catch((err: unknown) =>
+      this.options.warn(`cannot write the state file after placement: ${String(err)}`),
+    );
   }
 
   private cancelPlacements(): void {
@@ -223,8 +295,10 @@ export class EmulatorCore {
     const unstartable = Object.keys(server.network.ports).find((name) =>
       portNeverStarts(server.network.ports[name] as Server["network"]["ports"][string]),
     );
+    this.touch(record);
     if (unstartable !== undefined) {
       server.destroyed_at = this.now();
+      this.markDestroyed(record);
       this.options.warn(
         `server ${server.id} never starts: its game-guard port ${JSON.stringify(unstartable)} has no internal_port.`,
       );
@@ -240,6 +314,7 @@ export class EmulatorCore {
     });
     if (!placed) {
       server.destroyed_at = this.now();
+      this.markDestroyed(record);
       this.options.warn(
         `server ${server.id} could not be placed: datacenter ${server.datacenter} has no free public port left; it exits without starting.`,
       );
@@ -261,8 +336,11 @@ export class EmulatorCore {
     }
   }
 
-  /** Delete: `destroyed_at` now, SIGKILL due after the override or the stored kill timeout. */
-  destroyServer(record: ServerRecord, overrideKillTimeout: number | undefined): void {
+  /**
+   * Delete: `destroyed_at` now, SIGKILL due after the override or the stored kill timeout. Resolves
+   * once that is on disk; a second delete waits for it too, as its answer says the server is gone.
+   */
+  destroyServer(record: ServerRecord, overrideKillTimeout: number | undefined): Promise<void> {
     const { server } = record;
     if (server.destroyed_at === undefined) {
       const now = this.now();
@@ -270,8 +348,9 @@ export class EmulatorCore {
       record.killAt = now + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0);
       releasePorts(server, this.ports, this.nodeIpOf(server));
       this.placementQueue.delete(server.id);
+      this.markDestroyed(record);
     }
-    this.persist();
+    return this.persist();
   }
 
   nextUploadId(): string {

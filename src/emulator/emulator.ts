@@ -27,8 +27,14 @@ export interface EmulatorOptions {
   port?: number;
   /** A fixture object or a JSON file path; default the shipped `fixtures/default.json`. */
   fixture?: FixtureInput | string;
-  /** Servers and export records persist here: loaded at start, written atomically on each mutation. */
+  /**
+   * Servers and export records persist here: loaded at start, written atomically after each change,
+   * each change answered only once it is on disk. Its directory must exist and be writable, else
+   * the start fails naming the path.
+   */
   stateFile?: string;
+  /** Destroyed servers are dropped this long after their `destroyed_at`; default 86 400 000 ms (24 h). */
+  destroyedRetentionMs?: number;
   /** Longest hold of a watch request; default 40 000 ms. */
   watchHoldMs?: number;
   /** A `watch_index` older than this is answered at once; default 300 000 ms. */
@@ -48,7 +54,10 @@ export interface EmulatorOptions {
   bodyLimitBytes?: number;
   /** Requests still unanswered after this get 500 `API_REQUEST_TIMEOUT`; default 50 000 ms. */
   requestTimeCapMs?: number;
-  /** Where export CSVs are written; default a fresh temporary directory removed on stop. */
+  /**
+   * Where export CSVs are written; default `<stateFile>.exports` with a state file (kept, so export
+   * URLs survive a restart), else a fresh temporary directory removed on stop.
+   */
   exportDir?: string;
   /** Clock in epoch ms (expiry, index age, timestamps); default `Date.now`. */
   now?: () => number;
@@ -110,6 +119,7 @@ const DEFAULTS = {
   placementDelayMs: 1_000,
   bodyLimitBytes: 1024 * 1024,
   requestTimeCapMs: 50_000,
+  destroyedRetentionMs: 86_400_000,
 } as const;
 
 const REQUEST_LOG_LIMIT = 100_000;
@@ -159,10 +169,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     placement: options.placement ?? "auto",
     bodyLimitBytes: checkMs("bodyLimitBytes", options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes),
     stateFile: options.stateFile,
+    destroyedRetentionMs: checkMs(
+      "destroyedRetentionMs",
+      options.destroyedRetentionMs ?? DEFAULTS.destroyedRetentionMs,
+    ),
     now,
   };
-  const tempExportDir = options.exportDir === undefined;
-  const exportDir = options.exportDir ?? mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-"));
+  // With a state file, exports sit beside it and are kept: their records and URLs outlive a restart.
+  const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
+  const exportDir =
+    options.exportDir ??
+    (options.stateFile !== undefined
+      ? `${options.stateFile}.exports`
+      : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
   let core: EmulatorCore;
   try {
     core = new EmulatorCore(fixture, { ...settings, exportDir, warn: onWarning });
@@ -334,10 +353,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         // Let released watches write their answers before the sockets go.
         await new Promise((resolve) => setImmediate(resolve));
         host.caps.clear();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Answers waiting for their state write go out before the connections close.
+        await core.settled();
+        server.closeAllConnections();
+        await closed;
         if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
       })();
       return stopped;

@@ -50,6 +50,14 @@ export const RULE_CODES = {
   hostProtocol: "SERVERS_UNSUPPORTED_HOST_PROTOCOL",
 } as const;
 
+/**
+ * Most ports one server may declare. The service documents no limit (hosting-api-seed.md, "Limits");
+ * without one a single create could claim all 12 000 game-guard ports of a datacenter. 64 is far
+ * above what a game server uses and still leaves room for hundreds of servers per datacenter. The
+ * emulator refuses more (400 `API_BAD_BODY`) and the provider's checks refuse it before any request.
+ */
+export const MAX_PORTS_PER_SERVER = 64;
+
 const PORT_NAME_RULE = "port names must be lowercase letters, digits and '-', 1 to 63 characters";
 
 /** Port names are map keys; the service uses them in hostnames, so keep them DNS-label safe. */
@@ -116,7 +124,12 @@ function createServerSchemas(unknownKeys: UnknownKeys) {
       // A bad key is reported as the record's `invalid_key`, whose default message names no rule.
       ports: userRecord(PortName, port, {
         error: (issue) => (issue.code === "invalid_key" ? PORT_NAME_RULE : undefined),
-      }).describe("Ports by name (lowercase letters, digits and `-`)."),
+      })
+        .refine((ports) => Object.keys(ports).length <= MAX_PORTS_PER_SERVER, {
+          error: (issue) =>
+            `must have at most ${MAX_PORTS_PER_SERVER} ports, got ${Object.keys(issue.input as object).length}`,
+        })
+        .describe("Ports by name (lowercase letters, digits and `-`)."),
     }).describe("Networking: mode and named ports."),
     resources: object({
       cpu: PositiveInt.describe("CPU in millicores: 1000 is one core, 125 an eighth."),

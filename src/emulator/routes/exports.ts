@@ -33,7 +33,7 @@ export const exportLobbyHistory: Handler = async (core, ctx) => {
     rows,
     file,
   });
-  core.persist();
+  await core.persist();
   return ok({ url: core.signer.url(core.baseUrl, uploadId, expiresAt) });
 };
 

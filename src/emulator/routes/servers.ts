@@ -79,9 +79,10 @@ export const createServer: Handler = async (core, ctx) => {
   // The world's own id strings, not copies from this request: every stored server shares them.
   server.datacenter = datacenter.id;
   server.runtime.build = build.id;
-  core.addServer(server, game.id);
-  // Serialized now: placement changes the live object later.
-  return okNow({ server });
+  // Serialized now: placement may change the live object before the state is on disk.
+  const reply = okNow({ server });
+  await core.addServer(server, game.id);
+  return reply;
 };
 
 /** `GET …/servers/{server_id}`: destroyed servers are still returned. */
@@ -91,14 +92,14 @@ export const getServer: Handler = (core, ctx) => {
 };
 
 /** `DELETE …/servers/{server_id}`: `destroyed_at` at once; idempotent on a destroyed server. */
-export const deleteServer: Handler = (core, ctx) => {
+export const deleteServer: Handler = async (core, ctx) => {
   const principal = core.principal(ctx);
   const query = parseQuery(DeleteServerQuery, {
     override_kill_timeout: parseIntParam("override_kill_timeout", ctx.query.get("override_kill_timeout")),
   });
   const { environment } = scope(core, ctx, principal);
   const record = findServer(core, environment.id, ctx.params.server as string);
-  core.destroyServer(record, query.override_kill_timeout);
+  await core.destroyServer(record, query.override_kill_timeout);
   return ok({});
 };
 

@@ -1,0 +1,275 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { ServerResponse } from "../../src/api/schemas/servers";
+import { startEmulator } from "../../src/emulator";
+import { parseCli } from "../../src/emulator/cli";
+import { stateIo } from "../../src/emulator/stateFile";
+import { call, codeOf, ids, serverBody, start, until } from "./helpers";
+
+const CLI = path.resolve(__dirname, "../../dist/emulator/cli.js");
+const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-statefile-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Server ids in a state file on disk. */
+function idsOnDisk(stateFile: string): string[] {
+  const state = JSON.parse(readFileSync(stateFile, "utf8")) as { servers: { server: { id: string } }[] };
+  return state.servers.map((r) => r.server.id);
+}
+
+describe("state writes", () => {
+  it("serve other requests while a write is in flight, answer a create once it is on disk, and coalesce", async () => {
+    const stateFile = path.join(dir, "inflight.json");
+    const emu = await start({ stateFile, placement: "never" });
+    try {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const rename = stateIo.rename;
+      const renames = vi.spyOn(stateIo, "rename").mockImplementation(async (from, to) => {
+        await gate;
+        return rename(from, to);
+      });
+      const path_ = ids(emu).serversPath;
+      let firstAnswered = false;
+      const first = call(emu, "POST", path_, { body: serverBody(emu) }).then((res) => {
+        firstAnswered = true;
+        return res;
+      });
+      // The first write is held just before its rename: the data is written, not yet in place.
+      await until(() => (renames.mock.calls.length === 1 ? true : undefined));
+      const bootstrap = await call(emu, "GET", "/cloud/bootstrap", { token: null });
+      expect(bootstrap.status).toBe(200);
+      expect(firstAnswered).toBe(false);
+      // Five more creates while the write is held: in memory at once, then all in the next write.
+      const more = Array.from({ length: 5 }, () => call(emu, "POST", path_, { body: serverBody(emu) }));
+      await until(() => (emu.servers().length === 6 ? true : undefined));
+      expect(firstAnswered).toBe(false);
+      release();
+      const answers = await Promise.all([first, ...more]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(renames).toHaveBeenCalledTimes(2);
+      const created = answers.map((a) => ServerResponse.parse(a.body).server.id);
+      expect(idsOnDisk(stateFile).sort()).toEqual([...created].sort());
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it("never lose an acknowledged create to a SIGKILL, and leave a file that loads", async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    const stateFile = path.join(dir, "killed.json");
+    const proc: ChildProcess = spawn(
+      process.execPath,
+      [CLI, "--state", stateFile, "--placement-delay", "0"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    try {
+      let out = "";
+      proc.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
+      await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
+      const token = /user\s+(\S+)/.exec(out)?.[1] ?? "";
+      const probe = await startEmulator({ placement: "never" });
+      const body = JSON.stringify(serverBody(probe));
+      const serversPath = ids(probe).serversPath;
+      await probe.stop();
+      const acked: string[] = [];
+      let killed = false;
+      const creates = Array.from({ length: 20 }, async () => {
+        try {
+          const res = await fetch(`${url}${serversPath}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body,
+          });
+          const text = await res.text();
+          if (res.status === 200 && !killed) {
+            acked.push(ServerResponse.parse(JSON.parse(text)).server.id);
+            // Killed right after the fifth acknowledgement, with other creates still in flight.
+            if (acked.length === 5) {
+              killed = true;
+              proc.kill("SIGKILL");
+            }
+          }
+        } catch {
+          // Cut off by the kill.
+        }
+      });
+      await Promise.all(creates);
+      await exited;
+      expect(acked.length).toBeGreaterThanOrEqual(5);
+      expect(idsOnDisk(stateFile)).toEqual(expect.arrayContaining(acked));
+      const again = await start({ stateFile });
+      try {
+        for (const id of acked) {
+          expect((await call(again, "GET", `${ids(again).serversPath}/${id}`)).status).toBe(200);
+        }
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+      await exited;
+    }
+  });
+
+  it("removes temporary files a killed emulator left beside the state file", async () => {
+    const stateFile = path.join(dir, "leftover.json");
+    writeFileSync(`${stateFile}.4242.tmp`, "{ half");
+    writeFileSync(path.join(dir, "other.json.4242.tmp"), "not ours");
+    const emu = await start({ stateFile });
+    try {
+      expect(existsSync(`${stateFile}.4242.tmp`)).toBe(false);
+      expect(existsSync(path.join(dir, "other.json.4242.tmp"))).toBe(true);
+    } finally {
+      await emu.stop();
+    }
+  });
+});
+
+describe("retention", () => {
+  it("drops destroyed servers once the retention has passed, from memory and from the file", async () => {
+    const stateFile = path.join(dir, "retention.json");
+    let now = Date.UTC(2026, 0, 1);
+    const options = { stateFile, placement: "never" as const, destroyedRetentionMs: 60_000, now: () => now };
+    const emu = await start(options);
+    const serversPath = ids(emu).serversPath;
+    const create = async () =>
+      ServerResponse.parse((await call(emu, "POST", serversPath, { body: serverBody(emu) })).body).server.id;
+    let kept: string;
+    let old: string;
+    try {
+      old = await create();
+      kept = await create();
+      expect((await call(emu, "DELETE", `${serversPath}/${old}`)).status).toBe(200);
+      now += 59_999;
+      await create();
+      expect((await call(emu, "GET", `${serversPath}/${old}`)).status).toBe(200);
+      now += 1;
+      await create();
+      expect(codeOf(await call(emu, "GET", `${serversPath}/${old}`))).toBe("SERVERS_SERVER_NOT_FOUND");
+      expect((await call(emu, "GET", `${serversPath}/${kept}`)).status).toBe(200);
+      expect(idsOnDisk(stateFile)).not.toContain(old);
+      expect(idsOnDisk(stateFile)).toContain(kept);
+      expect((await call(emu, "DELETE", `${serversPath}/${kept}`)).status).toBe(200);
+    } finally {
+      await emu.stop();
+    }
+    // Past the retention while stopped: dropped at the next start.
+    now += 60_000;
+    const again = await start(options);
+    try {
+      expect(codeOf(await call(again, "GET", `${serversPath}/${kept}`))).toBe("SERVERS_SERVER_NOT_FOUND");
+      expect(idsOnDisk(stateFile)).not.toContain(kept);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it("drops an export once its URL has expired, with its file", async () => {
+    const stateFile = path.join(dir, "export-retention.json");
+    let now = Date.now();
+    const emu = await start({ stateFile, now: () => now });
+    try {
+      const res = await call(
+        emu,
+        "POST",
+        `/cloud/games/${ids(emu).gameId}/matchmaker/lobbies/export-history`,
+        {
+          body: { query_start: 0, query_end: Date.UTC(2025, 0, 1) },
+        },
+      );
+      expect(res.status).toBe(200);
+      const exportsDir = `${stateFile}.exports`;
+      expect(readdirSync(exportsDir)).toHaveLength(1);
+      now += 3_600_000;
+      expect((await call(emu, "POST", ids(emu).serversPath, { body: serverBody(emu) })).status).toBe(200);
+      await until(() => (readdirSync(exportsDir).length === 0 ? true : undefined));
+      expect(JSON.parse(readFileSync(stateFile, "utf8")).exports).toEqual([]);
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it("is a CLI flag in ms", () => {
+    expect(parseCli(["--destroyed-retention", "5000"])).toEqual({ options: { destroyedRetentionMs: 5000 } });
+    expect(() => parseCli(["--destroyed-retention", "1h"])).toThrow(
+      /--destroyed-retention must be an integer/,
+    );
+  });
+});
+
+describe("export URLs across a restart", () => {
+  it("keep working with the state file alone: exports are kept beside it", async () => {
+    const stateFile = path.join(dir, "exports-alone.json");
+    const first = await start({ stateFile });
+    const res = await call(
+      first,
+      "POST",
+      `/cloud/games/${ids(first).gameId}/matchmaker/lobbies/export-history`,
+      {
+        body: { query_start: 0, query_end: Date.UTC(2025, 0, 1) },
+      },
+    );
+    const url = new URL((res.body as { url: string }).url);
+    const before = await (await fetch(url)).text();
+    await first.stop();
+    const second = await start({ stateFile });
+    try {
+      url.port = String(second.port);
+      const after = await fetch(url);
+      expect(after.status).toBe(200);
+      expect(await after.text()).toBe(before);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe("a state file that cannot be kept", () => {
+  it("refuses to start, naming the path and the fix", async () => {
+    const missing = path.join(dir, "no-such-dir", "state.json");
+    await expect(startEmulator({ stateFile: missing })).rejects.toThrow(
+      `Cannot keep emulator state in ${missing}: directory ${path.dirname(missing)} does not exist; create it`,
+    );
+    const file = path.join(dir, "a-file");
+    writeFileSync(file, "");
+    await expect(startEmulator({ stateFile: path.join(file, "state.json") })).rejects.toThrow(
+      `${file} is not a directory`,
+    );
+    const aDir = path.join(dir, "a-dir");
+    mkdirSync(aDir);
+    await expect(startEmulator({ stateFile: aDir })).rejects.toThrow(`${aDir}: it is a directory`);
+  });
+
+  it("stops the CLI with exit code 1 and the path", () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    const missing = path.join(dir, "no-such-dir", "state.json");
+    const result = spawnSync(process.execPath, [CLI, "--state", missing], {
+      encoding: "utf8",
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`Cannot keep emulator state in ${missing}`);
+  });
+});
