@@ -5,6 +5,9 @@ import type { z } from "zod";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
 import { type ConnectionSettings, checkBaseUrl, readSettings } from "./config";
 import { GamehostApiError, GamehostValidationError } from "./errors";
+// The public signatures use the generated plain declarations, never the schemas' `z.infer` types, so a
+// program's type check of this module does not reach zod's typings.
+import type * as wire from "./generated/wire";
 import type { FieldIssue } from "./issues";
 import {
   parseRetryAfter,
@@ -24,16 +27,13 @@ import {
 import { EmptyResponse, ErrorBody, UUID_RULE, Uuid, WatchIndex } from "./schemas/common";
 import { ExportLobbyHistoryRequest, ExportLobbyHistoryResponse } from "./schemas/lobbies";
 import {
-  type Build,
   CreateServerRequest,
-  type Datacenter,
   DeleteServerQuery,
   ListBuildsQuery,
   ListBuildsResponse,
   ListDatacentersResponse,
   ListServersQuery,
   ListServersResponse,
-  type Server,
   ServerResponse,
 } from "./schemas/servers";
 import {
@@ -231,12 +231,12 @@ export class GamehostClient {
   }
 
   /** `GET /cloud/bootstrap`: what a client needs to know about this deployment. */
-  async getBootstrap(o?: RequestOptions): Promise<Bootstrap> {
+  async getBootstrap(o?: RequestOptions): Promise<wire.Bootstrap> {
     return this.call({ method: "GET", template: "/cloud/bootstrap", response: Bootstrap, options: o });
   }
 
   /** `GET /cloud/games`: the games of the identity's groups, and those groups. */
-  async listGames(o?: WatchableOptions): Promise<ListGamesResponse> {
+  async listGames(o?: WatchableOptions): Promise<wire.ListGamesResponse> {
     return this.call({
       method: "GET",
       template: "/cloud/games",
@@ -248,7 +248,7 @@ export class GamehostClient {
   }
 
   /** `GET /cloud/games/{game_id}`: one game with its regions, namespaces (environments) and versions. */
-  async getGame(gameId: string, o?: WatchableOptions): Promise<GetGameResponse> {
+  async getGame(gameId: string, o?: WatchableOptions): Promise<wire.GetGameResponse> {
     return this.call({
       method: "GET",
       template: "/cloud/games/{game_id}",
@@ -267,9 +267,9 @@ export class GamehostClient {
   async createServer(
     gameId: string,
     environmentId: string,
-    body: CreateServerRequest,
+    body: wire.CreateServerRequest,
     o?: RequestOptions,
-  ): Promise<Server> {
+  ): Promise<wire.Server> {
     const template = "/games/{game_id}/environments/{environment_id}/servers";
     const checked = parseWith(CreateServerRequest, body, `request body of POST ${template}`);
     const answer = await this.call({
@@ -290,7 +290,7 @@ export class GamehostClient {
     environmentId: string,
     serverId: string,
     o?: RequestOptions,
-  ): Promise<Server> {
+  ): Promise<wire.Server> {
     const answer = await this.call({
       method: "GET",
       template: "/games/{game_id}/environments/{environment_id}/servers/{server_id}",
@@ -306,7 +306,7 @@ export class GamehostClient {
     gameId: string,
     environmentId: string,
     serverId: string,
-    query?: DeleteServerQuery,
+    query?: wire.DeleteServerQuery,
     o?: RequestOptions,
   ): Promise<void> {
     const template = "/games/{game_id}/environments/{environment_id}/servers/{server_id}";
@@ -325,9 +325,9 @@ export class GamehostClient {
   async listServers(
     gameId: string,
     environmentId: string,
-    query?: ListServersQuery,
+    query?: wire.ListServersQuery,
     o?: RequestOptions,
-  ): Promise<Server[]> {
+  ): Promise<wire.Server[]> {
     const template = "/games/{game_id}/environments/{environment_id}/servers";
     const q = parseWith(ListServersQuery, query ?? {}, `query of GET ${template}`);
     const answer = await this.call({
@@ -346,7 +346,11 @@ export class GamehostClient {
   }
 
   /** `GET …/datacenters`: datacenters of the game's cluster, sorted by slug. */
-  async listDatacenters(gameId: string, environmentId: string, o?: RequestOptions): Promise<Datacenter[]> {
+  async listDatacenters(
+    gameId: string,
+    environmentId: string,
+    o?: RequestOptions,
+  ): Promise<wire.Datacenter[]> {
     const answer = await this.call({
       method: "GET",
       template: "/games/{game_id}/environments/{environment_id}/datacenters",
@@ -361,9 +365,9 @@ export class GamehostClient {
   async listBuilds(
     gameId: string,
     environmentId: string,
-    query?: ListBuildsQuery,
+    query?: wire.ListBuildsQuery,
     o?: RequestOptions,
-  ): Promise<Build[]> {
+  ): Promise<wire.Build[]> {
     const template = "/games/{game_id}/environments/{environment_id}/builds";
     const q = parseWith(ListBuildsQuery, query ?? {}, `query of GET ${template}`);
     const answer = await this.call({
@@ -383,9 +387,9 @@ export class GamehostClient {
    */
   async exportLobbyHistory(
     gameId: string,
-    body: ExportLobbyHistoryRequest,
+    body: wire.ExportLobbyHistoryRequest,
     o?: RequestOptions,
-  ): Promise<ExportLobbyHistoryResponse> {
+  ): Promise<wire.ExportLobbyHistoryResponse> {
     const template = "/cloud/games/{game_id}/matchmaker/lobbies/export-history";
     return this.call({
       method: "POST",
@@ -398,7 +402,7 @@ export class GamehostClient {
   }
 
   /** `GET /cloud/groups/{group_id}/billing`: billing timestamps of a group. */
-  async getGroupBilling(groupId: string, o?: WatchableOptions): Promise<GetGroupBillingResponse> {
+  async getGroupBilling(groupId: string, o?: WatchableOptions): Promise<wire.GetGroupBillingResponse> {
     return this.call({
       method: "GET",
       template: "/cloud/groups/{group_id}/billing",
@@ -413,9 +417,9 @@ export class GamehostClient {
   /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived, personal portal URL. */
   async createPaymentPortalSession(
     groupId: string,
-    body: CreatePaymentPortalSessionRequest,
+    body: wire.CreatePaymentPortalSessionRequest,
     o?: RequestOptions,
-  ): Promise<CreatePaymentPortalSessionResponse> {
+  ): Promise<wire.CreatePaymentPortalSessionResponse> {
     const template = "/cloud/groups/{group_id}/billing/payment-portal-session";
     return this.call({
       method: "POST",
@@ -428,7 +432,7 @@ export class GamehostClient {
   }
 
   /** Each new version of the game list, until `o.signal` fires (see {@link watchVersions}). */
-  watchGames(o?: RequestOptions): AsyncIterableIterator<ListGamesResponse> {
+  watchGames(o?: RequestOptions): AsyncIterableIterator<wire.ListGamesResponse> {
     return watchVersions(
       (watchIndex, signal) => this.listGames({ ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
       o?.signal,
@@ -436,7 +440,7 @@ export class GamehostClient {
   }
 
   /** Each new version of one game, until `o.signal` fires. */
-  watchGame(gameId: string, o?: RequestOptions): AsyncIterableIterator<GetGameResponse> {
+  watchGame(gameId: string, o?: RequestOptions): AsyncIterableIterator<wire.GetGameResponse> {
     return watchVersions(
       (watchIndex, signal) =>
         this.getGame(gameId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
@@ -445,7 +449,10 @@ export class GamehostClient {
   }
 
   /** Each new version of a group's billing, until `o.signal` fires. */
-  watchGroupBilling(groupId: string, o?: RequestOptions): AsyncIterableIterator<GetGroupBillingResponse> {
+  watchGroupBilling(
+    groupId: string,
+    o?: RequestOptions,
+  ): AsyncIterableIterator<wire.GetGroupBillingResponse> {
     return watchVersions(
       (watchIndex, signal) =>
         this.getGroupBilling(groupId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),

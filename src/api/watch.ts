@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Watch } from "./schemas/common";
+import type { Watch } from "./generated/wire";
 
 /** A watchable answer: any data plus its version marker. */
 export interface Watched {
