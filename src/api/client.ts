@@ -3,8 +3,8 @@ import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
-import { type ConnectionSettings, checkBaseUrl, readSettings } from "./config";
-import { GamehostApiError, GamehostValidationError } from "./errors";
+import { type ConnectionSettings, checkBaseUrl, originsOf, readSettings } from "./config";
+import { GamehostApiError, GamehostValidationError, type SettingOrigins } from "./errors";
 // The public signatures use the generated plain declarations, never the schemas' `z.infer` types, so a
 // program's type check of this module does not reach zod's typings.
 import type * as wire from "./generated/wire";
@@ -199,16 +199,19 @@ export class GamehostClient {
   readonly #userAgent: string;
   readonly #dispatcher: Dispatcher;
   readonly #onEvent: ((event: ClientEvent) => void) | undefined;
+  /** Where the settings came from: errors say where to fix the token or base URL. */
+  readonly #origins: SettingOrigins;
 
   /**
    * @param options explicit settings; each missing one is read from `GAMEHOST_*` environment
-   * variables. The base URL is required (a {@link GamehostConfigError} names `gamehost:baseUrl`
+   * variables. The base URL is required (a {@link GamehostConfigError} names the option `baseUrl`
    * and `GAMEHOST_BASE_URL`); without a token no `Authorization` header is sent. An explicit
    * empty `token` means "no token" even when `GAMEHOST_TOKEN` is set.
    */
   constructor(options: ClientOptions = {}) {
     const env = readSettings();
-    this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl);
+    this.#origins = originsOf(options, env);
+    this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
     this.#token = options.token !== undefined ? options.token || undefined : env.token;
 
     const issues: FieldIssue[] = [];
@@ -582,6 +585,7 @@ export class GamehostClient {
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       ids,
       baseUrl: this.baseUrl,
+      origins: this.#origins,
     });
   }
 
