@@ -51,7 +51,12 @@ for (const [file, text] of Object.entries(wireTypes)) {
   const at = `src/api/generated/${file}`;
   outputs.set(at, formatted(at, text));
 }
-for (const [file, text] of Object.entries(referencePages(schema)))
+// What the TypeScript classes accept beyond the schema's types, for the reference to say.
+const { DATE_INPUTS } = require(path.join(repo, "dist", "provider", "lobbyHistoryExport", "args.js"));
+const typescriptAccepts = {
+  LobbyHistoryExport: Object.fromEntries(DATE_INPUTS.map((name) => [name, "a `Date`"])),
+};
+for (const [file, text] of Object.entries(referencePages(schema, typescriptAccepts)))
   outputs.set(`docs/reference/${file}`, text);
 
 const stale = [];
