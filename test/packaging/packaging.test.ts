@@ -63,7 +63,8 @@ beforeAll(async () => {
   packed = await packRepo(workDir);
 }, 180_000);
 
-afterAll(removeTempDirs);
+// Removing the installs (several node_modules trees) can take longer than the default 30 s on a busy machine.
+afterAll(removeTempDirs, 120_000);
 
 describe("npm pack", () => {
   it("ships the build with declarations and source maps, the plugin, fixtures and docs, and nothing else", () => {
