@@ -1,7 +1,7 @@
 import type { FieldIssue } from "./issues";
 import { describeIssues } from "./issues";
 
-/** Error codes the service sends (service-facts §2). */
+/** Error codes the service sends (docs/service-contract.md §2). */
 export const ERROR_CODES = {
   unauthorized: "API_UNAUTHORIZED",
   missingEntitlement: "CLAIMS_MISSING_ENTITLEMENT",

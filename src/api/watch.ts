@@ -18,7 +18,7 @@ function withoutWatch<T extends Watched>(value: T): Omit<T, "watch"> {
 }
 
 /**
- * Long-poll loop of a watchable endpoint (service-facts §5): the first call carries no index and
+ * Long-poll loop of a watchable endpoint (docs/service-contract.md §5): the first call carries no index and
  * is yielded; each later call passes the last `watch.index` and is yielded only when it is a new
  * version. A hold that ends with the same index, or with a fresh index but equal data, is the
  * service's normal timeout and is not yielded. The loop ends without error when `signal` fires;

@@ -126,7 +126,7 @@ export function openEnum<const T extends readonly [string, ...string[]]>(known: 
 /** Integer in an answer (counts, epoch milliseconds). */
 export const AnswerInt = z.number().int();
 
-/** Version marker of watchable data (service-facts §5). */
+/** Version marker of watchable data (docs/service-contract.md §5). */
 export const Watch = z
   .object({
     index: z.string().describe("Version of the data: pass it as `watch_index` to wait for the next one."),
