@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { referencePages } from "./generate/docs.mjs";
 import { typeModules } from "./generate/typescript.mjs";
+import { SCHEMA_FILES, wireModules } from "./generate/wire.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(repo, "package.json"));
@@ -33,12 +34,29 @@ const schema = packageSchema();
 const outputs = new Map([
   ["plugin/schema.json", formatted("plugin/schema.json", JSON.stringify(schema, null, 2))],
 ]);
-const directories = ["src/types/generated", "docs/reference"];
+const directories = ["src/types/generated", "src/api/generated", "docs/reference"];
 for (const [file, text] of Object.entries(typeModules(schema))) {
   const at = `src/types/generated/${file}`;
   outputs.set(at, formatted(at, text));
 }
-for (const [file, text] of Object.entries(referencePages(schema)))
+const wireSources = SCHEMA_FILES.map((file) =>
+  readFileSync(path.join(repo, "src", "api", "schemas", file), "utf8"),
+);
+const wireTypes = wireModules(
+  require("zod").z,
+  require(path.join(repo, "dist", "api", "schemas")),
+  wireSources,
+);
+for (const [file, text] of Object.entries(wireTypes)) {
+  const at = `src/api/generated/${file}`;
+  outputs.set(at, formatted(at, text));
+}
+// What the TypeScript classes accept beyond the schema's types, for the reference to say.
+const { DATE_INPUTS } = require(path.join(repo, "dist", "provider", "lobbyHistoryExport", "args.js"));
+const typescriptAccepts = {
+  LobbyHistoryExport: Object.fromEntries(DATE_INPUTS.map((name) => [name, "a `Date`"])),
+};
+for (const [file, text] of Object.entries(referencePages(schema, typescriptAccepts)))
   outputs.set(`docs/reference/${file}`, text);
 
 const stale = [];

@@ -38,11 +38,15 @@ function typeText(schema, spec) {
 
 const cell = (text) => (text ?? "").replaceAll("|", "\\|").replaceAll("\n", " ");
 
-function table(schema, properties, required) {
+/**
+ * `extra`: what the TypeScript type of an argument accepts beyond the schema's type, by property name
+ * (e.g. a `Date`, which the TypeScript classes convert before the provider sees it).
+ */
+function table(schema, properties, required, extra = {}) {
   const needed = new Set(required ?? []);
   const rows = Object.entries(properties).map(
     ([name, spec]) =>
-      `| \`${name}\` | ${typeText(schema, spec)} | ${needed.has(name) ? "yes" : "no"} | ${cell(spec.description)}${spec.secret ? " **Secret.**" : ""} |`,
+      `| \`${name}\` | ${typeText(schema, spec)}${extra[name] ? ` (TypeScript: or ${extra[name]})` : ""} | ${needed.has(name) ? "yes" : "no"} | ${cell(spec.description)}${spec.secret ? " **Secret.**" : ""} |`,
   );
   return ["| property | type | required | description |", "|---|---|---|---|", ...rows].join("\n");
 }
@@ -139,7 +143,7 @@ managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts wit
   },
 };
 
-function resourcePage(schema, token, resource) {
+function resourcePage(schema, token, resource, typescriptAccepts = {}) {
   const name = nameOf(token);
   const example = EXAMPLES[name];
   const usage = example
@@ -180,7 +184,7 @@ ${resource.description}
 ${usage}
 ## Inputs
 
-${table(schema, resource.inputProperties, resource.requiredInputs)}
+${table(schema, resource.inputProperties, resource.requiredInputs, typescriptAccepts)}
 
 ## Outputs
 
@@ -263,10 +267,10 @@ ${config.join("\n")}
 }
 
 /** The files of `docs/reference/`, by file name. */
-export function referencePages(schema) {
+export function referencePages(schema, typescriptAccepts = {}) {
   const pages = { "_index.md": indexPage(schema) };
   for (const [token, resource] of Object.entries(schema.resources)) {
-    pages[pageOf(nameOf(token))] = resourcePage(schema, token, resource);
+    pages[pageOf(nameOf(token))] = resourcePage(schema, token, resource, typescriptAccepts[nameOf(token)]);
   }
   for (const [token, fn] of Object.entries(schema.functions)) {
     pages[pageOf(nameOf(token))] = functionPage(schema, token, fn);

@@ -8,9 +8,19 @@ import {
   checkBaseUrl,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
+  originsOf,
   readSettings,
 } from "./config";
-import { GamehostApiError, GamehostDeadlineError, GamehostError, GamehostValidationError } from "./errors";
+import {
+  GamehostApiError,
+  GamehostDeadlineError,
+  GamehostError,
+  GamehostValidationError,
+  type SettingOrigins,
+} from "./errors";
+// The public signatures use the generated plain declarations, never the schemas' `z.infer` types, so a
+// program's type check of this module does not reach zod's typings.
+import type * as wire from "./generated/wire";
 import type { FieldIssue } from "./issues";
 import { redactError } from "./redact";
 import {
@@ -31,16 +41,13 @@ import {
 import { EmptyResponse, ErrorBody, UUID_RULE, Uuid, WatchIndex } from "./schemas/common";
 import { ExportLobbyHistoryRequest, ExportLobbyHistoryResponse } from "./schemas/lobbies";
 import {
-  type Build,
   CreateServerRequest,
-  type Datacenter,
   DeleteServerQuery,
   ListBuildsQuery,
   ListBuildsResponse,
   ListDatacentersResponse,
   ListServersQuery,
   ListServersResponse,
-  type Server,
   ServerResponse,
 } from "./schemas/servers";
 import {
@@ -228,16 +235,19 @@ export class GamehostClient {
   readonly #userAgent: string;
   readonly #dispatcher: Dispatcher;
   readonly #onEvent: ((event: ClientEvent) => void) | undefined;
+  /** Where the settings came from: errors say where to fix the token or base URL. */
+  readonly #origins: SettingOrigins;
 
   /**
    * @param options explicit settings; each missing one is read from `GAMEHOST_*` environment
-   * variables. The base URL is required (a {@link GamehostConfigError} names `gamehost:baseUrl`
+   * variables. The base URL is required (a {@link GamehostConfigError} names the option `baseUrl`
    * and `GAMEHOST_BASE_URL`); without a token no `Authorization` header is sent. An explicit
    * empty `token` means "no token" even when `GAMEHOST_TOKEN` is set.
    */
   constructor(options: ClientOptions = {}) {
     const env = readSettings();
-    this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl);
+    this.#origins = originsOf(options, env);
+    this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
     this.#token = options.token !== undefined ? options.token || undefined : env.token;
 
     const issues: FieldIssue[] = [];
@@ -265,12 +275,12 @@ export class GamehostClient {
   }
 
   /** `GET /cloud/bootstrap`: what a client needs to know about this deployment. */
-  async getBootstrap(o?: RequestOptions): Promise<Bootstrap> {
+  async getBootstrap(o?: RequestOptions): Promise<wire.Bootstrap> {
     return this.call({ method: "GET", template: "/cloud/bootstrap", response: Bootstrap, options: o });
   }
 
   /** `GET /cloud/games`: the games of the identity's groups, and those groups. */
-  async listGames(o?: WatchableOptions): Promise<ListGamesResponse> {
+  async listGames(o?: WatchableOptions): Promise<wire.ListGamesResponse> {
     return this.call({
       method: "GET",
       template: "/cloud/games",
@@ -282,7 +292,7 @@ export class GamehostClient {
   }
 
   /** `GET /cloud/games/{game_id}`: one game with its regions, namespaces (environments) and versions. */
-  async getGame(gameId: string, o?: WatchableOptions): Promise<GetGameResponse> {
+  async getGame(gameId: string, o?: WatchableOptions): Promise<wire.GetGameResponse> {
     return this.call({
       method: "GET",
       template: "/cloud/games/{game_id}",
@@ -301,9 +311,9 @@ export class GamehostClient {
   async createServer(
     gameId: string,
     environmentId: string,
-    body: CreateServerRequest,
+    body: wire.CreateServerRequest,
     o?: RequestOptions,
-  ): Promise<Server> {
+  ): Promise<wire.Server> {
     const template = "/games/{game_id}/environments/{environment_id}/servers";
     const checked = parseWith(CreateServerRequest, body, `request body of POST ${template}`);
     const answer = await this.call({
@@ -324,7 +334,7 @@ export class GamehostClient {
     environmentId: string,
     serverId: string,
     o?: RequestOptions,
-  ): Promise<Server> {
+  ): Promise<wire.Server> {
     const answer = await this.call({
       method: "GET",
       template: "/games/{game_id}/environments/{environment_id}/servers/{server_id}",
@@ -340,7 +350,7 @@ export class GamehostClient {
     gameId: string,
     environmentId: string,
     serverId: string,
-    query?: DeleteServerQuery,
+    query?: wire.DeleteServerQuery,
     o?: RequestOptions,
   ): Promise<void> {
     const template = "/games/{game_id}/environments/{environment_id}/servers/{server_id}";
@@ -359,9 +369,9 @@ export class GamehostClient {
   async listServers(
     gameId: string,
     environmentId: string,
-    query?: ListServersQuery,
+    query?: wire.ListServersQuery,
     o?: RequestOptions,
-  ): Promise<Server[]> {
+  ): Promise<wire.Server[]> {
     const template = "/games/{game_id}/environments/{environment_id}/servers";
     const q = parseWith(ListServersQuery, query ?? {}, `query of GET ${template}`);
     const answer = await this.call({
@@ -380,7 +390,11 @@ export class GamehostClient {
   }
 
   /** `GET …/datacenters`: datacenters of the game's cluster, sorted by slug. */
-  async listDatacenters(gameId: string, environmentId: string, o?: RequestOptions): Promise<Datacenter[]> {
+  async listDatacenters(
+    gameId: string,
+    environmentId: string,
+    o?: RequestOptions,
+  ): Promise<wire.Datacenter[]> {
     const answer = await this.call({
       method: "GET",
       template: "/games/{game_id}/environments/{environment_id}/datacenters",
@@ -395,9 +409,9 @@ export class GamehostClient {
   async listBuilds(
     gameId: string,
     environmentId: string,
-    query?: ListBuildsQuery,
+    query?: wire.ListBuildsQuery,
     o?: RequestOptions,
-  ): Promise<Build[]> {
+  ): Promise<wire.Build[]> {
     const template = "/games/{game_id}/environments/{environment_id}/builds";
     const q = parseWith(ListBuildsQuery, query ?? {}, `query of GET ${template}`);
     const answer = await this.call({
@@ -417,9 +431,9 @@ export class GamehostClient {
    */
   async exportLobbyHistory(
     gameId: string,
-    body: ExportLobbyHistoryRequest,
+    body: wire.ExportLobbyHistoryRequest,
     o?: RequestOptions,
-  ): Promise<ExportLobbyHistoryResponse> {
+  ): Promise<wire.ExportLobbyHistoryResponse> {
     const template = "/cloud/games/{game_id}/matchmaker/lobbies/export-history";
     return this.call({
       method: "POST",
@@ -432,7 +446,7 @@ export class GamehostClient {
   }
 
   /** `GET /cloud/groups/{group_id}/billing`: billing timestamps of a group. */
-  async getGroupBilling(groupId: string, o?: WatchableOptions): Promise<GetGroupBillingResponse> {
+  async getGroupBilling(groupId: string, o?: WatchableOptions): Promise<wire.GetGroupBillingResponse> {
     return this.call({
       method: "GET",
       template: "/cloud/groups/{group_id}/billing",
@@ -447,9 +461,9 @@ export class GamehostClient {
   /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived, personal portal URL. */
   async createPaymentPortalSession(
     groupId: string,
-    body: CreatePaymentPortalSessionRequest,
+    body: wire.CreatePaymentPortalSessionRequest,
     o?: RequestOptions,
-  ): Promise<CreatePaymentPortalSessionResponse> {
+  ): Promise<wire.CreatePaymentPortalSessionResponse> {
     const template = "/cloud/groups/{group_id}/billing/payment-portal-session";
     return this.call({
       method: "POST",
@@ -465,7 +479,7 @@ export class GamehostClient {
    * Each new version of the game list, until `o.signal` fires (see {@link watchVersions}). Calls are
    * paced: answers that come back faster than `o.minIntervalMs` make the loop back off.
    */
-  watchGames(o?: WatchOptions): AsyncIterableIterator<ListGamesResponse> {
+  watchGames(o?: WatchOptions): AsyncIterableIterator<wire.ListGamesResponse> {
     return watchVersions(
       (watchIndex, signal) => this.listGames({ ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
       o?.signal,
@@ -474,7 +488,7 @@ export class GamehostClient {
   }
 
   /** Each new version of one game, until `o.signal` fires (paced as {@link watchGames}). */
-  watchGame(gameId: string, o?: WatchOptions): AsyncIterableIterator<GetGameResponse> {
+  watchGame(gameId: string, o?: WatchOptions): AsyncIterableIterator<wire.GetGameResponse> {
     return watchVersions(
       (watchIndex, signal) =>
         this.getGame(gameId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
@@ -484,7 +498,7 @@ export class GamehostClient {
   }
 
   /** Each new version of a group's billing, until `o.signal` fires (paced as {@link watchGames}). */
-  watchGroupBilling(groupId: string, o?: WatchOptions): AsyncIterableIterator<GetGroupBillingResponse> {
+  watchGroupBilling(groupId: string, o?: WatchOptions): AsyncIterableIterator<wire.GetGroupBillingResponse> {
     return watchVersions(
       (watchIndex, signal) =>
         this.getGroupBilling(groupId, { ...(signal ? { signal } : {}), ...indexOption(watchIndex) }),
@@ -690,6 +704,7 @@ export class GamehostClient {
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       ids,
       baseUrl: this.baseUrl,
+      origins: this.#origins,
     });
   }
 

@@ -1,4 +1,4 @@
-import { GamehostConfigError } from "./errors";
+import { GamehostConfigError, type SettingOrigins, type SettingSource } from "./errors";
 
 /** Config keys and their environment variables. One table, used by the client, the provider and docs. */
 export const CONFIG_KEYS = {
@@ -35,58 +35,78 @@ export interface ConnectionSettings {
   callTimeoutMs?: number | undefined;
   /** Largest answer read into memory, in bytes (default 16 MiB). The CSV export download streams, uncapped. */
   maxResponseBytes?: number | undefined;
+  /**
+   * Where the values came from, as {@link readSettings} records it, so errors say where to fix one. Leave
+   * it out in code: a value given to `new GamehostClient` is then a client option.
+   */
+  origins?: SettingOrigins | undefined;
 }
 
 /** A lookup of a config key such as `gamehost:token` (Pulumi config, a provider's `configure` request…). */
 export type ConfigLookup = (key: string) => string | undefined;
 
-function numberSetting(name: ConfigName, raw: string | undefined): number | undefined {
+function numberSetting(
+  name: ConfigName,
+  raw: string | undefined,
+  origins: SettingOrigins,
+): number | undefined {
   if (raw === undefined || raw === "") return undefined;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) {
     const { key, env } = CONFIG_KEYS[name];
-    throw new GamehostConfigError(key, env, `must be a non-negative integer, got ${JSON.stringify(raw)}`);
+    const problem = `must be a non-negative integer, got ${JSON.stringify(raw)}`;
+    throw new GamehostConfigError(key, env, problem, origins);
   }
   return value;
 }
 
 /**
- * Reads settings from a config lookup first and the environment second. Values given explicitly
- * by the caller win over both; see {@link requireConnection}.
+ * Reads settings from a config lookup first and the environment second, recording where each came
+ * from. A lookup means Pulumi config (a program's or a provider's); without one the settings are a
+ * client's built in code, read from the environment only. Values given explicitly by the caller win
+ * over both; see {@link requireConnection}.
  */
-export function readSettings(lookup: ConfigLookup = () => undefined, env = process.env): ConnectionSettings {
+export function readSettings(lookup?: ConfigLookup, env = process.env): ConnectionSettings {
+  const sources: Partial<Record<ConfigName, SettingSource>> = {};
+  const origins: SettingOrigins = { sources, pulumi: lookup !== undefined };
   const get = (name: ConfigName): string | undefined => {
     const { key, env: envVar } = CONFIG_KEYS[name];
-    const value = lookup(key) ?? env[envVar];
-    return value === "" ? undefined : value;
+    const configured = lookup?.(key);
+    const value = configured ?? env[envVar];
+    if (value === undefined || value === "") return undefined;
+    sources[name] = configured !== undefined ? "config" : "env";
+    return value;
   };
   return {
+    origins,
     baseUrl: get("baseUrl"),
     token: get("token"),
-    maxRetries: numberSetting("maxRetries", get("maxRetries")),
-    requestTimeoutMs: numberSetting("requestTimeoutMs", get("requestTimeoutMs")),
-    callTimeoutMs: numberSetting("callTimeoutMs", get("callTimeoutMs")),
-    maxResponseBytes: numberSetting("maxResponseBytes", get("maxResponseBytes")),
+    maxRetries: numberSetting("maxRetries", get("maxRetries"), origins),
+    requestTimeoutMs: numberSetting("requestTimeoutMs", get("requestTimeoutMs"), origins),
+    callTimeoutMs: numberSetting("callTimeoutMs", get("callTimeoutMs"), origins),
+    maxResponseBytes: numberSetting("maxResponseBytes", get("maxResponseBytes"), origins),
   };
 }
 
 /**
  * Checks a base URL: set, parseable, http(s), without user info. Returns it without trailing slashes.
- * A problem fails naming `gamehost:baseUrl` and `GAMEHOST_BASE_URL`, never quoting the URL. User info
- * (`http://admin:pw@host`) is refused rather than stripped: the URL is printed in errors and
- * diagnostics, and the service takes no credentials there (only the bearer token).
+ * A problem fails naming `gamehost:baseUrl` and `GAMEHOST_BASE_URL`, or where the value came from
+ * (`origins`), never quoting the URL. User info (`http://admin:pw@host`) is refused rather than
+ * stripped: the URL is printed in errors and diagnostics, and the service takes no credentials there
+ * (only the bearer token).
  */
-export function checkBaseUrl(baseUrl: string | undefined): string {
+export function checkBaseUrl(baseUrl: string | undefined, origins?: SettingOrigins): string {
   const { key, env } = CONFIG_KEYS.baseUrl;
-  if (!baseUrl) throw new GamehostConfigError(key, env);
+  if (!baseUrl) throw new GamehostConfigError(key, env, undefined, origins);
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);
   } catch {
-    throw new GamehostConfigError(key, env, "is not a valid URL");
+    throw new GamehostConfigError(key, env, `is not a valid URL${quotedUrl(baseUrl)}`, origins);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new GamehostConfigError(key, env, "must be an http(s) URL");
+    const problem = `must be an http(s) URL, got scheme ${JSON.stringify(parsed.protocol)}`;
+    throw new GamehostConfigError(key, env, problem, origins);
   }
   if (parsed.username || parsed.password) {
     throw new GamehostConfigError(
@@ -98,13 +118,35 @@ export function checkBaseUrl(baseUrl: string | undefined): string {
   return baseUrl.replace(/\/+$/, "");
 }
 
+/**
+ * Where the settings of a client came from: those {@link readSettings} recorded (`given.origins`, from a
+ * Pulumi face), else each value given to the client is a client option and the rest came from `env`.
+ */
+export function originsOf(given: ConnectionSettings, env: ConnectionSettings): SettingOrigins {
+  if (given.origins) return given.origins;
+  const sources: Partial<Record<ConfigName, SettingSource>> = { ...env.origins?.sources };
+  for (const name of Object.keys(CONFIG_KEYS) as ConfigName[]) {
+    if (given[name] !== undefined) sources[name] = "option";
+  }
+  return { sources, pulumi: false };
+}
+
 /** Settings with base URL and token checked: a missing one fails naming its config key and env var. */
 export function requireConnection(settings: ConnectionSettings): ConnectionSettings & {
   baseUrl: string;
   token: string;
 } {
-  const baseUrl = checkBaseUrl(settings.baseUrl);
+  const baseUrl = checkBaseUrl(settings.baseUrl, settings.origins);
   const { token } = settings;
-  if (!token) throw new GamehostConfigError(CONFIG_KEYS.token.key, CONFIG_KEYS.token.env);
+  if (!token)
+    throw new GamehostConfigError(CONFIG_KEYS.token.key, CONFIG_KEYS.token.env, undefined, settings.origins);
   return { ...settings, baseUrl, token };
+}
+
+/**
+ * ` (got "…")` for a base URL that is not a URL, unless it may hold a credential (`user:pw@`, a query):
+ * errors are printed and logged.
+ */
+function quotedUrl(text: string): string {
+  return /[@?#]/.test(text) || text.length > 200 ? "" : ` (got ${JSON.stringify(text)})`;
 }

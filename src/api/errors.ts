@@ -1,7 +1,7 @@
 import type { FieldIssue } from "./issues";
 import { describeIssues } from "./issues";
 
-/** Error codes the service sends (service-facts §2). */
+/** Error codes the service sends (docs/service-contract.md §2). */
 export const ERROR_CODES = {
   unauthorized: "API_UNAUTHORIZED",
   missingEntitlement: "CLAIMS_MISSING_ENTITLEMENT",
@@ -78,10 +78,66 @@ function withoutRepeatedContext(message: string): string {
   );
 }
 
-const SET_TOKEN =
-  "set gamehost:token (`pulumi config set --secret gamehost:token <token>`) or GAMEHOST_TOKEN";
-const SET_BASE_URL =
-  "check gamehost:baseUrl (`pulumi config set gamehost:baseUrl <url>`) or GAMEHOST_BASE_URL";
+/**
+ * Where a setting's value came from: `option` (passed to `new GamehostClient` in code), `config` (Pulumi
+ * config: the stack's, or a provider's arguments) or `env` (a `GAMEHOST_*` environment variable).
+ */
+export type SettingSource = "option" | "config" | "env";
+
+/**
+ * Where a client's settings came from, so its errors say where to fix one: `pulumi` is true for a client
+ * a Pulumi program or provider built from its config (the only one told to run `pulumi config set`).
+ */
+export interface SettingOrigins {
+  /** Source of each setting that has a value, by option name (`baseUrl`, `token`…). */
+  sources: Readonly<Partial<Record<string, SettingSource>>>;
+  pulumi: boolean;
+}
+
+/** A setting by its three names: option, Pulumi config key, environment variable. */
+interface SettingNames {
+  name: string;
+  key: string;
+  envVar: string;
+}
+
+const settingNames = (key: string, envVar: string): SettingNames => ({
+  name: key.slice(key.indexOf(":") + 1),
+  key,
+  envVar,
+});
+
+/** `pulumi config set [--secret] <key> <value>`, the command that changes a Pulumi config setting. */
+const configSet = ({ key }: SettingNames, value = "<value>") =>
+  `\`pulumi config set ${key.includes("token") ? "--secret " : ""}${key} ${value}\``;
+
+/**
+ * Where to change a setting, after a verb (`set`, `check`): only where its value came from, and for a
+ * setting with no value every place it may come from. Without origins: the Pulumi config and env var.
+ */
+function whereToSet(
+  verb: string,
+  setting: SettingNames & { value: string },
+  origins: SettingOrigins | undefined,
+): string {
+  const { name, key, envVar, value } = setting;
+  switch (origins?.sources[name]) {
+    case "option":
+      return `${verb} the client option ${name}`;
+    case "env":
+      return `${verb} the ${envVar} environment variable`;
+    case "config":
+      return `${verb} ${key} (${configSet(setting, value)})`;
+  }
+  return origins?.pulumi === false
+    ? `${verb} the client option ${name} or the ${envVar} environment variable`
+    : `${verb} ${key} (${configSet(setting, value)}) or ${envVar}`;
+}
+
+const TOKEN = { ...settingNames("gamehost:token", "GAMEHOST_TOKEN"), value: "<token>" };
+const BASE_URL = { ...settingNames("gamehost:baseUrl", "GAMEHOST_BASE_URL"), value: "<url>" };
+const setToken = (origins: SettingOrigins | undefined) => whereToSet("set", TOKEN, origins);
+const checkBaseUrl = (origins: SettingOrigins | undefined) => whereToSet("check", BASE_URL, origins);
 
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
@@ -127,15 +183,15 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
   const { status, code, retryAfterMs } = init;
   switch (code) {
     case ERROR_CODES.entitlementExpired:
-      return { text: `The token has expired: ${SET_TOKEN} to a current token.`, restates: true };
+      return { text: `The token has expired: ${setToken(init.origins)} to a current token.`, restates: true };
     case ERROR_CODES.tokenInvalid:
       return {
-        text: `The token is not valid (mistyped, revoked, or from another deployment): ${SET_TOKEN} to a valid token.`,
+        text: `The token is not valid (mistyped, revoked, or from another deployment): ${setToken(init.origins)} to a valid token.`,
         restates: true,
       };
     case ERROR_CODES.missingEntitlement:
       return {
-        text: `The token is not entitled to this (another game's cloud token, or one this route refuses): ${SET_TOKEN} to a group member's user token or this game's cloud token.`,
+        text: `The token is not entitled to this (another game's cloud token, or one this route refuses): ${setToken(init.origins)} to a group member's user token or this game's cloud token.`,
         restates: true,
       };
     case ERROR_CODES.groupNotMember:
@@ -150,12 +206,12 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
       };
     case ERROR_CODES.notFound:
       return {
-        text: `No such route at ${init.baseUrl ?? "the base URL"}: ${SET_BASE_URL}; it must be the API's root (e.g. https://api.example.gg, no path).`,
+        text: `No such route at ${init.baseUrl ?? "the base URL"}: ${checkBaseUrl(init.origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`,
         restates: true,
       };
   }
   if (AUTH_CODES.has(code) || status === 401)
-    return { text: `No valid token was sent: ${SET_TOKEN}.`, restates: true };
+    return { text: `No valid token was sent: ${setToken(init.origins)}.`, restates: true };
   if (NOT_FOUND_CODES.has(code)) return { text: notFoundAdvice(code, init.ids ?? {}), restates: true };
   if (code === ERROR_CODES.rateLimit || status === 429) {
     const when = retryAfterMs !== undefined ? ` after ${new Date(retryAfterMs).toISOString()}` : " later";
@@ -182,6 +238,8 @@ export interface ApiErrorInit {
   ids?: Readonly<Record<string, string>>;
   /** The client's base URL, named when a route does not exist there. */
   baseUrl?: string;
+  /** Where the client's settings came from, so the advice says where to fix the token or base URL. */
+  origins?: SettingOrigins;
 }
 
 /** A non-200 answer from the service. */
@@ -274,7 +332,7 @@ export class GamehostNetworkError extends GamehostError {
     const at = baseUrl ?? "the base URL";
     const fix =
       typeof code === "string" && UNREACHABLE.has(code)
-        ? `Nothing answers at ${at}: ${SET_BASE_URL}, and that the service is running.`
+        ? `Nothing answers at ${at}: ${checkBaseUrl(undefined)}, and that the service is running.`
         : typeof code === "string" && TIMED_OUT.has(code)
           ? "The service did not answer in time: retry, or raise gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)."
           : "The connection failed: retry; if it keeps failing, check the network and gamehost:baseUrl.";
@@ -299,16 +357,31 @@ export class GamehostValidationError extends GamehostError {
   }
 }
 
-/** Required configuration is missing or invalid. */
+/**
+ * Required configuration is missing or invalid. The message names the setting where its value came from
+ * (`origins`): the client option and its value for a client built in code, the environment variable, or
+ * the Pulumi config key with the `pulumi config set` that fixes it.
+ */
 export class GamehostConfigError extends GamehostError {
   override name = "GamehostConfigError";
   readonly key: string;
   readonly envVar: string;
 
-  constructor(key: string, envVar: string, problem = "is not set") {
-    super(
-      `Configuration ${key} ${problem}: run \`pulumi config set ${key.includes("token") ? "--secret " : ""}${key} <value>\` or set the ${envVar} environment variable.`,
-    );
+  constructor(key: string, envVar: string, problem = "is not set", origins?: SettingOrigins) {
+    const setting = settingNames(key, envVar);
+    const source = origins?.sources[setting.name];
+    const unset = problem === "is not set";
+    const message =
+      source === "option"
+        ? `Client option ${setting.name} ${problem}: pass ${unset ? "it" : "a valid one"} to new GamehostClient.`
+        : source === "env"
+          ? `Environment variable ${envVar} ${problem}: change or unset it.`
+          : source === "config"
+            ? `Configuration ${key} ${problem}: run ${configSet(setting)}.`
+            : origins?.pulumi === false
+              ? `Client option ${setting.name} ${problem}: pass it to new GamehostClient or set the ${envVar} environment variable.`
+              : `Configuration ${key} ${problem}: run ${configSet(setting)} or set the ${envVar} environment variable.`;
+    super(message);
     this.key = key;
     this.envVar = envVar;
   }

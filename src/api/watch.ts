@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Watch } from "./schemas/common";
+import type { Watch } from "./generated/wire";
 import { sleep as realSleep } from "./wait";
 
 /** A watchable answer: any data plus its version marker. */
@@ -40,7 +40,7 @@ function withoutWatch<T extends Watched>(value: T): Omit<T, "watch"> {
 }
 
 /**
- * Long-poll loop of a watchable endpoint (service-facts §5): the first call carries no index and
+ * Long-poll loop of a watchable endpoint (docs/service-contract.md §5): the first call carries no index and
  * is yielded; each later call passes the last `watch.index` and is yielded only when it is a new
  * version. A hold that ends with the same index, or with a fresh index but equal data, is the
  * service's normal timeout and is not yielded. Calls are paced (see {@link WatchPacing}), so a

@@ -45,7 +45,7 @@ export function authenticate(
 /**
  * How a route family refuses a cloud token of another game: the cloud routes say the token lacks
  * the entitlement (401 `CLAIMS_MISSING_ENTITLEMENT`); the servers routes, which check the
- * environment first, say it is forbidden (403 `API_FORBIDDEN`) (service-facts §2).
+ * environment first, say it is forbidden (403 `API_FORBIDDEN`) (docs/service-contract.md §2).
  */
 export type OtherGameToken = "unentitled" | "forbidden";
 

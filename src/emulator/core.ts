@@ -65,7 +65,7 @@ export type Handler = (
 export interface WatchedView {
   /** Names the view, e.g. `games:user:<identity id>`: equal keys must render equal answers. */
   cacheKey: string;
-  /** The watch keys of the game updates that wake a watch of the view (service-facts §5). */
+  /** The watch keys of the game updates that wake a watch of the view (docs/service-contract.md §5). */
   keys(): readonly string[];
   /** The answer without its `watch` field. */
   render(): Record<string, unknown>;
@@ -286,7 +286,7 @@ export class EmulatorCore {
    * Places a server after its delay; `true` when that changed it. A server that cannot start exits
    * without ever starting, as on the service (`destroyed_at`, no `started_at`, ports without public
    * addresses), and the emulator carries on: one with a game-guard port without `internal_port`,
-   * which the API accepts (service-facts §4), or one whose datacenter has no free public port left.
+   * which the API accepts (docs/service-contract.md §4), or one whose datacenter has no free public port left.
    */
   private place(record: ServerRecord): boolean {
     const { server } = record;
@@ -360,7 +360,7 @@ export class EmulatorCore {
   /**
    * Records a change to the data the routes show. The next answer of every view shows it; only
    * game updates (`wakes`: their watch keys) also wake held watches and move the index a watch
-   * compares with (service-facts §5). Player counts, display names, group membership and billing
+   * compares with (docs/service-contract.md §5). Player counts, display names, group membership and billing
    * wake nothing: they show at the next answer, at the latest when a held watch times out.
    */
   changed(wakes: readonly string[] = []): void {
@@ -379,7 +379,7 @@ export class EmulatorCore {
   }
 
   /**
-   * A watchable answer (service-facts §5): at once without `watch_index` (its index is the
+   * A watchable answer (docs/service-contract.md §5): at once without `watch_index` (its index is the
    * answer's time plus one), when a game update came after the index, or when the index is too
    * old; otherwise held until the next game update or `watchHoldMs`, then answered with the
    * current data and a fresh index. Answered synchronously unless it is held.

@@ -43,7 +43,7 @@ export interface EmulatorOptions {
   placementDelayMs?: number;
   /** `never`: servers are never placed (partial-create tests); default `auto`. */
   placement?: PlacementMode;
-  /** Enforce the service's rate limits (service-facts §8); default false. */
+  /** Enforce the service's rate limits (docs/service-contract.md §8); default false. */
   rateLimit?: boolean;
   /**
    * Serve the `/__admin` routes; default false. Each admin request needs the admin token
@@ -151,7 +151,7 @@ function checkMs(name: string, value: number): number {
 }
 
 /**
- * Starts the emulator of the hosting service on 127.0.0.1. It answers as service-facts.md
+ * Starts the emulator of the hosting service on 127.0.0.1. It answers as docs/service-contract.md
  * describes: same routes, auth rules, errors, watch semantics and placement.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
@@ -266,7 +266,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   /**
    * The error a request gets before its handler runs: an injected fault, else the service's first
-   * checks in its order (service-facts §1): a bearer token present (so a tokenless request is 401
+   * checks in its order (docs/service-contract.md §1): a bearer token present (so a tokenless request is 401
    * even when rate limited), then the rate limit. The handler goes on with the token's validity,
    * then the body.
    */
@@ -369,7 +369,7 @@ const RATE_LIMIT_MESSAGE = "Rate limit exceeded for this endpoint: retry after t
 
 /**
  * 429 `API_RATE_LIMIT` until `until` (epoch ms, a whole second), as the service words it
- * (service-facts §8): `retry-after` is that instant as an HTTP date, and `metadata` is the same
+ * (docs/service-contract.md §8): `retry-after` is that instant as an HTTP date, and `metadata` is the same
  * instant in ms, a bare number. `retryAfter` replaces the header (injected faults in seconds style).
  */
 function rateLimited(until: number, retryAfter = new Date(until).toUTCString()): ServiceError {

@@ -123,7 +123,7 @@ export class Exchange implements RequestContext, Capped {
   }
 
   /**
-   * The body as the service reads it (service-facts §1): whatever the `Content-Type`, an empty body
+   * The body as the service reads it (docs/service-contract.md §1): whatever the `Content-Type`, an empty body
    * as `{}`, anything else as JSON or 400 `API_BAD_BODY`.
    */
   json(): Promise<unknown> {

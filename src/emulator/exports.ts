@@ -29,7 +29,7 @@ export function exportFile(exportDir: string, uploadId: string): string {
 /**
  * Streams the span's lobbies of a game, newest first, into a CSV file. Rows are produced lazily
  * and piped with back-pressure, so memory stays flat however many lobbies there are. The header
- * is written with the first row: an export with no lobby is an empty file (service-facts §6).
+ * is written with the first row: an export with no lobby is an empty file (docs/service-contract.md §6).
  */
 export async function writeLobbyExport(
   fixture: Fixture,

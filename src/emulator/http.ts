@@ -60,7 +60,7 @@ export const INTERNAL_MESSAGE = "An internal error has occurred.";
 export const notFoundRoute = (): ServiceError =>
   new ServiceError(404, ERROR_CODES.notFound, "The requested route was not found.");
 
-/** 400 `API_METHOD_NOT_ALLOWED`: the path exists, but not with this method (service-facts §1). */
+/** 400 `API_METHOD_NOT_ALLOWED`: the path exists, but not with this method (docs/service-contract.md §1). */
 export const methodNotAllowed = (method: string): ServiceError =>
   new ServiceError(400, ERROR_CODES.methodNotAllowed, `Method ${method} is not allowed on this route.`);
 
@@ -115,7 +115,7 @@ export const ERROR_DOCUMENTATION_BASE = "https://docs.gamehost.example/errors/";
 /**
  * The `documentation` URL of an error code: its page under {@link ERROR_DOCUMENTATION_BASE}, named by
  * the code itself (e.g. `…/errors/API_NOT_FOUND`). Every coded error carries one; only the internal
- * `ERROR` has none (service-facts §2).
+ * `ERROR` has none (docs/service-contract.md §2).
  */
 export function documentationOf(code: string): string | undefined {
   return code === ERROR_CODES.internal ? undefined : `${ERROR_DOCUMENTATION_BASE}${code}`;

@@ -107,7 +107,7 @@ export function spanHoldsNothing(start: number, end: number): boolean {
 }
 
 /**
- * Whether an export of the span `(start, end]` includes the lobby (service-facts §6): its create or
+ * Whether an export of the span `(start, end]` includes the lobby (docs/service-contract.md §6): its create or
  * stop time lies in the span, or it is still running and was created at or before `end`. So a lobby
  * created after `end`, or stopped at or before `start`, never is. No range is checked: a span with
  * `start ≥ end`, or a negative bound, holds no lobby at all.

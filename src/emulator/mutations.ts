@@ -30,7 +30,7 @@ export type NewVersion = z.input<typeof NewVersion>;
 
 /**
  * Changes to the data the emulator serves. Every change shows at the next answer. Only game
- * updates wake held watches (service-facts §5): an environment created, a version published, a
+ * updates wake held watches (docs/service-contract.md §5): an environment created, a version published, a
  * logo or banner uploaded, an environment's version set. The others (player counts, display names,
  * group membership, billing) wake nothing; a held watch shows them when it times out.
  */

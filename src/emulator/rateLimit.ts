@@ -1,8 +1,8 @@
-/** Length of a rate-limit window: fixed 15-minute windows (service-facts §8). */
+/** Length of a rate-limit window: fixed 15-minute windows (docs/service-contract.md §8). */
 export const RATE_WINDOW_MS = 15 * 60_000;
 
 /**
- * The service's per-minute figures by method (service-facts §8); every route uses them, the servers
+ * The service's per-minute figures by method (docs/service-contract.md §8); every route uses them, the servers
  * routes included. A window allows {@link RATE_WINDOW_MS} / 1 min times as many.
  */
 export const PER_MINUTE_LIMITS: Readonly<Record<string, number>> = {

@@ -36,7 +36,7 @@ function idParam(segment: string): string | undefined {
 
 /**
  * Routes matched segment by segment. A param segment accepts any UUID form the service parses
- * (service-facts §1) and hands it on canonical; any other segment makes the route not match.
+ * (docs/service-contract.md §1) and hands it on canonical; any other segment makes the route not match.
  */
 export class Router<H> {
   private readonly compiled: Compiled<H>[] = [];

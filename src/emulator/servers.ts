@@ -17,7 +17,7 @@ export interface PortRange {
   readonly max: number;
 }
 
-/** Public ports of game-guard ports other than http/https (service-facts §4). */
+/** Public ports of game-guard ports other than http/https (docs/service-contract.md §4). */
 export const GAME_GUARD_PORTS: PortRange = { min: 20_000, max: 31_999 };
 /** Public ports of host-routed ports. */
 export const HOST_PORTS: PortRange = { min: 26_000, max: 31_999 };

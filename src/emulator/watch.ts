@@ -8,7 +8,7 @@ interface Waiter {
 }
 
 /**
- * Change tracking for the updates that wake watches (game updates, service-facts §5). Each key
+ * Change tracking for the updates that wake watches (game updates, docs/service-contract.md §5). Each key
  * (e.g. `game:<id>`) remembers the instant of its last update; the index a held watch is answered
  * with is that instant plus one. Waiters are indexed by key, so an update wakes exactly the
  * watchers of what it touched, and each waiter costs one timer.

@@ -3,8 +3,41 @@
  * port as its first line of stdout, which is how the engine (or a language host's RunPlugin) finds it.
  * The engine address it is given as its argument is not needed: the provider calls no engine service.
  */
+import * as path from "node:path";
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
+import { PACKAGE_NAME, PACKAGE_VERSION, REPOSITORY_URL } from "../version";
 import { grpc, provrpc } from "./proto";
+
+const PROGRAM = "pulumi-resource-gamehost";
+
+/** What `--help` prints: what the program is, how Pulumi starts it, where the docs are. */
+export function usage(): string {
+  const docs = path.join(__dirname, "..", "..", "docs", "languages.md");
+  return [
+    `Usage: ${PROGRAM} [--help | --version]`,
+    "",
+    `The Pulumi resource provider plugin of ${PACKAGE_NAME} ${PACKAGE_VERSION} (gamehost:index:Server,`,
+    "gamehost:index:LobbyHistoryExport and the gamehost data sources, for every Pulumi language).",
+    "",
+    "Pulumi starts it, not you: the engine runs it with its own address as argument and reads the port",
+    "it serves on from its first line of stdout. Point a project at the folder that holds it (Pulumi.yaml",
+    "`plugins.providers` with `path:`, or `pulumi package add <folder>`), or put it on PATH.",
+    "",
+    `Docs: ${docs}`,
+    `      ${REPOSITORY_URL}/blob/main/docs/languages.md`,
+  ].join("\n");
+}
+
+/**
+ * What the command line asks for. The engine passes its address and its own flags (`--logtostderr`,
+ * `-v=N`, `--tracing URL`, `--logflow`), never `--help` or `--version`, so those two are the only words
+ * read here and every other argument means "serve", as it always has.
+ */
+export function commandOf(argv: readonly string[]): "help" | "version" | "serve" {
+  if (argv.includes("--help") || argv.includes("-h")) return "help";
+  if (argv.includes("--version")) return "version";
+  return "serve";
+}
 
 /**
  * The provider's handlers, loaded on the first call: the engine waits for the port line, and the
@@ -59,8 +92,13 @@ export async function serveProvider(port = 0): Promise<RunningProvider> {
   };
 }
 
-/** Process entry: serve, print the port, stop on SIGINT/SIGTERM. */
-export async function main(): Promise<void> {
+/** Process entry: `--help` and `--version` answer and return; otherwise serve, print the port, stop on SIGINT/SIGTERM. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const command = commandOf(argv);
+  if (command !== "serve") {
+    process.stdout.write(`${command === "help" ? usage() : `${PROGRAM} ${PACKAGE_VERSION}`}\n`);
+    return;
+  }
   const running = await serveProvider();
   process.stdout.write(`${running.port}\n`);
   const stop = () => void running.stop().then(() => process.exit(0));

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { snakeToCamel } from "../api/case";
 import { CONFIG_KEYS } from "../api/config";
-import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
+import { PACKAGE_NAME, PACKAGE_VERSION, REPOSITORY_URL } from "../version";
 import { ProviderConfig, SECRET_CONFIG } from "./config";
 import { FUNCTION_ENTRIES, MODULE, PACKAGE, type PropertySource, RESOURCES } from "./registry";
 
@@ -236,7 +236,7 @@ export function packageSchema(): PackageSchema {
     description:
       "Game servers and lobby-history exports of a multiplayer game hosting platform as code, and data sources for its games, environments, datacenters, builds and billing.",
     keywords: ["pulumi", "gamehost", "game-servers", "category/infrastructure", "kind/native"],
-    homepage: "https://github.com/pulumi-gamehost/pulumi-gamehost",
+    homepage: REPOSITORY_URL,
     repository: "https://github.com/pulumi-gamehost/pulumi-gamehost",
     license: "Apache-2.0",
     publisher: "pulumi-gamehost",

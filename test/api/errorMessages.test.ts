@@ -5,9 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GamehostClient } from "../../src/api/client";
-import { CONFIG_KEYS } from "../../src/api/config";
+import { CONFIG_KEYS, readSettings } from "../../src/api/config";
 import { GamehostApiError } from "../../src/api/errors";
 import type { CreateServerRequest } from "../../src/api/schemas";
 import { closeSharedDispatchers } from "../../src/api/transport";
@@ -43,8 +43,14 @@ afterAll(async () => {
   await closeSharedDispatchers();
 });
 
+/** A client built as the Pulumi faces build one: every setting from Pulumi config. */
 function client(token: string, baseUrl = emu.url): GamehostClient {
-  return new GamehostClient({ baseUrl, token, maxRetries: 0 });
+  const config: Record<string, string> = {
+    [CONFIG_KEYS.baseUrl.key]: baseUrl,
+    [TOKEN_KEY]: token,
+    [CONFIG_KEYS.maxRetries.key]: "0",
+  };
+  return new GamehostClient(readSettings((key) => config[key]));
 }
 
 async function apiError(promise: Promise<unknown>): Promise<GamehostApiError> {
@@ -94,7 +100,7 @@ const newServer = (overrides: Partial<CreateServerRequest> = {}): CreateServerRe
   ...overrides,
 });
 
-describe("authentication errors name the config key and env var of the token", () => {
+describe("authentication errors name where the token came from (here Pulumi config), or where to set one", () => {
   it("401 API_UNAUTHORIZED without a token", async () => {
     const err = await apiError(client("").listGames());
     expectActionable(err, {
@@ -112,7 +118,7 @@ describe("authentication errors name the config key and env var of the token", (
     expectActionable(err, {
       status: 401,
       code: "CLAIMS_ENTITLEMENT_EXPIRED",
-      mentions: [/expired/i, TOKEN_KEY, TOKEN_ENV],
+      mentions: [/expired/i, TOKEN_KEY, "pulumi config set --secret"],
       token,
     });
   });
@@ -123,7 +129,7 @@ describe("authentication errors name the config key and env var of the token", (
     expectActionable(err, {
       status: 400,
       code: "TOKEN_INVALID",
-      mentions: [/not valid/, TOKEN_KEY, TOKEN_ENV],
+      mentions: [/not valid/, TOKEN_KEY, "pulumi config set --secret"],
       token,
     });
     expect(err.isAuthError).toBe(true);
@@ -135,7 +141,7 @@ describe("authentication errors name the config key and env var of the token", (
     expectActionable(err, {
       status: 401,
       code: "CLAIMS_MISSING_ENTITLEMENT",
-      mentions: [/this game.s cloud token/, TOKEN_KEY, TOKEN_ENV],
+      mentions: [/this game.s cloud token/, TOKEN_KEY, "pulumi config set --secret"],
       token,
     });
   });
@@ -334,6 +340,32 @@ describe("errors that are not the service's", () => {
       ),
     );
     expect(err.isNotFound).toBe(false);
+  });
+
+  it("a client built in code is told about its options and the environment, never `pulumi config set`", async () => {
+    const inCode = (options: { token?: string; baseUrl?: string }) =>
+      new GamehostClient({ baseUrl: emu.url, maxRetries: 0, ...options });
+    const expired = await apiError(inCode({ token: emu.tokens.expired }).getGame(game));
+    expect(expired.message).toMatch(
+      /^The token has expired: set the client option token to a current token\. \[/,
+    );
+    const route = await apiError(
+      inCode({ token: emu.tokens.user, baseUrl: `${emu.url}/api/v1` }).getGame(game),
+    );
+    expect(route.message).toContain(`No such route at ${emu.url}/api/v1: check the client option baseUrl;`);
+    vi.stubEnv(TOKEN_ENV, "");
+    try {
+      const missing = await apiError(inCode({}).listGames());
+      expect(missing.message).toContain(
+        `set the client option token or the ${TOKEN_ENV} environment variable.`,
+      );
+      vi.stubEnv(TOKEN_ENV, emu.tokens.expired);
+      const fromEnv = await apiError(inCode({}).getGame(game));
+      expect(fromEnv.message).toContain(`set the ${TOKEN_ENV} environment variable to a current token.`);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    for (const err of [expired, route]) expect(err.message).not.toContain("pulumi config set");
   });
 
   it("a program that fails with one prints its message only (the SDK's RunError brand)", () => {

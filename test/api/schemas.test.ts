@@ -574,7 +574,7 @@ describe("request rules", () => {
 
 /**
  * Paths inside a schema where a value is constrained beyond its type: a string with a check (pattern,
- * length, format), an enum or a literal. Answers must have none of these (service-facts §3: the seed's
+ * length, format), an enum or a literal. Answers must have none of these (docs/service-contract.md §3: the seed's
  * bio pattern is garbled; a new enum value must not break every caller).
  */
 function constraintsIn(schema: z.core.$ZodType, path = ""): string[] {

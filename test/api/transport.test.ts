@@ -2,6 +2,7 @@ import { inspect } from "node:util";
 import { Agent } from "undici";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { type ClientEvent, type ClientOptions, GamehostClient } from "../../src/api/client";
+import { readSettings, requireConnection } from "../../src/api/config";
 import {
   GamehostApiError,
   GamehostConfigError,
@@ -129,22 +130,56 @@ describe("configuration", () => {
     expect(s.seen[0]?.headers.authorization).toBe("Bearer explicit");
   });
 
-  it("fails without a base URL, naming the config key and environment variable", () => {
+  it("fails without a base URL, naming the option and the environment variable (in code)", () => {
     vi.stubEnv("GAMEHOST_BASE_URL", "");
-    const err = (() => {
-      try {
-        new GamehostClient({ token: "x" });
-      } catch (e) {
-        return e;
-      }
-    })();
-    expect(err).toBeInstanceOf(GamehostConfigError);
-    expect((err as Error).message).toContain("gamehost:baseUrl");
-    expect((err as Error).message).toContain("GAMEHOST_BASE_URL");
+    expect(() => new GamehostClient({ token: "x" })).toThrow(
+      new GamehostConfigError("gamehost:baseUrl", "GAMEHOST_BASE_URL", "is not set", {
+        sources: {},
+        pulumi: false,
+      }),
+    );
+    expect(() => new GamehostClient({ token: "x" })).toThrow(
+      "Client option baseUrl is not set: pass it to new GamehostClient or set the GAMEHOST_BASE_URL environment variable.",
+    );
   });
 
-  it("rejects a base URL that is not http(s)", () => {
-    expect(() => new GamehostClient({ baseUrl: "ftp://example.gg" })).toThrow(/gamehost:baseUrl.*http/);
+  it("names a wrong option and its value, and suggests `pulumi config set` only for Pulumi config", () => {
+    const message = (make: () => unknown) => {
+      try {
+        make();
+      } catch (error) {
+        expect(error).toBeInstanceOf(GamehostConfigError);
+        return (error as Error).message;
+      }
+      throw new Error("expected a GamehostConfigError");
+    };
+    // In code: the option and its value.
+    expect(message(() => new GamehostClient({ baseUrl: "ftp://example.gg" }))).toBe(
+      'Client option baseUrl must be an http(s) URL, got scheme "ftp:": pass a valid one to new GamehostClient.',
+    );
+    expect(message(() => new GamehostClient({ baseUrl: "api example.gg" }))).toBe(
+      'Client option baseUrl is not a valid URL (got "api example.gg"): pass a valid one to new GamehostClient.',
+    );
+    // A value that may hold a credential is not quoted.
+    expect(message(() => new GamehostClient({ baseUrl: "user:pw@api example" }))).not.toContain("pw");
+    // From the environment: the variable.
+    vi.stubEnv("GAMEHOST_MAX_RETRIES", "many");
+    expect(message(() => new GamehostClient({ baseUrl: "http://127.0.0.1:1" }))).toBe(
+      'Environment variable GAMEHOST_MAX_RETRIES must be a non-negative integer, got "many": change or unset it.',
+    );
+    // From Pulumi config: the key and the command that sets it.
+    vi.stubEnv("GAMEHOST_MAX_RETRIES", "");
+    const config: Record<string, string> = {
+      "gamehost:baseUrl": "ftp://example.gg",
+      "gamehost:maxRetries": "2",
+    };
+    expect(message(() => new GamehostClient(readSettings((key) => config[key])))).toBe(
+      'Configuration gamehost:baseUrl must be an http(s) URL, got scheme "ftp:": run `pulumi config set gamehost:baseUrl <value>`.',
+    );
+    vi.stubEnv("GAMEHOST_BASE_URL", "");
+    expect(message(() => requireConnection(readSettings(() => undefined)))).toBe(
+      "Configuration gamehost:baseUrl is not set: run `pulumi config set gamehost:baseUrl <value>` or set the GAMEHOST_BASE_URL environment variable.",
+    );
   });
 
   it("rejects negative retry and timeout options, naming them", () => {

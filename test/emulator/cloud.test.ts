@@ -50,7 +50,7 @@ describe("GET /cloud/games", () => {
     expect(noLogo && "logo_url" in noLogo).toBe(false);
   });
 
-  it("sends the deprecated is_developer: true on every group summary (service-facts §7)", async () => {
+  it("sends the deprecated is_developer: true on every group summary (docs/service-contract.md §7)", async () => {
     // Even for a group the fixture marks as no developer group: in a summary the field is a constant.
     const fixture = structuredClone(emu.fixture);
     const mine = fixture.groups.filter((g) => g.members.includes(ids(emu).userIdentity));
@@ -101,7 +101,7 @@ describe("GET /cloud/games/{game_id}", () => {
     expect(body.watch.index).toMatch(/^\d+$/);
   });
 
-  it('sends the deprecated universal_region: "unknown" on every region summary (service-facts §7)', async () => {
+  it('sends the deprecated universal_region: "unknown" on every region summary (docs/service-contract.md §7)', async () => {
     for (const game of emu.fixture.games.filter((g) => g.regions.length > 0)) {
       const res = await call(emu, "GET", `/cloud/games/${game.id}`, { token: emu.tokens.cloud[game.id] });
       const regions = (res.body as { game: { available_regions: Record<string, unknown>[] } }).game

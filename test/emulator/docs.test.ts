@@ -1,6 +1,6 @@
 /**
  * docs/emulator.md lists every place where the emulator answers a clearer 400 and the service a
- * 500 (service-facts §9). Each case here is sent to the emulator, and the page must name it.
+ * 500 (docs/service-contract.md §9). Each case here is sent to the emulator, and the page must name it.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";

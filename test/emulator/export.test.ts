@@ -39,7 +39,7 @@ describe("lobby history export", () => {
 
     const { game } = ids(emu);
     const lobbies = emu.fixture.lobbies.filter((l) => l.gameId === game.id);
-    // service-facts §6: (query_start, query_end]; created or stopped in it, or running and created by its end.
+    // docs/service-contract.md §6: (query_start, query_end]; created or stopped in it, or running and created by its end.
     const inside = (t: number) => t > QUERY_START && t <= QUERY_END;
     const expected = lobbies
       .filter((l) =>

@@ -1,6 +1,6 @@
 /**
  * Lobby-history exports, property-based: for lobbies placed on and around the edges of a span, the
- * emulator's CSV holds exactly the rows service-facts §6 describes. The rule is written out here
+ * emulator's CSV holds exactly the rows docs/service-contract.md §6 describes. The rule is written out here
  * from the facts, not taken from the emulator, so an emulator that drifts from them fails.
  */
 import { parse } from "csv-parse/sync";
@@ -159,7 +159,7 @@ async function exported(fixture: FixtureInput, [queryStart, queryEnd]: [number, 
   }
 }
 
-describe("lobby-history export span (service-facts §6)", () => {
+describe("lobby-history export span (docs/service-contract.md §6)", () => {
   it("holds exactly the lobbies and columns of the rule, newest first, for lobbies on the span's edges", async () => {
     await fc.assert(
       fc.asyncProperty(caseOf, async (c) => {

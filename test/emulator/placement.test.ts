@@ -133,7 +133,7 @@ describe("placement when a datacenter runs out of public ports", () => {
   });
 });
 
-describe("a game-guard port without internal_port (service-facts §4)", () => {
+describe("a game-guard port without internal_port (docs/service-contract.md §4)", () => {
   it("is accepted, but its server never starts: destroyed after the placement delay, no port taken", async () => {
     emu = await start({ fixture: tinyFixture(), placementDelayMs: 30 });
     const cases = [

@@ -25,7 +25,7 @@ const gameOf = (body: unknown) => (body as GameAnswer).game;
 const held = (running: RunningEmulator, n: number) =>
   until(() => (running.watcherCount() === n ? true : undefined));
 
-/** Each game update of service-facts §5, and what it shows in the game. */
+/** Each game update of docs/service-contract.md §5, and what it shows in the game. */
 const GAME_UPDATES: Array<
   [string, (m: Mutations, e: RunningEmulator) => void, (g: GameAnswer["game"]) => boolean]
 > = [

@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries for bad-input tests: valid create-server bodies (wire form), single-field
  * mutations that make them invalid (with the path that must be named), and the provider's camelCase
- * view of both. The rules are written out here from service-facts.md, not taken from the schemas
+ * view of both. The rules are written out here from docs/service-contract.md, not taken from the schemas
  * under test, so a schema that drifts from the facts fails these tests.
  */
 import fc from "fast-check";
@@ -21,7 +21,7 @@ type Json = Record<string, unknown>;
 export const uuid = fc.uuid();
 
 const HEX_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-/** service-facts §1: the forms the service's UUID parser reads, any case. */
+/** docs/service-contract.md §1: the forms the service's UUID parser reads, any case. */
 const UUID_FORMS_RE = new RegExp(
   `^(?:${HEX_UUID}|[0-9a-f]{32}|\\{${HEX_UUID}\\}|urn:uuid:${HEX_UUID})$`,
   "i",
@@ -99,7 +99,7 @@ export const badKillTimeout = fc.oneof(
 );
 
 /**
- * A valid port. `startable`: also one the service can start — service-facts §4: a game-guard port
+ * A valid port. `startable`: also one the service can start — docs/service-contract.md §4: a game-guard port
  * (explicit, or routing omitted) without `internal_port` is accepted but the server never starts.
  */
 const portOf = (startable: boolean) =>

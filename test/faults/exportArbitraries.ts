@@ -161,7 +161,7 @@ export interface WireExportMistake {
 
 /**
  * Export bodies with one mistake. The client sends only what the wire type allows (uint64 bounds);
- * the service reads any integers and checks no range (service-facts §6), so a negative bound or a
+ * the service reads any integers and checks no range (docs/service-contract.md §6), so a negative bound or a
  * backward span is a mistake only on the client side.
  */
 export function exportMutation(side: "client" | "service"): fc.Arbitrary<WireExportMistake> {

@@ -273,7 +273,7 @@ describe("emulator under bad bodies and queries", () => {
     await expectStillServing();
   });
 
-  it("ignores an unknown key anywhere in a create body, as the service does (service-facts §1)", async () => {
+  it("ignores an unknown key anywhere in a create body, as the service does (docs/service-contract.md §1)", async () => {
     const ids = { datacenter: fc.constantFrom(...datacenters), build: fc.constantFrom(...builds) };
     const unknownKey = serverMutation().filter((m) => m.kind === "unknown key");
     await fc.assert(

@@ -89,7 +89,7 @@ describe("serialized providers", () => {
       datacenter: t.datacenter,
       tags: { via: "serialized" },
       runtime: { build: t.build },
-      // A game-guard port needs an internal port to start (service-facts §4).
+      // A game-guard port needs an internal port to start (docs/service-contract.md §4).
       network: { ports: { web: { protocol: "https", internalPort: 8443 } } },
       resources: { cpu: 100, memory: 64 },
     };

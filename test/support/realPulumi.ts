@@ -111,7 +111,10 @@ export class CliProject {
   }
 
   /** Starts `pulumi <args>` (async: the emulator answers from this process's event loop). */
-  start(args: readonly string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliResult> } {
+  start(
+    args: readonly string[],
+    env: NodeJS.ProcessEnv = {},
+  ): { child: ChildProcess; done: Promise<CliResult> } {
     if (!found) throw new Error("no pulumi CLI");
     const child = spawn(found.command, ["--non-interactive", ...args], {
       cwd: this.dir,
@@ -156,7 +159,9 @@ export class CliProject {
   /** Like {@link run}, expecting a failure; the CLI's whole output. */
   async fails(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
     const result = await this.run(args, env);
-    expect(result.code, `pulumi ${args.join(" ")} should fail:\n${result.stdout}\n${result.stderr}`).not.toBe(0);
+    expect(result.code, `pulumi ${args.join(" ")} should fail:\n${result.stdout}\n${result.stderr}`).not.toBe(
+      0,
+    );
     return `${result.stdout}\n${result.stderr}`;
   }
 
@@ -169,7 +174,10 @@ export class CliProject {
   }
 
   async outputsJson(): Promise<Record<string, unknown>> {
-    return JSON.parse(await this.ok(["stack", "output", "--json", "--show-secrets"])) as Record<string, unknown>;
+    return JSON.parse(await this.ok(["stack", "output", "--json", "--show-secrets"])) as Record<
+      string,
+      unknown
+    >;
   }
 
   /** `pulumi stack export`: the deployment's resources. */
@@ -207,8 +215,14 @@ export class CliProject {
   /** Nothing the CLI printed, nor any backend or project file, holds `secret`. */
   expectNoLeak(secret: string): void {
     expect(secret.length).toBeGreaterThan(0);
-    expect(this.outputs.some((o) => o.includes(secret)), "the secret appears in the CLI's output").toBe(false);
-    for (const file of [...walk(this.dir).filter((f) => !f.includes("node_modules")), ...walk(this.backend)]) {
+    expect(
+      this.outputs.some((o) => o.includes(secret)),
+      "the secret appears in the CLI's output",
+    ).toBe(false);
+    for (const file of [
+      ...walk(this.dir).filter((f) => !f.includes("node_modules")),
+      ...walk(this.backend),
+    ]) {
       expect(fs.readFileSync(file).includes(secret), file).toBe(false);
     }
   }

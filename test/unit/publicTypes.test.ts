@@ -35,3 +35,12 @@ describe("public declarations", () => {
     expect(Object.fromEntries(external)).toEqual({ "@pulumi/pulumi": expect.any(Array) });
   });
 });
+
+describe("pulumi-gamehost/api", () => {
+  it("declares the client without zod (its schemas are pulumi-gamehost/api/schemas)", () => {
+    const external = [...externalImports(path.join(REPO_ROOT, "dist/api/index.d.ts")).keys()];
+    expect(external.filter((specifier) => /^zod(\/|$)/.test(specifier))).toEqual([]);
+    const schemas = externalImports(path.join(REPO_ROOT, "dist/api/schemas/index.d.ts"));
+    expect(schemas.has("zod")).toBe(true);
+  });
+});

@@ -24,9 +24,9 @@ export const PaymentIntent = z.enum(PAYMENT_INTENTS).meta({
 });
 export type PaymentIntent = z.infer<typeof PaymentIntent>;
 
-/** Longest group bio, in characters (service-facts §3). */
+/** Longest group bio, in characters (docs/service-contract.md §3). */
 export const BIO_MAX_LENGTH = 200;
-/** Most newlines a group bio may hold (service-facts §3). */
+/** Most newlines a group bio may hold (docs/service-contract.md §3). */
 export const BIO_MAX_NEWLINES = 5;
 
 /**

@@ -115,15 +115,18 @@ export function requestObject<S extends z.core.$ZodLooseShape>(shape: S, unknown
 // ---------------------------------------------------------------------------------------------
 // Answer shapes
 
-/** An enumeration in an answer: the known values type it, any other string is accepted. */
-export function openEnum<const T extends readonly [string, ...string[]]>(_known: T) {
-  return z.string() as unknown as z.ZodType<T[number] | (string & {}), string>;
+/**
+ * An enumeration in an answer: the known values type it, any other string is accepted. The known values
+ * ride along as metadata (`openEnum`), so the wire declarations generated from the schemas type them too.
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(known: T) {
+  return z.string().meta({ openEnum: [...known] }) as unknown as z.ZodType<T[number] | (string & {}), string>;
 }
 
 /** Integer in an answer (counts, epoch milliseconds). */
 export const AnswerInt = z.number().int();
 
-/** Version marker of watchable data (service-facts §5). */
+/** Version marker of watchable data (docs/service-contract.md §5). */
 export const Watch = z
   .object({
     index: z.string().describe("Version of the data: pass it as `watch_index` to wait for the next one."),

@@ -10,7 +10,7 @@ export const ExportLobbyHistoryRequest = z.strictObject({ query_start: Uint64, q
 export type ExportLobbyHistoryRequest = z.infer<typeof ExportLobbyHistoryRequest>;
 
 /**
- * The same body as the service reads it (service-facts §1, §6): any integers, unknown fields ignored.
+ * The same body as the service reads it (docs/service-contract.md §1, §6): any integers, unknown fields ignored.
  */
 export const ExportLobbyHistoryRequestAsServed = z.object({
   query_start: z.number().int({ error: "must be an integer" }),
@@ -23,7 +23,7 @@ export type ExportLobbyHistoryResponse = z.infer<typeof ExportLobbyHistoryRespon
 /** How long an export URL stays valid. */
 export const EXPORT_URL_TTL_MS = 3_600_000;
 
-/** CSV columns of an export, in file order (service-facts §6). */
+/** CSV columns of an export, in file order (docs/service-contract.md §6). */
 export const LOBBY_HISTORY_COLUMNS = [
   "lobby_id",
   "namespace_id",

@@ -161,12 +161,12 @@ export type CreatePort = z.infer<typeof CreatePort>;
 export const CreateServerRequest = clientSchemas.body;
 export type CreateServerRequest = z.infer<typeof CreateServerRequest>;
 
-/** The create body as the service reads it: the same rules, unknown fields ignored (service-facts §1). */
+/** The create body as the service reads it: the same rules, unknown fields ignored (docs/service-contract.md §1). */
 export const CreateServerRequestAsServed = createServerSchemas("ignore").body;
 
 /**
  * What the service fills in when a create body leaves it out, and echoes on every answer
- * (service-facts §4): bridge networking, no arguments, no environment, a kill timeout of 0, and
+ * (docs/service-contract.md §4): bridge networking, no arguments, no environment, a kill timeout of 0, and
  * game-guard routing for a port without one. One table for the emulator and the provider's diffs.
  */
 export const SERVER_DEFAULTS = {
@@ -186,7 +186,7 @@ export function routingOf(port: {
 
 /**
  * Whether a port keeps its server from ever starting: a game-guard port without `internal_port` is
- * accepted by the API, but the server then never gets `started_at` and is destroyed (service-facts
+ * accepted by the API, but the server then never gets `started_at` and is destroyed (docs/service-contract.md
  * §4). The emulator places such servers that way; the Server checks refuse them before any request.
  */
 export function portNeverStarts(port: {

@@ -11,7 +11,7 @@ import type { Game, Group } from "../world";
 
 /**
  * Watch keys: each names what a waking update touches. Only game updates wake a watch
- * (service-facts §5), so a game is all there is to name.
+ * (docs/service-contract.md §5), so a game is all there is to name.
  */
 export const watchKeys = {
   game: (id: string) => `game:${id}`,
@@ -31,7 +31,7 @@ function groupHandle(core: EmulatorCore, group: Group): GroupHandle {
 
 /**
  * Fields the seed dropped but the service still sends, because its own published clients require
- * them (service-facts §7). Our answer schemas ignore them; the emulator must send them all the same.
+ * them (docs/service-contract.md §7). Our answer schemas ignore them; the emulator must send them all the same.
  */
 const DEPRECATED = {
   groupSummary: { is_developer: true },
@@ -180,7 +180,7 @@ export const getGroupBilling: Handler = (core, ctx) => {
   });
 };
 
-/** The portal-session body as the service reads it: unknown fields ignored (service-facts §1). */
+/** The portal-session body as the service reads it: unknown fields ignored (docs/service-contract.md §1). */
 const PaymentPortalSessionAsServed = createPaymentPortalSessionRequest("ignore");
 
 /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */

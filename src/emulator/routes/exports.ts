@@ -10,7 +10,7 @@ import { parseBody } from "../validation";
 /**
  * `POST /cloud/games/{game_id}/matchmaker/lobbies/export-history`: writes the CSV, answers a
  * presigned URL. The body is read as the service reads it: any integers, no range check (a
- * backward or negative span exports nothing), unknown fields ignored (service-facts §1, §6).
+ * backward or negative span exports nothing), unknown fields ignored (docs/service-contract.md §1, §6).
  */
 export const exportLobbyHistory: Handler = async (core, ctx) => {
   const gameId = ctx.params.game as string;

@@ -14,7 +14,7 @@ import { parseBody, parseBool, parseIntParam, parseQuery, parseTagsJson } from "
 import type { Environment, Game, Principal } from "../world";
 
 /**
- * The last checks of every servers route. The service's order (service-facts §1, §2) is: the token
+ * The last checks of every servers route. The service's order (docs/service-contract.md §1, §2) is: the token
  * is valid (`core.principal`), then the route's own body or query, then — here — the game and the
  * environment exist (both 400), and only then may the caller use them: a cloud token of another
  * game is 403 `API_FORBIDDEN` (so an unknown environment is `GAME_ENVIRONMENT_NOT_FOUND` even for

@@ -16,6 +16,15 @@ export interface LobbyHistoryExportArgs
   queryEnd: pulumi.Input<TimeInput>;
 }
 
+/**
+ * The arguments whose TypeScript type also takes a `Date`, which {@link exportInputs} turns into RFC 3339
+ * before the provider sees it. The generated reference reads this list to say so.
+ */
+export const DATE_INPUTS = [
+  "queryStart",
+  "queryEnd",
+] as const satisfies readonly (keyof LobbyHistoryExportArgs)[];
+
 function timeForWire(value: TimeInput): string | number {
   return value instanceof Date ? value.toISOString() : value;
 }
@@ -33,5 +42,6 @@ function timeProp(value: pulumi.Input<TimeInput>): pulumi.Input<string | number>
 
 /** The arguments as the provider receives them: span bounds as strings or numbers. */
 export function exportInputs(args: LobbyHistoryExportArgs): types.LobbyHistoryExportArgs {
-  return { ...args, queryStart: timeProp(args.queryStart), queryEnd: timeProp(args.queryEnd) };
+  const dates = Object.fromEntries(DATE_INPUTS.map((name) => [name, timeProp(args[name])]));
+  return { ...args, ...dates } as types.LobbyHistoryExportArgs;
 }

@@ -174,7 +174,7 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
 
 /**
  * A failure for each game-guard port without `internalPort`: the service accepts such a port, but the
- * server then never starts (service-facts §4), so it is refused before any request. A port still
+ * server then never starts (docs/service-contract.md §4), so it is refused before any request. A port still
  * unknown in a preview is left for the check at apply.
  */
 function portsThatNeverStart(network: unknown): CheckFailure[] {

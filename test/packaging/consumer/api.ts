@@ -1,31 +1,48 @@
 /**
- * A user's code on `pulumi-gamehost/api` (with the project's own zod) and `pulumi-gamehost/emulator`,
- * type-checked in fresh template projects. The `@ts-expect-error` lines fail the check if the types ever
- * degrade to `any`.
+ * A user's code on `pulumi-gamehost/api`: the client, its wire types, errors and watches, type-checked in
+ * fresh projects from both Pulumi templates as they are (the older one has no `esModuleInterop`: the
+ * subpath's declarations must not reach zod's). The `@ts-expect-error` lines fail the check if the types
+ * ever degrade to `any`.
  */
-import { GamehostClient, GamehostValidationError, type GameSummary, parseWith } from "pulumi-gamehost/api";
-import { type RunningEmulator, startEmulator } from "pulumi-gamehost/emulator";
-import { z } from "zod";
+import {
+  type CreateServerRequest,
+  GamehostApiError,
+  GamehostClient,
+  GamehostValidationError,
+  type GameSummary,
+  type Server,
+} from "pulumi-gamehost/api";
 
-const userSchema = z.object({ name: z.string(), level: z.number().int() });
-
-export const user: { name: string; level: number } = parseWith(userSchema, { name: "ada", level: 3 }, "user");
-
-// @ts-expect-error level is a number
-export const wrong: { level: string } = parseWith(userSchema, { name: "ada", level: 3 }, "user");
-
-export async function gameNames(): Promise<string[]> {
-  const emulator: RunningEmulator = await startEmulator({ port: 0 });
+export async function gameNames(baseUrl: string, token: string): Promise<string[]> {
+  const client = new GamehostClient({ baseUrl, token, maxRetries: 2, userAgent: "consumer-test" });
   try {
-    const client = new GamehostClient({ baseUrl: emulator.url, token: emulator.tokens.user });
     const games: GameSummary[] = (await client.listGames()).games;
     // @ts-expect-error the wire format is snake_case
     games.map((g) => g.nameId);
     return games.map((g) => g.name_id);
   } catch (error) {
+    if (error instanceof GamehostApiError) return [`${error.status} ${error.code}`];
     if (error instanceof GamehostValidationError) return [error.message];
     throw error;
-  } finally {
-    await emulator.stop();
   }
+}
+
+export async function createAndWatch(client: GamehostClient, gameId: string, environmentId: string) {
+  const body: CreateServerRequest = {
+    datacenter: "dc000000-0000-4000-8000-000000000001",
+    tags: { role: "match" },
+    runtime: { build: "b0000000-0000-4000-8000-000000000001" },
+    network: { ports: { game: { protocol: "udp", internal_port: 7777, routing: { host: {} } } } },
+    resources: { cpu: 1000, memory: 1024 },
+  };
+  // @ts-expect-error protocol is one of the service's protocols
+  const wrong: CreateServerRequest = { ...body, network: { ports: { game: { protocol: "ftp" } } } };
+  const server: Server = await client.createServer(gameId, environmentId, body);
+  const started: number | undefined = server.started_at;
+  const controller = new AbortController();
+  for await (const version of client.watchGame(gameId, { signal: controller.signal })) {
+    controller.abort();
+    return { started, wrong, versions: version.game.versions.length };
+  }
+  return { started, wrong, versions: 0 };
 }
