@@ -22,6 +22,8 @@ export interface CommandResult {
 export interface CommandOptions {
   cwd: string;
   timeoutMs?: number;
+  /** Variables added to (or, as `undefined`, removed from) the clean environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -49,7 +51,7 @@ export function runCommand(
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: opts.cwd,
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...opts.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     // Installs and compilers yield to the rest of the suite (whose timeouts are tighter) on a small machine;

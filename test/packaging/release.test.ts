@@ -1,0 +1,101 @@
+/**
+ * The release script (`npm run release`) as a maintainer runs it: every artifact in one folder, with
+ * checksums, and the plugin archive installed the way users of other languages install it,
+ * `pulumi plugin install resource gamehost <version> --file <archive>`, then used by a YAML program run
+ * by the real CLI with no plugin path: the engine finds the installed plugin by name and version.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { dist, REPO_ROOT } from "../support/dist";
+import { startTestEmulator } from "../support/emulator";
+import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { mustRun, readJson } from "./support";
+
+const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
+
+describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
+  let root: string;
+  let out: string;
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    root = tempRoot("release");
+    out = path.join(root, "release");
+    emulator = await startTestEmulator();
+    // The SDKs need codegen-capable language hosts; the npm package and the plugin archives are what
+    // this test installs and runs.
+    await mustRun("bash", ["scripts/release.sh"], {
+      cwd: REPO_ROOT,
+      timeoutMs: 300_000,
+      env: { RELEASE_DIR: out, RELEASE_SKIP_SDKS: "1" },
+    });
+  }, 320_000);
+
+  afterAll(async () => {
+    await emulator?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("builds the npm package and a plugin archive per platform, each with its checksum", () => {
+    const files = fs.readdirSync(out).sort();
+    expect(files).toEqual(
+      [
+        "SHA256SUMS",
+        `pulumi-gamehost-${VERSION}.tgz`,
+        ...["darwin-amd64", "darwin-arm64", "linux-amd64", "linux-arm64"].map(
+          (p) => `pulumi-resource-gamehost-v${VERSION}-${p}.tar.gz`,
+        ),
+      ].sort(),
+    );
+    const sums = fs.readFileSync(path.join(out, "SHA256SUMS"), "utf8").trim().split("\n");
+    expect(sums).toHaveLength(files.length - 1);
+    for (const line of sums) {
+      const [sum, name] = line.split(/\s+/);
+      const digest = createHash("sha256")
+        .update(fs.readFileSync(path.join(out, name ?? "")))
+        .digest("hex");
+      expect(digest, name).toBe(sum);
+    }
+  });
+
+  it("installs with `pulumi plugin install --file`, and a YAML program uses it by name", {
+    timeout: 300_000,
+  }, async () => {
+    const dir = path.join(root, "yaml-installed");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      [
+        "name: release-check",
+        "runtime: yaml",
+        "variables:",
+        "  games:",
+        "    fn::invoke:",
+        "      function: gamehost:index:getGames",
+        "      arguments: {}",
+        "outputs:",
+        "  firstGame: ${games.games[0].displayName}",
+        "",
+      ].join("\n"),
+    );
+    const project = new CliProject(dir, root);
+    const archive = path.join(out, `pulumi-resource-gamehost-v${VERSION}-linux-amd64.tar.gz`);
+    await project.ok(["plugin", "install", "resource", "gamehost", VERSION, "--file", archive]);
+    expect(await project.ok(["plugin", "ls"])).toMatch(new RegExp(`gamehost\\s+resource\\s+${VERSION}`));
+
+    await project.configure({
+      "gamehost:baseUrl": { value: emulator.url },
+      "gamehost:token": { value: emulator.tokens.user, secret: true },
+    });
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    const outputs = await project.outputsJson();
+    const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+    const [first] = (await client.listGames()).games;
+    expect(first?.display_name).toBeTruthy();
+    expect(outputs.firstGame).toBe(first?.display_name);
+    project.expectNoLeak(emulator.tokens.user);
+  });
+});

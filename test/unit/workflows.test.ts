@@ -1,0 +1,47 @@
+/**
+ * The GitHub workflows (.github/workflows) pass actionlint, which checks their syntax, expressions, action
+ * inputs and the shell of every `run:` step. actionlint comes from the Go module proxy, pinned, so the
+ * check needs only Go (which CI has for the pinned Pulumi CLI).
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/dist";
+
+const ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12";
+const hasGo = spawnSync("go", ["version"], { encoding: "utf8" }).status === 0;
+if (!hasGo && process.env.CI === "true")
+  throw new Error("the workflow check needs Go (actionlint), and CI has none");
+
+const workflows = fs
+  .readdirSync(path.join(REPO_ROOT, ".github", "workflows"))
+  .filter((f) => f.endsWith(".yml"))
+  .map((f) => path.join(".github", "workflows", f));
+
+describe.skipIf(!hasGo)("GitHub workflows", () => {
+  it("CI runs .ci/run on Node.js 20 and 22, and a tag releases every artifact", () => {
+    const ci = fs.readFileSync(path.join(REPO_ROOT, ".github/workflows/ci.yml"), "utf8");
+    expect(ci).toMatch(/node: \[20, 22\]/);
+    expect(ci).toMatch(/run: \.ci\/run/);
+    const release = fs.readFileSync(path.join(REPO_ROOT, ".github/workflows/release.yml"), "utf8");
+    for (const step of [
+      "npm publish --provenance",
+      "pypa/gh-action-pypi-publish",
+      "gh release create",
+      "sdk/go/gamehost/v",
+    ]) {
+      expect(release).toContain(step);
+    }
+  });
+
+  it("pass actionlint", { timeout: 300_000 }, () => {
+    expect(workflows.length).toBeGreaterThan(0);
+    const run = spawnSync("go", ["run", ACTIONLINT, "-no-color", ...workflows], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 280_000,
+    });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  });
+});
