@@ -2,7 +2,7 @@
 // 2. Many resources: a 500-Server stack, `up` then `destroy`, through the engine harness (the SDK's real
 // language host and dynamic provider host) with `parallel: 16` — at most 16 Create/Delete steps in
 // flight, independent deletions concurrent — against the same API calls made directly at concurrency
-// 16 (LIST by idempotency tag + POST per server, then DELETE per server). Also: the TCP connections the
+// 16 (one POST per server, then DELETE per server). Also: the TCP connections the
 // provider process opened (emulator 'connection' events); to explain the ratio, the same stack shape
 // with a provider that makes no call (the SDK + engine floor); and the ratio again behind a simulated
 // network round trip, as against a remote service.
@@ -112,7 +112,7 @@ async function setting(label, url) {
   line(`${label}:`);
   line(`  harness up        ${spread(s(h.up), 2, " s")}`);
   line(`  harness destroy   ${spread(s(h.destroy), 2, " s")}`);
-  line(`  direct creates    ${spread(s(d.create), 2, " s")} (LIST + POST each)`);
+  line(`  direct creates    ${spread(s(d.create), 2, " s")} (one POST each)`);
   line(`  direct deletes    ${spread(s(d.delete), 2, " s")}`);
   line(`  ratio (harness up+destroy / direct)  ${spread(result.ratio)} (target ≤ ${TARGET_RATIO})`);
   line(

@@ -4,8 +4,8 @@
 // `pulumi-resource-gamehost` and the SDK's dynamic provider host with the `__provider` text the SDK
 // serializes. A gRPC round trip between two Node processes costs 0.5–0.9 ms by itself, so every per-call
 // figure is an overhead in ms over the direct undici calls (bench 1's baseline), not a ratio.
-//   - Per-call overhead: check + create + read + delete (`waitForReady: false`: LIST by idempotency tag +
-//     POST, GET, DELETE, the same calls on every side) one at a time; (face − direct) / 4 RPCs. With it,
+//   - Per-call overhead: check + create + read + delete (`waitForReady: false`: POST with the idempotency
+//     tag, GET, DELETE, the same calls on every side) one at a time; (face − direct) / 4 RPCs. With it,
 //     the CPU each process spent per lifecycle (provider, this process as the gRPC client, emulator).
 //   - p99 of one RPC with 50 lifecycles in flight (each check, create, read and delete timed alone).
 //   - Spawn to port: from just before the spawn to the port line read from stdout (ProviderHost.start);
@@ -128,7 +128,7 @@ function lifecycleOf(face, host) {
   };
 }
 
-/** The same HTTP calls made directly; create (LIST + POST), read and delete each timed into `latencies`. */
+/** The same HTTP calls made directly; create (POST), read and delete each timed into `latencies`. */
 function directLifecycle(direct) {
   return async (latencies) => {
     const server = await timedCall(latencies, () => direct.create(body, `direct-${serial++}`));
@@ -366,7 +366,7 @@ try {
     });
   }
   figure({
-    name: `direct: p99 of one call (create = LIST + POST, read, delete), ${IN_FLIGHT} in flight`,
+    name: `direct: p99 of one call (create = POST, read, delete), ${IN_FLIGHT} in flight`,
     values: p99.direct,
     unit: " ms",
     digits: 1,

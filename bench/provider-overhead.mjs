@@ -2,7 +2,7 @@
 // 1. Provider overhead: Server check + create + read + delete through the SDK's dynamic provider host
 // (gRPC, as the engine calls it) against the same API calls made directly with undici, at the same
 // concurrency, against one emulator process. Both sides make exactly the same HTTP calls per server:
-// LIST by idempotency tag + POST (create), GET (read), DELETE (delete); `waitForReady: false`, so
+// POST with the idempotency tag (create), GET (read), DELETE (delete); `waitForReady: false`, so
 // create makes no readiness polls. The last setting adds a simulated network round trip per request.
 import { directClient, pool, serverBody, serverInputs } from "./lib/direct.mjs";
 import { machine, serverTarget } from "./lib/env.mjs";
@@ -71,7 +71,7 @@ async function sides(url) {
     await host.delete({ urn, id: created.id, properties: read.properties, oldInputs: checked.inputs });
   }
 
-  /** The same calls made directly (any unique idempotency key: the LIST finds nothing either way). */
+  /** The same calls made directly (any unique idempotency key). */
   async function viaDirect() {
     const server = await direct.create(body, `direct-${serial++}`);
     const read = await direct.read(server.id);

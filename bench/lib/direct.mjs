@@ -39,10 +39,8 @@ export function directClient(baseUrl, token, target) {
     return JSON.parse(text);
   }
   return {
-    /** What the provider's create sends: LIST by the idempotency tag, then POST with the tag. */
+    /** What the provider's create sends: one POST with the idempotency tag (it looks up only a lost answer). */
     async create(body, key) {
-      const tags = encodeURIComponent(JSON.stringify({ [IDEMPOTENCY_TAG]: key }));
-      await call("GET", `${base}?tags_json=${tags}`);
       const withTag = { ...body, tags: { ...body.tags, [IDEMPOTENCY_TAG]: key } };
       return (await call("POST", base, JSON.stringify(withTag))).server;
     },

@@ -1,5 +1,5 @@
 // Benchmark program: `bench:count` Servers that differ only by name. By default `waitForReady: false`, so
-// create is exactly LIST (by idempotency tag) + POST and delete is DELETE — the calls the direct baseline
+// create is exactly one POST (with the idempotency tag) and delete is DELETE — the calls the direct baseline
 // makes. `bench:waitForReady` waits for placement (full outputs); `bench:export` adds a LobbyHistoryExport.
 // `bench:face` picks the dynamic resources (default, `dynamic`) or the provider plugin's (`plugin`:
 // `pulumi-gamehost/native`, served by the plugin folder Pulumi.yaml names), with the same arguments.
