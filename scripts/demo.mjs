@@ -2,12 +2,12 @@
 // The README's main job: deploy examples/quickstart against the local emulator, print the stack outputs,
 // destroy the stack and stop the emulator. Run through `npm run demo` (which builds first).
 //
-// Engine: the `pulumi` CLI from PATH, else the `pulumi` npm package (it fetches the CLI where the
-// internet is reachable). Where neither can run, the same unchanged program runs through the two
+// Engine: the `pulumi` CLI from PATH, else the one `npm run pulumi:build` built (.pulumi-cli/bin), else the
+// `pulumi` npm package (it fetches the CLI where the internet is reachable). Where neither can run, the same unchanged program runs through the two
 // processes the CLI itself starts — the SDK's language host and dynamic-provider host — driven by
 // this repo's engine harness (harness/). `--require-cli` fails instead of falling back.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +20,8 @@ const requireCli = process.argv.includes("--require-cli");
 const STACK = "demo";
 const PASSPHRASE = "gamehost-demo-passphrase";
 const stateDir = path.join(repo, ".demo-state");
+// What `npm run pulumi:build` builds: the CLI, its language hosts and the dynamic provider host beside it.
+const builtBin = path.join(repo, ".pulumi-cli", "bin");
 
 function log(line) {
   process.stdout.write(`${line}\n`);
@@ -29,6 +31,9 @@ function log(line) {
 function findPulumi() {
   const candidates = [
     { cmd: "pulumi", args: [] },
+    ...(existsSync(path.join(builtBin, "pulumi"))
+      ? [{ cmd: path.join(builtBin, "pulumi"), args: [], bin: builtBin }]
+      : []),
     { cmd: "npx", args: ["--yes", "pulumi"] },
   ];
   for (const c of candidates) {
@@ -52,45 +57,62 @@ function quickstartConfig(emulator) {
   };
 }
 
-function runCli(pulumi, config) {
-  mkdirSync(stateDir, { recursive: true });
+/** Runs the CLI asynchronously: the emulator answers its requests from this process's event loop. */
+function cliRunner(pulumi) {
   const env = {
     ...process.env,
+    // The built CLI finds its language hosts and the dynamic provider host beside it, on PATH.
+    PATH: [pulumi.bin, process.env.PATH].filter(Boolean).join(path.delimiter),
     PULUMI_BACKEND_URL: `file://${stateDir}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
   };
-  const run = (args, opts = {}) => {
-    const result = spawnSync(pulumi.cmd, [...pulumi.args, ...args], {
-      cwd: repo,
-      env,
-      encoding: "utf8",
-      stdio: opts.capture ? "pipe" : "inherit",
+  return (args, opts = {}) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(pulumi.cmd, [...pulumi.args, ...args], {
+        cwd: repo,
+        env,
+        stdio: ["ignore", opts.capture ? "pipe" : "inherit", "inherit"],
+      });
+      let stdout = "";
+      child.stdout?.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      child.on("error", reject);
+      child.on("close", (code) => {
+        if (code === 0) resolve(stdout);
+        else reject(new Error(`pulumi ${args.join(" ")} failed (exit ${code})`));
+      });
     });
-    if (result.status !== 0) throw new Error(`pulumi ${args.join(" ")} failed (exit ${result.status})`);
-    return result.stdout;
-  };
-  run(["stack", "select", "--create", STACK]);
-  for (const [key, { value, secret }] of Object.entries(config)) {
-    // An object value is set key by key with --path, as a person would type it.
-    const entries =
-      typeof value === "object" ? Object.entries(value).map(([k, v]) => [`${key}.${k}`, v]) : [[key, value]];
-    for (const [path, v] of entries) {
-      run([
-        "config",
-        "set",
-        ...(secret ? ["--secret"] : []),
-        ...(path === key ? [] : ["--path"]),
-        path,
-        String(v),
-      ]);
+}
+
+async function runCli(pulumi, config) {
+  rmSync(stateDir, { recursive: true, force: true });
+  mkdirSync(stateDir, { recursive: true });
+  const run = cliRunner(pulumi);
+  // The stack's config file is written beside the root Pulumi.yaml: `destroy --remove` removes it with the
+  // stack; so does this, should a step fail.
+  const stackConfig = path.join(repo, `Pulumi.${STACK}.yaml`);
+  try {
+    await run(["stack", "init", STACK]);
+    const args = ["config", "set-all", "--path"];
+    for (const [key, { value, secret }] of Object.entries(config)) {
+      // An object value is set key by key with --path, as a person would type it.
+      const entries =
+        typeof value === "object"
+          ? Object.entries(value).map(([k, v]) => [`${key}.${k}`, v])
+          : [[key, value]];
+      for (const [p, v] of entries) args.push(secret ? "--secret" : "--plaintext", `${p}=${v}`);
     }
+    await run(args);
+    await run(["up", "--yes", "--skip-preview"]);
+    const values = JSON.parse(await run(["stack", "output", "--json"], { capture: true }));
+    const { deployment } = JSON.parse(await run(["stack", "export"], { capture: true }));
+    describeOutputs(stackOutputs(deployment, values), log);
+    await run(["destroy", "--yes", "--skip-preview", "--remove"]);
+  } finally {
+    rmSync(stackConfig, { force: true });
   }
-  run(["up", "--yes", "--skip-preview"]);
-  const values = JSON.parse(run(["stack", "output", "--json"], { capture: true }));
-  const { deployment } = JSON.parse(run(["stack", "export"], { capture: true }));
-  describeOutputs(stackOutputs(deployment, values), log);
-  run(["destroy", "--yes"]);
 }
 
 async function runHarness(config) {
@@ -128,7 +150,7 @@ async function main() {
     const pulumi = findPulumi();
     if (pulumi) {
       log(`engine: pulumi ${pulumi.version} (${[pulumi.cmd, ...pulumi.args].join(" ")})`);
-      runCli(pulumi, config);
+      await runCli(pulumi, config);
     } else if (requireCli) {
       throw new Error(
         "no Pulumi CLI can run here: install it (https://www.pulumi.com/docs/install/) or put `pulumi` on PATH",

@@ -60,6 +60,8 @@ export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_CONFIG_PASSPHRASE: CLI_PASSPHRASE,
     PULUMI_SKIP_CONFIRMATIONS: "true",
+    // `--event-log` (stepsOf) is a debug flag: the CLI defines it only under PULUMI_DEBUG_COMMANDS.
+    PULUMI_DEBUG_COMMANDS: "true",
     GAMEHOST_TOKEN: undefined,
     GAMEHOST_BASE_URL: undefined,
     NODE_OPTIONS: undefined,
@@ -165,12 +167,27 @@ export class CliProject {
     return `${result.stdout}\n${result.stderr}`;
   }
 
-  /** `pulumi stack init` and `config set` of each entry. */
-  async configure(config: Record<string, { value: string; secret?: boolean }>, stack = "dev"): Promise<void> {
+  /**
+   * `pulumi stack init` and one `pulumi config set-all` of every entry (one CLI run, not one per key); an
+   * object value is set key by key with `--path`, as a person would type it.
+   */
+  async configure(config: Record<string, CliConfigEntry>, stack = "dev"): Promise<void> {
     await this.ok(["stack", "init", stack]);
-    for (const [key, { value, secret }] of Object.entries(config)) {
-      await this.ok(["config", "set", ...(secret ? ["--secret"] : []), "--", key, value]);
+    await this.setConfig(config);
+  }
+
+  /** `pulumi config set-all` of every entry (see {@link configure}). */
+  async setConfig(config: Record<string, CliConfigEntry>): Promise<void> {
+    const entries = Object.entries(config);
+    // --path only where an object is set key by key: a plain key is set as written (JSON text included).
+    const byPath = entries.some(([, { value }]) => typeof value !== "string");
+    const args = ["config", "set-all", ...(byPath ? ["--path"] : [])];
+    for (const [key, { value, secret }] of entries) {
+      const flag = secret ? "--secret" : "--plaintext";
+      if (typeof value === "string") args.push(flag, `${key}=${value}`);
+      else for (const [k, v] of Object.entries(value)) args.push(flag, `${key}.${k}=${v}`);
     }
+    await this.ok(args);
   }
 
   async outputsJson(): Promise<Record<string, unknown>> {
@@ -226,6 +243,69 @@ export class CliProject {
       expect(fs.readFileSync(file).includes(secret), file).toBe(false);
     }
   }
+}
+
+/** A config value for the CLI: a string, or an object of strings (set with `--path`). */
+export interface CliConfigEntry {
+  value: string | Record<string, string>;
+  secret?: boolean;
+}
+
+/** The repository's plugin folder (PulumiPlugin.yaml and `pulumi-resource-gamehost`), as the npm package ships it. */
+export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
+
+/** Pulumi.yaml lines that make the CLI run this repository's plugin as the `gamehost` provider (docs/languages.md). */
+export function pluginProviderYaml(): string {
+  return `plugins:\n  providers:\n    - name: gamehost\n      path: ${PLUGIN_DIR}\n`;
+}
+
+/**
+ * A temp project `root/<folder>` whose Pulumi.yaml (project `name`, the program's config namespace) runs
+ * `programDir` unchanged as its `main`, optionally with the plugin; its node_modules links to the repo's,
+ * where `pulumi-gamehost` is the repo itself (the dynamic provider host, started in the project folder,
+ * resolves it there).
+ */
+export function programProject(
+  root: string,
+  folder: string,
+  programDir: string,
+  options: { name: string; plugin?: boolean },
+): CliProject {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  const main = `main: ${path.relative(dir, programDir)}/\n`;
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${options.name}\nruntime: nodejs\n${main}${options.plugin ? pluginProviderYaml() : ""}`,
+  );
+  linkNodeModules(dir);
+  return new CliProject(dir, root);
+}
+
+/**
+ * A temp project `root/<folder>` holding a copy of the example `exampleDir` (its Pulumi.yaml, package.json,
+ * tsconfig.json and program), with `rewrite` applied to its index.ts, optionally with the plugin.
+ */
+export function copiedProject(
+  root: string,
+  folder: string,
+  exampleDir: string,
+  options: { plugin?: boolean; rewrite?: (program: string) => string } = {},
+): CliProject {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts"]) {
+    let text = fs.readFileSync(path.join(exampleDir, file), "utf8");
+    if (file === "index.ts" && options.rewrite) text = options.rewrite(text);
+    if (file === "Pulumi.yaml" && options.plugin) text += pluginProviderYaml();
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  linkNodeModules(dir);
+  return new CliProject(dir, root);
+}
+
+function linkNodeModules(dir: string): void {
+  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
 }
 
 /** One resource of `pulumi stack export`. */

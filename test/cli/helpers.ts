@@ -1,0 +1,85 @@
+/**
+ * Shared pieces of the real-CLI scenarios: each file's emulator and temp root, the config the programs
+ * need (as CLI config entries), and the assertions every scenario ends with.
+ */
+import * as fs from "node:fs";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { liveServers, startTestEmulator } from "../support/emulator";
+import { type CliConfigEntry, type CliProject, realCli, tempRoot } from "../support/realPulumi";
+
+/** Generous: one CLI command is 10-20 s on the loaded machines, a scenario runs a dozen. */
+export const SCENARIO_TIMEOUT_MS = 900_000;
+
+/** A file's emulator and temp root, started before its tests (only when a CLI can run them). */
+export function useCliEnvironment(label: string): {
+  readonly emulator: RunningEmulator;
+  readonly root: string;
+} {
+  let emulator: RunningEmulator | undefined;
+  let root: string | undefined;
+  beforeAll(async () => {
+    if (!realCli) return;
+    emulator = await startTestEmulator();
+    root = tempRoot(label);
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the CLI environment is used before its beforeAll ran");
+    return value;
+  };
+  return {
+    get emulator() {
+      return started(emulator);
+    },
+    get root() {
+      return started(root);
+    },
+  };
+}
+
+/** Provider connection config: the base URL, and the user token as a secret. */
+export function connection(emulator: RunningEmulator): Record<string, CliConfigEntry> {
+  return {
+    "gamehost:baseUrl": { value: emulator.url },
+    "gamehost:token": { value: emulator.tokens.user, secret: true },
+  };
+}
+
+/** Ids of live servers, sorted. */
+export function liveIds(emulator: RunningEmulator, role?: string): string[] {
+  return liveServers(emulator)
+    .filter((s) => role === undefined || s.tags.role === role)
+    .map((s) => s.id)
+    .sort();
+}
+
+/** Every request since the last reset only read (a preview, a refresh preview): GETs, nothing that changes. */
+export function expectOnlyReads(emulator: RunningEmulator): void {
+  const changing = emulator.requests.filter((r) => !r.route.startsWith("GET "));
+  expect(
+    changing.map((r) => r.route),
+    "requests that change something",
+  ).toEqual([]);
+}
+
+/** The `Resources:` summary the CLI printed at the end of a run, as `kind: count` (`+ 4 created` → `created: 4`). */
+export function summaryOf(stdout: string): Record<string, number> {
+  const block = stdout.split("\nResources:\n")[1]?.split("\n\n")[0] ?? "";
+  const out: Record<string, number> = {};
+  for (const line of block.split("\n")) {
+    const match = /^\s+(?:[-+~]+\s*)?(\d+) (?:to )?([a-z-]+)/.exec(line);
+    if (match) out[match[2] ?? ""] = Number(match[1]);
+  }
+  return out;
+}
+
+/** The last thing a scenario checks: the token in no output, no project or backend file, no export. */
+export async function expectTokenNowhere(project: CliProject, token: string): Promise<void> {
+  // `pulumi stack export` runs through `ok`, so its output joins what expectNoLeak searches.
+  await project.exported();
+  project.expectNoLeak(token);
+}

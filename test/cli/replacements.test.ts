@@ -1,0 +1,98 @@
+/**
+ * Replacements without a spec change through the real `pulumi` CLI (docs/reliability.md, "One key per
+ * server"): `pulumi up --replace <urn>`, `replaceOnChanges` on a provider-only setting and
+ * `replacementTrigger` each end with exactly one live server, the new one, tracked by the stack, on both
+ * faces, except `replaceOnChanges` on the dynamic face: an update that keeps the server and calls no API
+ * (the dynamic provider host reports no changed keys; docs/_index.md).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  fixtureIds,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  type ServerArgsJson,
+  serverArgs,
+  TYPES,
+} from "../engine/helpers";
+import { type CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { connection, expectTokenNowhere, liveIds, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+
+describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
+  realCliTitle("replacements, %s face"),
+  (face) => {
+    const cli = useCliEnvironment(`replacements-${face}`);
+    const types = [TYPES[face].server];
+
+    /** `pulumi config set` of the one server `web` and its resource options. */
+    const declare = (project: CliProject, web: ServerArgsJson, options: ServerArgsJson) =>
+      project.setConfig({
+        [`${SERVERS_PROJECT}:servers`]: { value: JSON.stringify({ web }) },
+        [`${SERVERS_PROJECT}:options`]: { value: JSON.stringify({ web: options }) },
+      });
+
+    /** The steps of one `up` for `web`, and the server the stack tracks afterwards. */
+    async function up(project: CliProject, extra: string[] = []) {
+      const steps = await project.stepsOf(["up", "--yes", "--skip-preview", ...extra], types);
+      const id = (await project.stateIds(types)).web;
+      return { ops: steps.filter(([, name]) => name === "web").map(([op]) => op), id };
+    }
+
+    it("--replace, replaceOnChanges and replacementTrigger each leave one live server, the tracked one", {
+      timeout: SCENARIO_TIMEOUT_MS,
+    }, async () => {
+      const { emulator } = cli;
+      const project = programProject(cli.root, `servers-${face}`, SERVERS_PROGRAM, {
+        name: SERVERS_PROJECT,
+        plugin: face === "plugin",
+      });
+      const options = { replaceOnChanges: ["readyTimeoutSeconds"], replacementTrigger: "v1" };
+      await project.configure({ ...connection(emulator), [`${SERVERS_PROJECT}:face`]: { value: face } });
+      await declare(project, serverArgs(emulator), options);
+      const first = await up(project);
+      expect(first.ops).toEqual(["create"]);
+      expect(liveIds(emulator)).toEqual([first.id]);
+
+      // `pulumi up --replace <urn>`: the new server is made (and ready) before the old one goes.
+      const urn = `urn:pulumi:dev::${SERVERS_PROJECT}::${TYPES[face].server}::web`;
+      const forced = await up(project, ["--replace", urn]);
+      expect(forced.ops).toEqual(["create-replacement", "replace", "delete-replaced"]);
+      expect(forced.id).not.toBe(first.id);
+      expect(liveIds(emulator)).toEqual([forced.id]);
+      const oldServer = emulator.servers().find((s) => s.id === first.id);
+      const newServer = emulator.servers().find((s) => s.id === forced.id);
+      expect(newServer?.started_at ?? Infinity).toBeLessThanOrEqual(oldServer?.destroyed_at ?? -Infinity);
+
+      // replaceOnChanges on a provider-only setting.
+      await declare(project, serverArgs(emulator, { readyTimeoutSeconds: 11 }), options);
+      emulator.resetRequests();
+      const knob = await up(project);
+      if (face === "dynamic") {
+        expect(knob.ops).toEqual(["update"]);
+        expect(knob.id).toBe(forced.id);
+        expect(emulator.requests.filter((r) => !r.route.startsWith("GET "))).toEqual([]);
+      } else {
+        expect(knob.ops).toEqual(["create-replacement", "replace", "delete-replaced"]);
+        expect(knob.id).not.toBe(forced.id);
+      }
+      expect(liveIds(emulator)).toEqual([knob.id]);
+
+      // replacementTrigger (an SDK resource option): a new value replaces.
+      await declare(project, serverArgs(emulator, { readyTimeoutSeconds: 11 }), {
+        ...options,
+        replacementTrigger: "v2",
+      });
+      const triggered = await up(project);
+      expect(triggered.ops).toEqual(["create-replacement", "replace", "delete-replaced"]);
+      expect(triggered.id).not.toBe(knob.id);
+      expect(liveIds(emulator)).toEqual([triggered.id]);
+      const ids = fixtureIds(emulator);
+      expect(emulator.servers().filter((s) => s.environment === ids.environmentId)).toHaveLength(
+        face === "dynamic" ? 3 : 4,
+      );
+
+      await project.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(liveIds(emulator)).toEqual([]);
+      await expectTokenNowhere(project, emulator.tokens.user);
+    });
+  },
+);
