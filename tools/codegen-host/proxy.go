@@ -58,7 +58,7 @@ func serve(lang, oldAddress string) (int, func(), error) {
 		grpc.MaxRecvMsgSize(maxMessage),
 		grpc.UnknownServiceHandler(forwardTo(conn)),
 	)
-	server.RegisterService(generatorService(), &generator{lang: lang})
+	server.RegisterService(generatorService(), &generator{lang: lang, old: pulumirpc.NewLanguageRuntimeClient(conn)})
 
 	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -84,7 +84,7 @@ func generatorService() *grpc.ServiceDesc {
 	desc.Methods = nil
 	for _, m := range pulumirpc.LanguageRuntime_ServiceDesc.Methods {
 		switch m.MethodName {
-		case "GeneratePackage", "GenerateProgram", "GenerateProject":
+		case "GeneratePackage", "GenerateProgram", "GenerateProject", "Link":
 			desc.Methods = append(desc.Methods, m)
 		}
 	}
