@@ -108,10 +108,10 @@ keep_old_host() {
 
 # The code-generation wrapper (tools/codegen-host, our own Go program). The old hosts run programs but do not
 # implement the LanguageRuntime methods the v3.274.1 CLI calls to generate code (`pulumi package gen-sdk` and
-# `package add`: GeneratePackage; `import`: GenerateProgram; `convert`: GenerateProject), and fail with "method
-# GeneratePackage not implemented". The wrapper is installed as pulumi-language-nodejs/python/go: it starts the
-# old host beside it with the same arguments, serves those three methods with pkg/v3 v3.274.1's code generators
-# (the ones the CLI's own hosts use), and forwards every other call to the old host unchanged. Go's build cache
+# `package add`: GeneratePackage, then Link; `import`: GenerateProgram; `convert`: GenerateProject), and fail
+# with "method GeneratePackage not implemented". The wrapper is installed as pulumi-language-nodejs/python/go: it
+# starts the old host beside it with the same arguments, serves those methods with pkg/v3 v3.274.1's code
+# generators (the ones the CLI's own hosts use), and forwards every other call to the old host unchanged. Go's build cache
 # makes a rebuild with unchanged sources a relink only.
 build_codegen_host() {
   local start="$SECONDS" src="$ROOT/tools/codegen-host" out="$OUT/build/codegen-host/codegen-host"

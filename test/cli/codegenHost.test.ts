@@ -149,6 +149,39 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
     }
   });
 
+  it("adds the package to a nodejs and a python project (GeneratePackage, Link)", SLOW, async () => {
+    const node = path.join(root, "add-nodejs");
+    fs.mkdirSync(node);
+    fs.writeFileSync(path.join(node, "Pulumi.yaml"), "name: add-nodejs\nruntime: nodejs\n");
+    fs.writeFileSync(
+      path.join(node, "package.json"),
+      '{\n  "name": "add-nodejs",\n  "main": "index.js"\n}\n',
+    );
+    const nodeOut = await new CliProject(node, root).ok(["package", "add", SCHEMA]);
+    expect(nodeOut).toContain('import * as gamehost from "@pulumi-gamehost/sdk";');
+    expect(JSON.parse(fs.readFileSync(path.join(node, "package.json"), "utf8"))).toEqual({
+      name: "add-nodejs",
+      main: "index.js",
+      dependencies: { "@pulumi-gamehost/sdk": "file:sdks/gamehost" },
+    });
+    // The local SDK compiled itself when npm installed it.
+    expect(fs.existsSync(path.join(node, "node_modules", "@pulumi-gamehost", "sdk", "bin", "index.js"))).toBe(
+      true,
+    );
+
+    const py = path.join(root, "add-python");
+    fs.mkdirSync(py);
+    fs.writeFileSync(path.join(py, "Pulumi.yaml"), "name: add-python\nruntime: python\n");
+    fs.writeFileSync(path.join(py, "requirements.txt"), "pulumi>=3.0.0,<4.0.0\n");
+    const pyOut = await new CliProject(py, root).ok(["package", "add", SCHEMA]);
+    expect(pyOut).toContain("import pulumi_gamehost as gamehost");
+    expect(fs.readFileSync(path.join(py, "requirements.txt"), "utf8")).toBe(
+      "pulumi>=3.0.0,<4.0.0\n./sdks/gamehost\n",
+    );
+    // The v3.68.0 host installs the requirements into a virtualenv it makes in the project folder itself.
+    tool(path.join(py, "bin", "python"), ["-c", "import pulumi_gamehost; pulumi_gamehost.Server"], py);
+  });
+
   it("still runs programs: other calls reach the old host", SLOW, async () => {
     const dir = path.join(root, "program");
     fs.mkdirSync(dir);

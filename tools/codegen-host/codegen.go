@@ -86,16 +86,6 @@ type generator struct {
 	old  pulumirpc.LanguageRuntimeClient // the wrapped host
 }
 
-// Link with no packages is a no-op: `pulumi convert` calls it even for a program that uses no package, and the
-// old hosts do not know the method. Linking packages is left to the old host, which fails with "unknown method
-// Link": add the generated SDK to the project by hand.
-func (g *generator) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
-	if len(req.Packages) == 0 {
-		return &pulumirpc.LinkResponse{}, nil
-	}
-	return g.old.Link(ctx, req)
-}
-
 func (g *generator) tool() string { return "pulumi-language-" + g.lang }
 
 // GeneratePackage binds the request's schema (loading referenced packages through the engine's loader) and writes

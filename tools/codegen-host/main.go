@@ -5,8 +5,8 @@
 // implement the LanguageRuntime code-generation RPCs the CLI calls for `pulumi package gen-sdk`, `pulumi package add`
 // and `pulumi import`. This wrapper is installed under the host's name (pulumi-language-<lang>); the CLI starts it as
 // it starts any language host. It starts the old host (pulumi-language-<lang>-<version> beside it, found by prefix)
-// with the same arguments, serves GeneratePackage, GenerateProgram and GenerateProject itself with pkg/v3's code generators, and
-// forwards every other call to the old host byte for byte.
+// with the same arguments, serves GeneratePackage, GenerateProject, GenerateProgram and Link itself (pkg/v3's code
+// generators; Link for nodejs and python), and forwards every other call to the old host byte for byte.
 package main
 
 import (

@@ -76,7 +76,7 @@ func serve(lang, oldAddress string) (int, func(), error) {
 // maxMessage matches the 400 MiB limit Pulumi's own plugins accept (schemas and generated programs can be large).
 const maxMessage = 400 * 1024 * 1024
 
-// generatorService is the LanguageRuntime service with only the methods this wrapper implements: grpc-go hands
+// generatorService is the LanguageRuntime service with only the methods this wrapper serves: grpc-go hands
 // calls of the service's other methods to the unknown-service handler, which forwards them.
 func generatorService() *grpc.ServiceDesc {
 	desc := pulumirpc.LanguageRuntime_ServiceDesc
