@@ -182,6 +182,18 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
     tool(path.join(py, "bin", "python"), ["-c", "import pulumi_gamehost; pulumi_gamehost.Server"], py);
   });
 
+  it("serves GenerateProgram for the three languages (the wrapper's Go tests)", SLOW, () => {
+    // `pulumi import` is the CLI's only caller and needs a live resource; the Go tests call the method with the
+    // engine's loader served from plugin/schema.json.
+    const out = tool(
+      "go",
+      ["test", "-count=1", "-v", "./..."],
+      path.join(REPO_ROOT, "tools", "codegen-host"),
+    );
+    for (const lang of ["python", "nodejs", "go"])
+      expect(out).toContain(`--- PASS: TestGenerateProgram/${lang}`);
+  });
+
   it("still runs programs: other calls reach the old host", SLOW, async () => {
     const dir = path.join(root, "program");
     fs.mkdirSync(dir);
