@@ -19,8 +19,10 @@ YAML_VERSION=v1.25.0
 # the v3.274.1 commit would match the CLI, and the proxy here refuses every version of those modules we can
 # name (it answers 403 to @v/list, @latest, branch and commit queries). The newest sdk/v3 releases the proxy
 # serves that still carry the hosts as packages of sdk/v3 are v3.68.0 (nodejs, python) and v3.62.0 (go).
+# Those old hosts lack the code-generation methods of the current CLI, so a wrapper of ours adds pkg/v3
+# v3.274.1's code generators to them (build_codegen_host below).
 # Set PULUMI_HOSTS_PSEUDO_VERSION=v3.0.0-20261105124506-<12 hex> to build them from their own modules at the
-# CLI's commit instead, with pkg/sdk pinned to the CLI's version.
+# CLI's commit instead, with pkg/sdk pinned to the CLI's version (they generate code themselves: no wrapper).
 HOSTS_SDK_VERSION=v3.68.0
 GO_HOST_SDK_VERSION=v3.62.0
 HOSTS_PSEUDO_VERSION="${PULUMI_HOSTS_PSEUDO_VERSION:-}"
@@ -96,6 +98,39 @@ copy_script() {
   echo "$1: copied from $2"
 }
 
+# keep_old_host NAME VERSION: an old host built before the wrapper existed sits under NAME; it is moved to
+# NAME-VERSION instead of being built again.
+keep_old_host() {
+  if [[ -x "$BIN/$1" && "$(built_from "$BIN/$1")" == "$SDK $2" && ! -e "$BIN/$1-$2" ]]; then
+    mv "$BIN/$1" "$BIN/$1-$2"
+  fi
+}
+
+# The code-generation wrapper (tools/codegen-host, our own Go program). The old hosts run programs but do not
+# implement the LanguageRuntime methods the v3.274.1 CLI calls to generate code (`pulumi package gen-sdk` and
+# `package add`: GeneratePackage, then Link; `import`: GenerateProgram; `convert`: GenerateProject), and fail
+# with "method GeneratePackage not implemented". The wrapper is installed as pulumi-language-nodejs/python/go: it
+# starts the old host beside it with the same arguments, serves those methods with pkg/v3 v3.274.1's code
+# generators (the ones the CLI's own hosts use), and forwards every other call to the old host unchanged. Go's build cache
+# makes a rebuild with unchanged sources a relink only.
+build_codegen_host() {
+  local start="$SECONDS" src="$ROOT/tools/codegen-host" out="$OUT/build/codegen-host/codegen-host"
+  echo "codegen-host: building tools/codegen-host with $PKG $PULUMI_VERSION ..."
+  mkdir -p "$(dirname "$out")"
+  if ! (cd "$src" && go build -buildvcs=false -o "$out" .); then
+    echo "build-pulumi: codegen-host was not built (the Go output above says why); gen-sdk, import and convert will fail" >&2
+    FAILED+=(codegen-host)
+    return 0
+  fi
+  local uses
+  uses="$(go version -m "$out" | awk '$1 == "dep" && $2 == "'"$PKG"'" { print $2 " " $3 }')"
+  for host in nodejs python go; do
+    install -m 755 "$out" "$BIN/pulumi-language-$host.tmp"
+    mv "$BIN/pulumi-language-$host.tmp" "$BIN/pulumi-language-$host"
+  done
+  echo "codegen-host: pulumi-language-{nodejs,python,go} wrap the old hosts with the code generators of $uses, built in $((SECONDS - start)) s"
+}
+
 TOTAL_START="$SECONDS"
 
 build pulumi "$PKG/cmd/pulumi" "$PKG" "$PULUMI_VERSION" "-X $VERSION_VAR=$PULUMI_VERSION" \
@@ -117,13 +152,17 @@ if [[ -n "$HOSTS_PSEUDO_VERSION" ]]; then
   done
   EXEC_SDK_VERSION="$PULUMI_VERSION"
 else
+  # The old hosts are built as pulumi-language-<lang>-<version>; the wrapper below takes their names.
   for host in nodejs python; do
-    build "pulumi-language-$host" "$SDK/$host/cmd/pulumi-language-$host" "$SDK" "$HOSTS_SDK_VERSION" \
-      "-X $VERSION_VAR=$HOSTS_SDK_VERSION" "$SDK $HOSTS_SDK_VERSION"
+    keep_old_host "pulumi-language-$host" "$HOSTS_SDK_VERSION"
+    build "pulumi-language-$host-$HOSTS_SDK_VERSION" "$SDK/$host/cmd/pulumi-language-$host" "$SDK" \
+      "$HOSTS_SDK_VERSION" "-X $VERSION_VAR=$HOSTS_SDK_VERSION" "$SDK $HOSTS_SDK_VERSION"
   done
-  build pulumi-language-go "$SDK/go/pulumi-language-go" "$SDK" "$GO_HOST_SDK_VERSION" \
+  keep_old_host pulumi-language-go "$GO_HOST_SDK_VERSION"
+  build "pulumi-language-go-$GO_HOST_SDK_VERSION" "$SDK/go/pulumi-language-go" "$SDK" "$GO_HOST_SDK_VERSION" \
     "-X $VERSION_VAR=$GO_HOST_SDK_VERSION" "$SDK $GO_HOST_SDK_VERSION"
   EXEC_SDK_VERSION="$HOSTS_SDK_VERSION"
+  build_codegen_host
 fi
 
 # The python host exits unless the exec script of its own release sits beside it; dynamic providers run
