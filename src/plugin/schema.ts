@@ -217,7 +217,10 @@ function configVariables(writer: SchemaWriter): Record<string, PropertySpec> {
     variables[name] = {
       ...spec,
       ...((SECRET_CONFIG as readonly string[]).includes(name) ? { secret: true } : {}),
-      ...(env ? { defaultInfo: { environment: [env] } } : {}),
+      // Only on single-typed variables: Go's generator reads an environment default into a union-typed
+      // input as invalid Go (`pulumi.(d.(string))`), and needs none, since the provider falls back to
+      // the variable itself (readSettings).
+      ...(env && spec.type !== undefined ? { defaultInfo: { environment: [env] } } : {}),
     };
   }
   return variables;
