@@ -33,7 +33,9 @@ func (l loader) find(name string) (*schema.Package, error) {
 	return l.pkg, nil
 }
 
-func (l loader) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) { return l.find(name) }
+func (l loader) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
+	return l.find(name)
+}
 func (l loader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
 	return l.find(d.Name)
 }

@@ -196,7 +196,7 @@ ${importSection}${typesSection(schema, resource.properties)}`;
 
 function functionPage(schema, token, fn) {
   const name = nameOf(token);
-  const hasArgs = Object.keys(fn.inputs.properties).length > 0;
+  const hasArgs = fn.inputs !== undefined;
   const tsArgs = hasArgs ? "{ ... }" : "";
   const pyArgs = hasArgs ? "..." : "";
   return `${HEADER}
@@ -230,7 +230,7 @@ ${hasArgs ? table(schema, fn.inputs.properties, fn.inputs.required) : "None."}
 ## Result
 
 ${table(schema, fn.outputs.properties, fn.outputs.required)}
-${typesSection(schema, { ...fn.inputs.properties, ...fn.outputs.properties })}`;
+${typesSection(schema, { ...fn.inputs?.properties, ...fn.outputs.properties })}`;
 }
 
 /** `configEnv`: each config key's environment variable (CONFIG_KEYS), which the schema names only for some. */

@@ -78,7 +78,12 @@ export class TypeWriter {
     return Object.entries(properties)
       .map(([name, spec]) => {
         const optional = needed.has(name) ? "" : "?";
-        return `${doc(spec.description, indent)}${indent}${name}${optional}: ${this.type(spec, mode, scope)};\n`;
+        // An optional input also takes an Output that may hold undefined, as Pulumi's generator declares it.
+        const type =
+          optional && mode === "input"
+            ? `pulumi.Input<${this.bare(spec, mode, scope)} | undefined>`
+            : this.type(spec, mode, scope);
+        return `${doc(spec.description, indent)}${indent}${name}${optional}: ${type};\n`;
       })
       .join("");
   }
@@ -128,7 +133,7 @@ export function typeModules(schema) {
   const functions = Object.values(schema.functions);
   const inputTypes = reachable(schema, [
     ...resources.map((r) => r.properties), // the State types (`get`) take every property as an input
-    ...functions.map((f) => f.inputs.properties),
+    ...functions.map((f) => f.inputs?.properties ?? {}),
   ]);
   const outputTypes = reachable(schema, [
     ...resources.map((r) => r.properties),
@@ -181,8 +186,9 @@ export function typeModules(schema) {
 
   const functionTypes = Object.entries(schema.functions).map(([token, f]) => {
     const name = pascal(nameOf(token));
-    const args = writer.members(f.inputs.properties, f.inputs.required, "plain", AT_ROOT);
-    const outputArgs = writer.members(f.inputs.properties, f.inputs.required, "input", AT_ROOT);
+    const inputs = f.inputs ?? { properties: {} };
+    const args = writer.members(inputs.properties, inputs.required, "plain", AT_ROOT);
+    const outputArgs = writer.members(inputs.properties, inputs.required, "input", AT_ROOT);
     const result = writer.members(f.outputs.properties, f.outputs.required, "output", AT_ROOT);
     const resultType = `${doc(f.outputs.description ?? `The result of ${nameOf(token)}.`)}export interface ${name}Result {\n${result}}\n`;
     if (!args) return resultType;
