@@ -4,13 +4,17 @@
 // this tool calls the functions the current hosts call, so the suite checks the generated code anyway.
 //
 //	pulumi-gamehost-codegen sdk <schema.json> <python|go|nodejs> <out dir>
-//	pulumi-gamehost-codegen program <schema.json> <pcl dir> <python|nodejs|go> <out dir>
+//	pulumi-gamehost-codegen import-code <schema.json> <stack export.json> <python|nodejs|go> <type>
+//
+// import-code prints the code `pulumi import` prints for the stack's resources of <type> (run after
+// `pulumi import`, on `pulumi stack export --show-secrets`): the importer's PCL, then the generator.
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -21,6 +25,11 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/pkg/v3/importer"
+	pkgresource "github.com/pulumi/pulumi/pkg/v3/resource"
+	"github.com/pulumi/pulumi/pkg/v3/resource/stack"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
 )
 
 // loader serves the one bound package (none while binding it); our schema and programs reference nothing else.
@@ -102,7 +111,7 @@ func write(out string, files map[string][]byte) {
 
 func main() {
 	if len(os.Args) < 2 {
-		fail("usage: sdk <schema.json> <language> <out> | program <schema.json> <pcl dir> <language> <out>")
+		fail("usage: sdk <schema.json> <language> <out> | import-code <schema.json> <export.json> <language> <type>")
 	}
 	switch os.Args[1] {
 	case "sdk":
@@ -127,33 +136,71 @@ func main() {
 			fail("%v", err)
 		}
 		write(os.Args[4], files)
-	case "program":
+	case "import-code":
 		if len(os.Args) != 6 {
-			fail("usage: program <schema.json> <pcl dir> <python|nodejs|go> <out>")
+			fail("usage: import-code <schema.json> <stack export.json> <python|nodejs|go> <type>")
 		}
-		pkg := bind(os.Args[2])
-		program, diags, err := pcl.BindDirectory(os.Args[3], loader{pkg}, pcl.NonStrictBindOptions()...)
-		if err != nil {
-			fail("%v", err)
-		}
-		report(diags)
-		var files map[string][]byte
-		switch os.Args[4] {
-		case "python":
-			files, diags, err = python.GenerateProgram(program)
-		case "nodejs":
-			files, diags, err = nodejs.GenerateProgram(program)
-		case "go":
-			files, diags, err = gogen.GenerateProgram(program)
-		default:
-			fail("unknown language %q: use python, nodejs or go", os.Args[4])
-		}
-		if err != nil {
-			fail("%v", err)
-		}
-		report(diags)
-		write(os.Args[5], files)
+		importCode(bind(os.Args[2]), os.Args[3], os.Args[4], os.Args[5])
 	default:
-		fail("unknown command %q: use sdk or program", os.Args[1])
+		fail("unknown command %q: use sdk or import-code", os.Args[1])
+	}
+}
+
+func generator(language string) func(*pcl.Program) (map[string][]byte, hcl.Diagnostics, error) {
+	switch language {
+	case "python":
+		return python.GenerateProgram
+	case "nodejs":
+		return nodejs.GenerateProgram
+	case "go":
+		return gogen.GenerateProgram
+	}
+	fail("unknown language %q: use python, nodejs or go", language)
+	return nil
+}
+
+// importCode does what `pulumi import` does after the import step (generateImportedDefinitions), with the
+// program generator in process instead of the language host's GenerateProgram.
+func importCode(pkg *schema.Package, exportFile, language, typ string) {
+	raw, err := os.ReadFile(exportFile)
+	if err != nil {
+		fail("%v", err)
+	}
+	var export struct {
+		Deployment apitype.DeploymentV3 `json:"deployment"`
+	}
+	if err := json.Unmarshal(raw, &export); err != nil {
+		fail("%s: %v", exportFile, err)
+	}
+	var snapshot, imported []*pkgresource.State
+	for _, r := range export.Deployment.Resources {
+		state, err := stack.DeserializeResource(r, config.NopDecrypter)
+		if err != nil {
+			fail("%v", err)
+		}
+		snapshot = append(snapshot, state)
+		if string(state.Type) == typ {
+			imported = append(imported, state)
+		}
+	}
+	if len(imported) == 0 {
+		fail("the stack has no resource of type %s", typ)
+	}
+	generate := generator(language)
+	err = importer.GenerateLanguageDefinitions(os.Stdout, loader{pkg}, func(w io.Writer, p *pcl.Program) error {
+		files, diags, err := generate(p)
+		if err != nil {
+			return err
+		}
+		report(diags)
+		for _, body := range files {
+			if _, err := w.Write(body); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, imported, snapshot, nil)
+	if err != nil {
+		fail("%v", err)
 	}
 }

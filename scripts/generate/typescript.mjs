@@ -1,5 +1,6 @@
 // TypeScript declarations from the package schema, the way Pulumi's code generator shapes them: object
-// types as `XArgs` (inputs, every level `pulumi.Input`) and `X` (outputs, plain), enums as string unions,
+// types as `XArgs` (inputs, every level `pulumi.Input`) and `X` (outputs, plain), enums as const objects
+// with the union of their values,
 // resource `Args`, function `Args` / `OutputArgs` / `Result`. Every face of the package uses these, so
 // the TypeScript types, the schema and the zod checks it comes from cannot drift; and they import only
 // `@pulumi/pulumi`, so a program's type check never reaches zod or undici.
@@ -143,8 +144,19 @@ export function typeModules(schema) {
   const enums = Object.entries(schema.types)
     .filter(([, t]) => t.enum)
     .map(([token, t]) => {
-      const values = t.enum.map((e) => JSON.stringify(e.value)).join(" | ");
-      return `${doc(t.description)}export type ${nameOf(token)} = ${values};\n`;
+      // As Pulumi's nodejs generator emits an enum (makeSafeEnumName): a const object of the values by
+      // capitalized name, e.g. `NetworkMode.Host`, which imported code uses, and the union of its values.
+      const member = (e) =>
+        `${String(e.name ?? e.value)
+          .replace(/^./, (c) => c.toUpperCase())
+          .replace(/[^A-Za-z0-9_$]/g, "_")
+          .replace(/_+/g, "_")}`;
+      const members = t.enum.map((e) => `  ${member(e)}: ${JSON.stringify(e.value)},\n`).join("");
+      const name = nameOf(token);
+      return (
+        `${doc(t.description)}export const ${name} = {\n${members}} as const;\n\n` +
+        `${doc(t.description)}export type ${name} = (typeof ${name})[keyof typeof ${name}];\n`
+      );
     });
 
   const objects = (tokens, mode, scope, suffix) =>

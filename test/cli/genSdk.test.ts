@@ -29,6 +29,8 @@ const GO_PROGRAM = path.join(__dirname, "programs", "go");
 const EMPTY_OBJECT =
   "`routing: { host: {} }`: the native face types the empty routing kind as Record<string, never> (only {}); the generator's empty interface RoutingKind also accepts any non-null value";
 const EXPLAINED: Record<string, string> = {
+  "index.config: only generated":
+    'the native face has no config module: read `gamehost:*` settings with new pulumi.Config("gamehost")',
   "input.RoutingKindArgs: only generated": EMPTY_OBJECT,
   "output.RoutingKind: only generated": EMPTY_OBJECT,
   "input.PortRoutingArgs.gameGuard: ours narrower": EMPTY_OBJECT,
@@ -159,6 +161,14 @@ function compareWithNative(sdkDir: string): string[] {
   const file = program.getSourceFile(probe);
   const pairsSymbol = file && checker.getSymbolAtLocation(file)?.exports?.get("Pairs" as ts.__String);
   if (!pairsSymbol) throw new Error("the probe declares no Pairs");
+  // What each package exports at its root: classes, functions, enums (`NetworkMode.Host`).
+  const rootExports = (index: number) => {
+    const declaration = file?.statements.filter(ts.isImportDeclaration)[index];
+    const module = declaration && checker.getSymbolAtLocation(declaration.moduleSpecifier);
+    return new Set(module ? checker.getExportsOfModule(module).map((s) => s.name) : []);
+  };
+  const [theirRoot, ourRoot] = [rootExports(1), rootExports(2)];
+  for (const name of theirRoot) if (!ourRoot.has(name)) out.push(`index.${name}: only generated`);
   const show = (t: ts.Type) => checker.typeToString(t, undefined, ts.TypeFormatFlags.NoTruncation);
   for (const pair of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(pairsSymbol))) {
     const [generated, ours] = checker.getTypeArguments(checker.getTypeOfSymbol(pair) as ts.TypeReference);

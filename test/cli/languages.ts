@@ -52,11 +52,14 @@ export function generateSdk(language: "python" | "go" | "nodejs", out: string): 
   expect(result.stderr, "the code generator's diagnostics about plugin/schema.json").toBe("");
 }
 
-/** `program` (PCL, as `pulumi import` builds it) as code in `language`, in `out`; returns the main file. */
-export function generateProgram(pclDir: string, language: "python" | "nodejs", out: string): string {
-  const result = run(codegen(), ["program", SCHEMA_FILE, pclDir, language, out]);
+/**
+ * The code `pulumi import` prints for the stack's resources of `type` in `language` (see ./languages.ts's
+ * header): the importer's PCL from the stack (`pulumi stack export --show-secrets`), then the generator.
+ */
+export function importCode(exportFile: string, language: "python" | "nodejs", type: string): string {
+  const result = run(codegen(), ["import-code", SCHEMA_FILE, exportFile, language, type]);
   expect(result.stderr).toBe("");
-  return fs.readFileSync(path.join(out, language === "python" ? "__main__.py" : "index.ts"), "utf8");
+  return result.stdout;
 }
 
 /**
