@@ -1,8 +1,9 @@
 /**
  * The Python program of docs/languages.md as written, through the real `pulumi` CLI and its Python host,
- * against the emulator: the SDK generated from the plugin's schema (what `pulumi package add` makes; see
- * ./languages.ts for why the generator runs in process), installed with pip into a virtualenv with PyPI's
- * `pulumi`. up, outputs, destroy.
+ * against the emulator: the SDK generated from the plugin's schema and the `packages:` entry of Pulumi.yaml,
+ * which is what `pulumi package add` makes (see ./languages.ts for why the generator runs in process and
+ * docs/languages.md for why the CLI's `package add` cannot run here), the SDK installed with pip into a
+ * virtualenv with PyPI's `pulumi`. up, outputs, destroy.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -38,10 +39,9 @@ describe.skipIf(!realCli)(realCliTitle("the Python program of docs/languages.md"
       [
         "name: gamehost-python",
         "runtime: python",
-        "plugins:",
-        "  providers:",
-        "    - name: gamehost",
-        `      path: ${PLUGIN_DIR}`,
+        // What `pulumi package add <plugin folder>` records; the engine then runs the plugin from there.
+        "packages:",
+        `  gamehost: ${PLUGIN_DIR}`,
         "",
       ].join("\n"),
     );
