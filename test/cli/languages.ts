@@ -71,9 +71,24 @@ export function pythonVenv(): { python: string; env: NodeJS.ProcessEnv } {
   const python = path.join(VENV, "bin", "python");
   const marker = path.join(VENV, `${PYPI_PULUMI}.installed`);
   if (!fs.existsSync(marker)) {
-    run("python3", ["-m", "venv", VENV]);
-    run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYPI_PULUMI]);
-    fs.writeFileSync(marker, "");
+    // Built aside and renamed into place: test files run in parallel, and either may get here first.
+    const aside = `${VENV}.${process.pid}`;
+    run("python3", ["-m", "venv", aside]);
+    run(path.join(aside, "bin", "python"), [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      "--disable-pip-version-check",
+      PYPI_PULUMI,
+    ]);
+    fs.writeFileSync(path.join(aside, path.basename(marker)), "");
+    if (fs.existsSync(marker)) {
+      fs.rmSync(aside, { recursive: true, force: true }); // the other file's is in place (and in use)
+    } else {
+      fs.rmSync(VENV, { recursive: true, force: true }); // a stale, unfinished one
+      fs.renameSync(aside, VENV);
+    }
   }
   const env = {
     VIRTUAL_ENV: VENV,
