@@ -36,9 +36,10 @@ function run(
 
 /** Builds the code generator tool into .pulumi-cli/bin once (Go; its modules are those of the CLI). */
 function codegen(): string {
-  const stale =
-    !fs.existsSync(CODEGEN_BIN) ||
-    fs.statSync(path.join(CODEGEN_SOURCE, "main.go")).mtimeMs > fs.statSync(CODEGEN_BIN).mtimeMs;
+  const built = fs.existsSync(CODEGEN_BIN) ? fs.statSync(CODEGEN_BIN).mtimeMs : 0;
+  const stale = ["main.go", "go.mod", "go.sum"].some(
+    (f) => fs.statSync(path.join(CODEGEN_SOURCE, f)).mtimeMs > built,
+  );
   if (stale) run("go", ["build", "-o", CODEGEN_BIN, "."], { cwd: CODEGEN_SOURCE });
   return CODEGEN_BIN;
 }
