@@ -29,6 +29,8 @@ function formatted(file, text) {
 
 const { packageSchema } = require(path.join(repo, "dist", "plugin", "schema.js"));
 const schema = packageSchema();
+const { CONFIG_KEYS } = require(path.join(repo, "dist", "api", "config.js"));
+const configEnv = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([name, { env }]) => [name, env]));
 
 /** Generated directories (every file in them is generated) and files, by repo-relative path. */
 const outputs = new Map([
@@ -56,7 +58,7 @@ const { DATE_INPUTS } = require(path.join(repo, "dist", "provider", "lobbyHistor
 const typescriptAccepts = {
   LobbyHistoryExport: Object.fromEntries(DATE_INPUTS.map((name) => [name, "a `Date`"])),
 };
-for (const [file, text] of Object.entries(referencePages(schema, typescriptAccepts)))
+for (const [file, text] of Object.entries(referencePages(schema, typescriptAccepts, configEnv)))
   outputs.set(`docs/reference/${file}`, text);
 
 const stale = [];

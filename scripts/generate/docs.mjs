@@ -196,7 +196,7 @@ ${importSection}${typesSection(schema, resource.properties)}`;
 
 function functionPage(schema, token, fn) {
   const name = nameOf(token);
-  const hasArgs = Object.keys(fn.inputs.properties).length > 0;
+  const hasArgs = fn.inputs !== undefined;
   const tsArgs = hasArgs ? "{ ... }" : "";
   const pyArgs = hasArgs ? "..." : "";
   return `${HEADER}
@@ -230,15 +230,16 @@ ${hasArgs ? table(schema, fn.inputs.properties, fn.inputs.required) : "None."}
 ## Result
 
 ${table(schema, fn.outputs.properties, fn.outputs.required)}
-${typesSection(schema, { ...fn.inputs.properties, ...fn.outputs.properties })}`;
+${typesSection(schema, { ...fn.inputs?.properties, ...fn.outputs.properties })}`;
 }
 
-function indexPage(schema) {
+/** `configEnv`: each config key's environment variable (CONFIG_KEYS), which the schema names only for some. */
+function indexPage(schema, configEnv) {
   const link = (token, what) => `- [${nameOf(token)}](${pageOf(nameOf(token))}) — ${what}`;
   const firstSentence = (text) => `${text.split(/(?<=\.)\s/)[0]}`;
   const config = Object.entries(schema.config.variables).map(
     ([key, spec]) =>
-      `| \`gamehost:${key}\` | ${spec.defaultInfo?.environment?.map((e) => `\`${e}\``).join(", ") ?? ""} | ${cell(spec.description)}${spec.secret ? " **Secret.**" : ""} |`,
+      `| \`gamehost:${key}\` | ${configEnv[key] ? `\`${configEnv[key]}\`` : ""} | ${cell(spec.description)}${spec.secret ? " **Secret.**" : ""} |`,
   );
   return `${HEADER}
 # Reference
@@ -267,8 +268,8 @@ ${config.join("\n")}
 }
 
 /** The files of `docs/reference/`, by file name. */
-export function referencePages(schema, typescriptAccepts = {}) {
-  const pages = { "_index.md": indexPage(schema) };
+export function referencePages(schema, typescriptAccepts = {}, configEnv = {}) {
+  const pages = { "_index.md": indexPage(schema, configEnv) };
   for (const [token, resource] of Object.entries(schema.resources)) {
     pages[pageOf(nameOf(token))] = resourcePage(schema, token, resource, typescriptAccepts[nameOf(token)]);
   }

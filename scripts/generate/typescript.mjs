@@ -1,5 +1,6 @@
 // TypeScript declarations from the package schema, the way Pulumi's code generator shapes them: object
-// types as `XArgs` (inputs, every level `pulumi.Input`) and `X` (outputs, plain), enums as string unions,
+// types as `XArgs` (inputs, every level `pulumi.Input`) and `X` (outputs, plain), enums as const objects
+// with the union of their values,
 // resource `Args`, function `Args` / `OutputArgs` / `Result`. Every face of the package uses these, so
 // the TypeScript types, the schema and the zod checks it comes from cannot drift; and they import only
 // `@pulumi/pulumi`, so a program's type check never reaches zod or undici.
@@ -78,7 +79,12 @@ export class TypeWriter {
     return Object.entries(properties)
       .map(([name, spec]) => {
         const optional = needed.has(name) ? "" : "?";
-        return `${doc(spec.description, indent)}${indent}${name}${optional}: ${this.type(spec, mode, scope)};\n`;
+        // An optional input also takes an Output that may hold undefined, as Pulumi's generator declares it.
+        const type =
+          optional && mode === "input"
+            ? `pulumi.Input<${this.bare(spec, mode, scope)} | undefined>`
+            : this.type(spec, mode, scope);
+        return `${doc(spec.description, indent)}${indent}${name}${optional}: ${type};\n`;
       })
       .join("");
   }
@@ -128,7 +134,7 @@ export function typeModules(schema) {
   const functions = Object.values(schema.functions);
   const inputTypes = reachable(schema, [
     ...resources.map((r) => r.properties), // the State types (`get`) take every property as an input
-    ...functions.map((f) => f.inputs.properties),
+    ...functions.map((f) => f.inputs?.properties ?? {}),
   ]);
   const outputTypes = reachable(schema, [
     ...resources.map((r) => r.properties),
@@ -138,8 +144,19 @@ export function typeModules(schema) {
   const enums = Object.entries(schema.types)
     .filter(([, t]) => t.enum)
     .map(([token, t]) => {
-      const values = t.enum.map((e) => JSON.stringify(e.value)).join(" | ");
-      return `${doc(t.description)}export type ${nameOf(token)} = ${values};\n`;
+      // As Pulumi's nodejs generator emits an enum (makeSafeEnumName): a const object of the values by
+      // capitalized name, e.g. `NetworkMode.Host`, which imported code uses, and the union of its values.
+      const member = (e) =>
+        `${String(e.name ?? e.value)
+          .replace(/^./, (c) => c.toUpperCase())
+          .replace(/[^A-Za-z0-9_$]/g, "_")
+          .replace(/_+/g, "_")}`;
+      const members = t.enum.map((e) => `  ${member(e)}: ${JSON.stringify(e.value)},\n`).join("");
+      const name = nameOf(token);
+      return (
+        `${doc(t.description)}export const ${name} = {\n${members}} as const;\n\n` +
+        `${doc(t.description)}export type ${name} = (typeof ${name})[keyof typeof ${name}];\n`
+      );
     });
 
   const objects = (tokens, mode, scope, suffix) =>
@@ -181,8 +198,9 @@ export function typeModules(schema) {
 
   const functionTypes = Object.entries(schema.functions).map(([token, f]) => {
     const name = pascal(nameOf(token));
-    const args = writer.members(f.inputs.properties, f.inputs.required, "plain", AT_ROOT);
-    const outputArgs = writer.members(f.inputs.properties, f.inputs.required, "input", AT_ROOT);
+    const inputs = f.inputs ?? { properties: {} };
+    const args = writer.members(inputs.properties, inputs.required, "plain", AT_ROOT);
+    const outputArgs = writer.members(inputs.properties, inputs.required, "input", AT_ROOT);
     const result = writer.members(f.outputs.properties, f.outputs.required, "output", AT_ROOT);
     const resultType = `${doc(f.outputs.description ?? `The result of ${nameOf(token)}.`)}export interface ${name}Result {\n${result}}\n`;
     if (!args) return resultType;

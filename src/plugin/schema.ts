@@ -71,7 +71,8 @@ export interface PackageSchema {
     string,
     ObjectTypeSpec & { inputProperties: Record<string, PropertySpec>; requiredInputs: string[] }
   >;
-  functions: Record<string, { description: string; inputs: ObjectTypeSpec; outputs: ObjectTypeSpec }>;
+  /** `inputs` is absent for a function without arguments. */
+  functions: Record<string, { description: string; inputs?: ObjectTypeSpec; outputs: ObjectTypeSpec }>;
   language: Record<string, Record<string, unknown>>;
 }
 
@@ -200,9 +201,12 @@ function functionSpecs(writer: SchemaWriter): PackageSchema["functions"] {
         outputs.properties[name] = { ...outputs.properties[name], secret: true };
       }
     }
+    const inputs = writer.merged([definition.args], `${owner}Args`);
     functions[token] = {
       description: definition.description,
-      inputs: writer.merged([definition.args], `${owner}Args`),
+      // None for a function without arguments: Pulumi's generators then emit `getX(opts?)`, as the native
+      // face declares it, instead of `getX(args?, opts?)` with an empty args type.
+      ...(Object.keys(inputs.properties).length > 0 ? { inputs } : {}),
       outputs,
     };
   }
@@ -217,7 +221,10 @@ function configVariables(writer: SchemaWriter): Record<string, PropertySpec> {
     variables[name] = {
       ...spec,
       ...((SECRET_CONFIG as readonly string[]).includes(name) ? { secret: true } : {}),
-      ...(env ? { defaultInfo: { environment: [env] } } : {}),
+      // Only on single-typed variables: Go's generator reads an environment default into a union-typed
+      // input as invalid Go (`pulumi.(d.(string))`), and needs none, since the provider falls back to
+      // the variable itself (readSettings).
+      ...(env && spec.type !== undefined ? { defaultInfo: { environment: [env] } } : {}),
     };
   }
   return variables;

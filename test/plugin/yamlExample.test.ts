@@ -24,7 +24,7 @@ interface Schema {
     string,
     { properties: Record<string, Spec>; inputProperties: Record<string, Spec>; requiredInputs: string[] }
   >;
-  functions: Record<string, { inputs: Spec; outputs: Spec }>;
+  functions: Record<string, { inputs?: Spec; outputs: Spec }>;
 }
 interface Program {
   plugins?: { providers?: { name: string; path: string }[] };
@@ -149,7 +149,12 @@ describe("examples/yaml-quickstart", () => {
         continue;
       }
       problems.push(
-        ...objectProblems(fn.inputs.properties ?? {}, fn.inputs.required ?? [], invoke.arguments ?? {}, name),
+        ...objectProblems(
+          fn.inputs?.properties ?? {},
+          fn.inputs?.required ?? [],
+          invoke.arguments ?? {},
+          name,
+        ),
       );
     }
     expect(problems).toEqual([]);

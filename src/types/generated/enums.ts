@@ -2,10 +2,31 @@
 // the zod schemas and their descriptions, then run `npm run generate`.
 
 /** `bridge` (default) or `host` networking. */
-export type NetworkMode = "bridge" | "host";
+export const NetworkMode = {
+  Bridge: "bridge",
+  Host: "host",
+} as const;
+
+/** `bridge` (default) or `host` networking. */
+export type NetworkMode = (typeof NetworkMode)[keyof typeof NetworkMode];
 
 /** `http`, `https`, `tcp`, `tcp_tls` or `udp`. */
-export type PortProtocol = "http" | "https" | "tcp" | "tcp_tls" | "udp";
+export const PortProtocol = {
+  Http: "http",
+  Https: "https",
+  Tcp: "tcp",
+  Tcp_tls: "tcp_tls",
+  Udp: "udp",
+} as const;
+
+/** `http`, `https`, `tcp`, `tcp_tls` or `udp`. */
+export type PortProtocol = (typeof PortProtocol)[keyof typeof PortProtocol];
 
 /** `general` (manage billing, view invoices) or `payment_method_update` (add or replace a card). */
-export type PaymentIntent = "general" | "payment_method_update";
+export const PaymentIntent = {
+  General: "general",
+  Payment_method_update: "payment_method_update",
+} as const;
+
+/** `general` (manage billing, view invoices) or `payment_method_update` (add or replace a card). */
+export type PaymentIntent = (typeof PaymentIntent)[keyof typeof PaymentIntent];

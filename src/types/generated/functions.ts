@@ -99,9 +99,9 @@ export interface GetDatacentersOutputArgs {
   /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
   environmentId: pulumi.Input<string>;
   /** Only the datacenter with this slug, e.g. `atl`. */
-  slug?: pulumi.Input<string>;
+  slug?: pulumi.Input<string | undefined>;
   /** Only the datacenter with this display name. */
-  name?: pulumi.Input<string>;
+  name?: pulumi.Input<string | undefined>;
 }
 
 /** The result of getDatacenters. */
@@ -127,7 +127,7 @@ export interface GetBuildsOutputArgs {
   /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
   environmentId: pulumi.Input<string>;
   /** Only builds carrying every one of these tags, e.g. `{ channel: "stable" }`. */
-  tags?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  tags?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
 }
 
 /** The result of getBuilds. */

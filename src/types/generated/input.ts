@@ -6,21 +6,21 @@ import type * as enums from "./enums";
 /** How the port is reached from outside: exactly one of gameGuard or host; omitted means game guard. */
 export interface PortRoutingArgs {
   /** Route through the platform's game-guard proxy (any protocol). Pass `{}`. */
-  gameGuard?: pulumi.Input<Record<string, never>>;
+  gameGuard?: pulumi.Input<Record<string, never> | undefined>;
   /** Expose the port on the node's own address (`tcp` and `udp` only). Pass `{}`. */
-  host?: pulumi.Input<Record<string, never>>;
+  host?: pulumi.Input<Record<string, never> | undefined>;
 }
 
 /** Shutdown behaviour. */
 export interface ServerLifecycleArgs {
   /** Milliseconds between SIGTERM and SIGKILL when the server is stopped, 0 ≤ x < 7 200 000 (default 0). */
-  killTimeout?: pulumi.Input<number>;
+  killTimeout?: pulumi.Input<number | undefined>;
 }
 
 /** Networking: mode and named ports. */
 export interface ServerNetworkArgs {
   /** `bridge` (default) or `host` networking. */
-  mode?: pulumi.Input<enums.NetworkMode>;
+  mode?: pulumi.Input<enums.NetworkMode | undefined>;
   /** Ports by name (lowercase letters, digits and `-`). */
   ports: pulumi.Input<Record<string, pulumi.Input<ServerPortSpecArgs>>>;
 }
@@ -28,13 +28,13 @@ export interface ServerNetworkArgs {
 /** A port of a server as the service reports it. */
 export interface ServerPortArgs {
   /** Port the game process listens on inside the server. */
-  internalPort?: pulumi.Input<number>;
+  internalPort?: pulumi.Input<number | undefined>;
   /** `http`, `https`, `tcp`, `tcp_tls` or `udp`. */
   protocol: pulumi.Input<string>;
   /** Public hostname of the port; set once the server is placed. */
-  publicHostname?: pulumi.Input<string>;
+  publicHostname?: pulumi.Input<string | undefined>;
   /** Public port number; set once the server is placed. */
-  publicPort?: pulumi.Input<number>;
+  publicPort?: pulumi.Input<number | undefined>;
   /** `gameGuard: {}` or `host: {}`. */
   routing: pulumi.Input<PortRoutingArgs>;
 }
@@ -42,11 +42,11 @@ export interface ServerPortArgs {
 /** One named port of the server. */
 export interface ServerPortSpecArgs {
   /** Port the game process listens on inside the server (1–65535); required for game-guard ports. */
-  internalPort?: pulumi.Input<number>;
+  internalPort?: pulumi.Input<number | undefined>;
   /** `http`, `https`, `tcp`, `tcp_tls` or `udp`. */
   protocol: pulumi.Input<enums.PortProtocol>;
   /** How the port is reached from outside: exactly one of gameGuard or host; omitted means game guard. */
-  routing?: pulumi.Input<PortRoutingArgs>;
+  routing?: pulumi.Input<PortRoutingArgs | undefined>;
 }
 
 /** CPU and memory, both positive integers. */
@@ -60,9 +60,9 @@ export interface ServerResourcesArgs {
 /** What runs: the build, its arguments and environment variables. */
 export interface ServerRuntimeArgs {
   /** Command-line arguments (default none). */
-  arguments?: pulumi.Input<pulumi.Input<string>[]>;
+  arguments?: pulumi.Input<pulumi.Input<string>[] | undefined>;
   /** UUID of the build to run (see getBuilds). */
   build: pulumi.Input<string>;
   /** Environment variables (default none). */
-  environment?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  environment?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
 }

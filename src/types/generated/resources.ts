@@ -43,7 +43,7 @@ export interface ServerArgs {
   /** UUID of a datacenter of the game's cluster (see getDatacenters). */
   datacenter: pulumi.Input<string>;
   /** Shutdown behaviour. */
-  lifecycle?: pulumi.Input<inputs.ServerLifecycleArgs>;
+  lifecycle?: pulumi.Input<inputs.ServerLifecycleArgs | undefined>;
   /** Networking: mode and named ports. */
   network: pulumi.Input<inputs.ServerNetworkArgs>;
   /** CPU and memory, both positive integers. */
@@ -53,55 +53,55 @@ export interface ServerArgs {
   /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
   tags: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
-  waitForReady?: pulumi.Input<boolean>;
+  waitForReady?: pulumi.Input<boolean | undefined>;
   /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
-  readyTimeoutSeconds?: pulumi.Input<number>;
+  readyTimeoutSeconds?: pulumi.Input<number | undefined>;
   /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
-  destroyKillTimeout?: pulumi.Input<number>;
+  destroyKillTimeout?: pulumi.Input<number | undefined>;
   /** Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too). */
-  adoptServerId?: pulumi.Input<string>;
+  adoptServerId?: pulumi.Input<string | undefined>;
 }
 
 /** Properties to look up a Server by (`get`): any of its outputs, to narrow the lookup. */
 export interface ServerState {
   /** UUID of the game the server belongs to. */
-  gameId?: pulumi.Input<string>;
+  gameId?: pulumi.Input<string | undefined>;
   /** UUID of the game environment (a namespace's `namespaceId`; see getEnvironment). */
-  environmentId?: pulumi.Input<string>;
+  environmentId?: pulumi.Input<string | undefined>;
   /** UUID of a datacenter of the game's cluster (see getDatacenters). */
-  datacenter?: pulumi.Input<string>;
+  datacenter?: pulumi.Input<string | undefined>;
   /** Shutdown behaviour. */
-  lifecycle?: pulumi.Input<inputs.ServerLifecycleArgs>;
+  lifecycle?: pulumi.Input<inputs.ServerLifecycleArgs | undefined>;
   /** Networking: mode and named ports. */
-  network?: pulumi.Input<inputs.ServerNetworkArgs>;
+  network?: pulumi.Input<inputs.ServerNetworkArgs | undefined>;
   /** CPU and memory, both positive integers. */
-  resources?: pulumi.Input<inputs.ServerResourcesArgs>;
+  resources?: pulumi.Input<inputs.ServerResourcesArgs | undefined>;
   /** What runs: the build, its arguments and environment variables. */
-  runtime?: pulumi.Input<inputs.ServerRuntimeArgs>;
+  runtime?: pulumi.Input<inputs.ServerRuntimeArgs | undefined>;
   /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
-  tags?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  tags?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
-  waitForReady?: pulumi.Input<boolean>;
+  waitForReady?: pulumi.Input<boolean | undefined>;
   /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
-  readyTimeoutSeconds?: pulumi.Input<number>;
+  readyTimeoutSeconds?: pulumi.Input<number | undefined>;
   /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
-  destroyKillTimeout?: pulumi.Input<number>;
+  destroyKillTimeout?: pulumi.Input<number | undefined>;
   /** Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too). */
-  adoptServerId?: pulumi.Input<string>;
+  adoptServerId?: pulumi.Input<string | undefined>;
   /** The server's UUID (also the resource id). */
-  serverId?: pulumi.Input<string>;
+  serverId?: pulumi.Input<string | undefined>;
   /** When the server was created, epoch ms. */
-  createdAt?: pulumi.Input<number>;
+  createdAt?: pulumi.Input<number | undefined>;
   /** When the server became connectable, epoch ms; unset until it is placed. */
-  startedAt?: pulumi.Input<number>;
+  startedAt?: pulumi.Input<number | undefined>;
   /** When the server was destroyed, epoch ms. */
-  destroyedAt?: pulumi.Input<number>;
+  destroyedAt?: pulumi.Input<number | undefined>;
   /** Ports as the service reports them, with `publicHostname` and `publicPort` once placed. */
-  ports?: pulumi.Input<Record<string, pulumi.Input<inputs.ServerPortArgs>>>;
+  ports?: pulumi.Input<Record<string, pulumi.Input<inputs.ServerPortArgs>> | undefined>;
   /** Port name → `host:port`, for every port with a public address. */
-  endpoints?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  endpoints?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
   /** Random key chosen for this server when it was to be created (a replacement gets a new one), put on it as the reserved tag `pulumi-gamehost/idempotency-key`: a create whose answer was lost finds its server by it. */
-  idempotencyKey?: pulumi.Input<string>;
+  idempotencyKey?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a Server (every input is an output too); its resource classes carry them. */
@@ -173,9 +173,9 @@ export interface LobbyHistoryExportArgs {
   /** UUID of the game whose lobby history (every environment) is exported. */
   gameId: pulumi.Input<string>;
   /** Arbitrary values; a change to any of them exports again (e.g. `{ day: "2026-11-22" }`). */
-  triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
+  triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
-  summarize?: pulumi.Input<boolean>;
+  summarize?: pulumi.Input<boolean | undefined>;
   /** Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms. */
   queryStart: pulumi.Input<number | string>;
   /** End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. */
@@ -185,27 +185,27 @@ export interface LobbyHistoryExportArgs {
 /** Properties to look up a LobbyHistoryExport by (`get`): any of its outputs, to narrow the lookup. */
 export interface LobbyHistoryExportState {
   /** UUID of the game whose lobby history (every environment) is exported. */
-  gameId?: pulumi.Input<string>;
+  gameId?: pulumi.Input<string | undefined>;
   /** Arbitrary values; a change to any of them exports again (e.g. `{ day: "2026-11-22" }`). */
-  triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
+  triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
-  summarize?: pulumi.Input<boolean>;
+  summarize?: pulumi.Input<boolean | undefined>;
   /** Start of the span (exclusive), epoch ms. */
-  queryStart?: pulumi.Input<number>;
+  queryStart?: pulumi.Input<number | undefined>;
   /** End of the span (inclusive), epoch ms. */
-  queryEnd?: pulumi.Input<number>;
+  queryEnd?: pulumi.Input<number | undefined>;
   /** Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file). */
-  url?: pulumi.Input<string>;
+  url?: pulumi.Input<string | undefined>;
   /** When the export was made (RFC 3339). */
-  exportedAt?: pulumi.Input<string>;
+  exportedAt?: pulumi.Input<string | undefined>;
   /** When the URL stops working: one hour after `exportedAt` (RFC 3339). */
-  expiresAt?: pulumi.Input<string>;
+  expiresAt?: pulumi.Input<string | undefined>;
   /** Data rows in the CSV (header excluded), with `summarize`. */
-  rowCount?: pulumi.Input<number>;
+  rowCount?: pulumi.Input<number | undefined>;
   /** Size of the CSV in bytes, with `summarize`. */
-  byteLength?: pulumi.Input<number>;
+  byteLength?: pulumi.Input<number | undefined>;
   /** SHA-256 of the CSV, hex, with `summarize`. */
-  sha256?: pulumi.Input<string>;
+  sha256?: pulumi.Input<string | undefined>;
 }
 
 /** The outputs of a LobbyHistoryExport (every input is an output too); its resource classes carry them. */
@@ -237,15 +237,15 @@ export interface LobbyHistoryExportOutputs {
 /** The arguments of an explicit gamehost provider (`pulumi:providers:gamehost`). */
 export interface ProviderArgs {
   /** Base URL of the hosting API, e.g. `https://api.example.gg` or the emulator's URL. Falls back to GAMEHOST_BASE_URL. */
-  baseUrl?: pulumi.Input<string>;
+  baseUrl?: pulumi.Input<string | undefined>;
   /** Bearer token: a user token, or a game-scoped cloud token. A secret. Falls back to GAMEHOST_TOKEN. */
-  token?: pulumi.Input<string>;
+  token?: pulumi.Input<string | undefined>;
   /** Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors (default 4). Falls back to GAMEHOST_MAX_RETRIES. */
-  maxRetries?: pulumi.Input<number | string>;
+  maxRetries?: pulumi.Input<number | string | undefined>;
   /** Time allowed for the response headers of a request, in ms (default 30000). Falls back to GAMEHOST_REQUEST_TIMEOUT_MS. */
-  requestTimeoutMs?: pulumi.Input<number | string>;
+  requestTimeoutMs?: pulumi.Input<number | string | undefined>;
   /** Total time of one call, in ms: every attempt, the waits between them and reading the answer (default 120000; a watch call gets the service's 40 s hold on top; 0 turns it off). Falls back to GAMEHOST_CALL_TIMEOUT_MS. */
-  callTimeoutMs?: pulumi.Input<number | string>;
+  callTimeoutMs?: pulumi.Input<number | string | undefined>;
   /** Largest answer read into memory, in bytes (default 16777216, 16 MiB; 0 turns it off). The lobby-history CSV download streams and is not capped. Falls back to GAMEHOST_MAX_RESPONSE_BYTES. */
-  maxResponseBytes?: pulumi.Input<number | string>;
+  maxResponseBytes?: pulumi.Input<number | string | undefined>;
 }

@@ -1,0 +1,123 @@
+/**
+ * Shared pieces of the real-CLI language scenarios (YAML, Python, Go, import code, generated SDKs): the
+ * code generator tool, the Python virtualenv with PyPI's `pulumi`, and the programs of docs/languages.md.
+ *
+ * Code generation: the CLI v3.274.1 hands `package gen-sdk`, `package add` and `import`'s code to the
+ * language hosts (GeneratePackage, GenerateProgram), and the nodejs, python and go hosts buildable here
+ * (sdk v3.68.0, v3.62.0) predate those calls ("method GeneratePackage not implemented"). So the suite runs
+ * the same generators in process: `scripts/codegen` links pkg/v3 v3.274.1's codegen packages, the ones
+ * the CLI's own hosts call.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { expect } from "vitest";
+import { REPO_ROOT } from "../support/dist";
+import { PINNED_BIN } from "../support/realPulumi";
+
+/** The plugin folder (what `npm install pulumi-gamehost` puts at node_modules/pulumi-gamehost/plugin). */
+export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
+export const SCHEMA_FILE = path.join(PLUGIN_DIR, "schema.json");
+const CODEGEN_SOURCE = path.join(REPO_ROOT, "scripts", "codegen");
+const CODEGEN_BIN = path.join(PINNED_BIN, "pulumi-gamehost-codegen");
+/** PyPI's newest `pulumi`, the Python SDK the generated code runs on. */
+export const PYPI_PULUMI = "pulumi==3.272.0";
+const VENV = path.join(REPO_ROOT, ".pulumi-cli", "venv");
+
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+) {
+  const result = spawnSync(command, args, { encoding: "utf8", timeout: 600_000, ...options });
+  expect(result.status, `${command} ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(0);
+  return result;
+}
+
+/** Builds the code generator tool into .pulumi-cli/bin once (Go; its modules are those of the CLI). */
+function codegen(): string {
+  const built = fs.existsSync(CODEGEN_BIN) ? fs.statSync(CODEGEN_BIN).mtimeMs : 0;
+  const stale = ["main.go", "go.mod", "go.sum"].some(
+    (f) => fs.statSync(path.join(CODEGEN_SOURCE, f)).mtimeMs > built,
+  );
+  if (stale) run("go", ["build", "-o", CODEGEN_BIN, "."], { cwd: CODEGEN_SOURCE });
+  return CODEGEN_BIN;
+}
+
+/**
+ * The SDK of `pulumi package gen-sdk plugin --language <language>` in `out`, failing on any diagnostic the
+ * generator prints about the schema (a warning is a defect of src/plugin/schema.ts).
+ */
+export function generateSdk(language: "python" | "go" | "nodejs", out: string): void {
+  const result = run(codegen(), ["sdk", SCHEMA_FILE, language, out]);
+  expect(result.stderr, "the code generator's diagnostics about plugin/schema.json").toBe("");
+}
+
+/**
+ * The code `pulumi import` prints for the stack's resources of `type` in `language` (see ./languages.ts's
+ * header): the importer's PCL from the stack (`pulumi stack export --show-secrets`), then the generator.
+ */
+export function importCode(exportFile: string, language: "python" | "nodejs", type: string): string {
+  const result = run(codegen(), ["import-code", SCHEMA_FILE, exportFile, language, type]);
+  expect(result.stderr).toBe("");
+  return result.stdout;
+}
+
+/**
+ * The virtualenv with PyPI's `pulumi` (kept in git-ignored .pulumi-cli/venv between runs) and the
+ * environment that activates it: the v3.68.0 Python host ignores `runtime.options.virtualenv` and runs
+ * the `python` it finds first on PATH.
+ */
+export function pythonVenv(): { python: string; env: NodeJS.ProcessEnv } {
+  const python = path.join(VENV, "bin", "python");
+  const marker = path.join(VENV, `${PYPI_PULUMI}.installed`);
+  if (!fs.existsSync(marker)) {
+    // Built aside and renamed into place: test files run in parallel, and either may get here first.
+    const aside = `${VENV}.${process.pid}`;
+    run("python3", ["-m", "venv", aside]);
+    run(path.join(aside, "bin", "python"), [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      "--disable-pip-version-check",
+      PYPI_PULUMI,
+    ]);
+    fs.writeFileSync(path.join(aside, path.basename(marker)), "");
+    if (fs.existsSync(marker)) {
+      fs.rmSync(aside, { recursive: true, force: true }); // the other file's is in place (and in use)
+    } else {
+      fs.rmSync(VENV, { recursive: true, force: true }); // a stale, unfinished one
+      fs.renameSync(aside, VENV);
+    }
+  }
+  const env = {
+    VIRTUAL_ENV: VENV,
+    PATH: [path.join(VENV, "bin"), PINNED_BIN, process.env.PATH].join(path.delimiter),
+    PYTHONDONTWRITEBYTECODE: "1",
+  };
+  return { python, env };
+}
+
+/** Installs a generated Python SDK into the virtualenv (replacing the one of an earlier run). */
+export function pipInstall(python: string, sdkDir: string): void {
+  run(python, [
+    "-m",
+    "pip",
+    "install",
+    "--quiet",
+    "--disable-pip-version-check",
+    "--no-deps",
+    "--force-reinstall",
+    sdkDir,
+  ]);
+}
+
+/** The first fenced block of `lang` under the `## <heading>` section of docs/languages.md, as written. */
+export function languagesDocBlock(heading: string, lang: string): string {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, "docs", "languages.md"), "utf8");
+  const section = doc.split(/^## /m).find((s) => s.startsWith(`${heading}\n`));
+  const block = section?.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``))?.[1];
+  if (!block) throw new Error(`docs/languages.md has no \`\`\`${lang} block under "## ${heading}"`);
+  return block;
+}
