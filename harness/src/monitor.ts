@@ -266,7 +266,12 @@ export class MonitorServer {
                 );
                 callback(null, res);
               },
-              (err: unknown) => callback(toServiceError(err)),
+              // source_eval.go: "invocation of %v returned an error: %w" (the text the SDK's error gets).
+              (err: unknown) =>
+                callback({
+                  ...toServiceError(err),
+                  details: `invocation of ${tok} returned an error: ${toServiceError(err).details}`,
+                }),
             );
           return;
         }

@@ -41,7 +41,9 @@ export async function runFunction<A, R>(definition: FunctionDefinition<A, R>, ar
 }
 
 /** Outputs that resolve once every `dependsOn` resource exists (its id for custom resources). */
-function dependencyReady(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown[]> {
+export function dependencyReady(
+  dependsOn: pulumi.InvokeOutputOptions["dependsOn"],
+): pulumi.Output<unknown[]> {
   if (dependsOn === undefined) return pulumi.output([]);
   const resolved = pulumi.output(dependsOn) as unknown as pulumi.Output<pulumi.Resource | pulumi.Resource[]>;
   return resolved.apply((deps) => {

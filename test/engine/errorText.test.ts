@@ -1,7 +1,9 @@
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ConfigEntry, type Diagnostic, type RunResult, Stack } from "../../harness/src";
 import type { FaultSpec } from "../../src/emulator";
 import {
+  connectionConfig,
   FACES,
   faceConfig,
   QUICKSTART_DIR,
@@ -15,6 +17,8 @@ import {
 } from "./helpers";
 
 const engine = useEngineEnvironment("error-text");
+/** The quickstart's data sources on either face (config `face`). */
+const LOOKUPS_PROGRAM = path.join(__dirname, "programs", "lookups");
 
 /** Errors a user sees: engine and program diagnostics of severity error. */
 const errorsOf = (result: RunResult): Diagnostic[] =>
@@ -77,7 +81,10 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
     const errors = errorsOf(up);
     expect(errors).toHaveLength(1);
     const message = errors[0]?.message ?? "";
-    expect(message).toContain("property resources.cpu: must be a positive integer");
+    // The real engine's words: it looks the value up by the whole path, so a nested one shows `{<nil>}`.
+    expect(message).toBe(
+      `${TYPES[face].server} resource 'web': property resources.cpu value {<nil>} has a problem: must be a positive integer`,
+    );
     expectReadable(message, "must be a positive integer");
     texts[face] = { ...texts[face], check: message.replace(TYPES[face].server, "<type>") };
   });
@@ -223,4 +230,30 @@ describe("both faces", () => {
     );
     expectReadable(message, "no-such-game");
   });
+
+  it.each(FACES)(
+    "a name that matches nothing in the %s face's data sources: one message, no stack trace",
+    async (face) => {
+      const stack = new Stack({
+        programDir: LOOKUPS_PROGRAM,
+        config: {
+          ...connectionConfig(engine.emulator),
+          "gamehost-engine-lookups:face": { value: face },
+          "gamehost-engine-lookups:game": { value: "no-such-game" },
+        },
+        checkpointFile: engine.checkpointFile(),
+      });
+
+      const up = await stack.up();
+
+      // The game's id reaches two more data sources: the failure is reported once, as the message alone.
+      const errors = errorsOf(up);
+      expect(errors, errors.map((e) => e.message).join("\n")).toHaveLength(1);
+      const message = errors[0]?.message ?? "";
+      expect(message).toBe(
+        'error serializing property "gameId": No game "no-such-game" in the caller\'s games (available: puzzle-quest, space-race).',
+      );
+      expectReadable(message, "no-such-game");
+    },
+  );
 });

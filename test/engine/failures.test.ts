@@ -141,9 +141,12 @@ describe.each(FACES)("bad arguments (%s face)", (face) => {
 
     const up = await run(stack, "up");
 
-    expect(up.error).toMatch(/property network\.ports\.web\.protocol: .*(http|udp)/);
-    expect(up.error).toMatch(/property resources\.cpu: \S/);
-    expect(up.error).toContain("::bad");
+    // The engine's words (as the real CLI prints them): one line per failure, naming the property.
+    expect(up.error).toMatch(
+      /property network\.ports\.web\.protocol value \{<nil>\} has a problem: .*(http|udp)/,
+    );
+    expect(up.error).toMatch(/property resources\.cpu value \{<nil>\} has a problem: \S/);
+    expect(up.error).toContain("resource 'bad'");
     expect(opsOf(up.steps)).toEqual([]);
     expect(engine.emulator.requests).toEqual([]);
     expect(engine.emulator.servers()).toHaveLength(before);

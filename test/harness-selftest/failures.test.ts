@@ -22,8 +22,10 @@ describe("failures are reported, fast, with what the engine would keep", () => {
 
     const result = await stack.up();
 
-    expect(result.error).toContain("property value: value must be a non-empty string");
-    expect(result.error).toContain("::empty");
+    // As the real CLI prints it: the engine shows the top-level value it found under the property's name.
+    expect(result.error).toContain(
+      "resource 'empty': property value value {} has a problem: value must be a non-empty string",
+    );
     expect(mutations(log())).toEqual([]);
     expect(stack.resources().some((r) => r.urn.endsWith("::empty"))).toBe(false);
   });

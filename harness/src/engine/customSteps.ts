@@ -15,6 +15,7 @@ import {
 import type { PropertyMap } from "../proto";
 import { type ConfigureResult, ProviderError, type ProviderHost } from "../providerHost";
 import type { Step, StepOp } from "../types";
+import { checkFailureText } from "./checkFailures";
 import type { EngineContext, Goal } from "./context";
 import { deleteState } from "./deletes";
 import { hasCustomTimeouts, processIgnoreChanges } from "./options";
@@ -199,11 +200,7 @@ async function check(
     ctx.state.fail(urn, `check failed for ${urn}: ${(err as Error).message}`);
   }
   if (res.failures.length > 0) {
-    // step_generator.go: issueCheckFailures — one diagnostic per failure, naming the property.
-    const lines = res.failures.map((f) =>
-      f.property ? `property ${f.property}: ${f.reason}` : `resource ${urn} is invalid: ${f.reason}`,
-    );
-    ctx.state.fail(urn, `resource ${urn} has check errors:\n  ${lines.join("\n  ")}`);
+    ctx.state.fail(urn, checkFailureText(urn, news, res.failures));
   }
   // "If we could not pass secrets to the provider, retain the secret bit on any property with the same name."
   return protocol.acceptSecrets ? res.inputs : annotateSecrets(res.inputs, news);

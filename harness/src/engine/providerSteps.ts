@@ -8,6 +8,7 @@ import type { ResourceState } from "../checkpoint";
 import { deepEquals, UNKNOWN } from "../properties";
 import type { PropertyMap } from "../proto";
 import type { StepOp } from "../types";
+import { checkFailureText } from "./checkFailures";
 import type { EngineContext, Goal } from "./context";
 import { defaultProviderName, makeUrn, PROVIDER_TYPE_PREFIX, packageOf, providerReference } from "./urn";
 
@@ -31,11 +32,7 @@ export async function stepProvider(
     .check(urn, old?.inputs ?? {}, properties)
     .catch((err: unknown) => ctx.state.fail(urn, `check failed for ${urn}: ${(err as Error).message}`));
   if (checked.failures.length > 0) {
-    // step_generator.go: issueCheckFailures, for the provider resource.
-    const lines = checked.failures.map((f) =>
-      f.property ? `property ${f.property}: ${f.reason}` : `resource ${urn} is invalid: ${f.reason}`,
-    );
-    ctx.state.fail(urn, `resource ${urn} has check errors:\n  ${lines.join("\n  ")}`);
+    ctx.state.fail(urn, checkFailureText(urn, properties, checked.failures));
   }
   let op: StepOp = "create";
   if (old) {
