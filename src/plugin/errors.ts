@@ -33,9 +33,8 @@ export function grpcError(
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(error.id);
     detail.setProperties(toStruct(finish(JSON.parse(JSON.stringify(error.properties)) as PropertyMap)));
-    // The engine shows only the reasons (`provider_plugin.go: parseError` drops the status message), so the
-    // one reason is the whole message: the cause, the server id and the fix, not just the missing fields.
-    detail.setReasonsList([message]);
+    // The engine shows only the reasons (`provider_plugin.go: parseError` drops the status message).
+    detail.setReasonsList(error.reasons);
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status();

@@ -104,12 +104,17 @@ export interface ResourceKind<I, O> {
  */
 export class PartialCreateError extends GamehostError {
   override name = "PartialCreateError";
+  /**
+   * What the engine prints of a partial create: only these reasons (it drops the error's own message), so
+   * the one reason is the whole message, with the cause, the server id and the fix.
+   */
+  readonly reasons: string[];
   constructor(
     message: string,
     readonly id: string,
     readonly properties: Record<string, unknown>,
-    readonly reasons: string[],
   ) {
     super(message);
+    this.reasons = [message];
   }
 }

@@ -101,13 +101,11 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       fix: "lower the request rate",
     },
     {
-      // The real CLI prints a partial create's reasons alone (`3 errors occurred: * missing …`), not the
-      // provider's message with the fix (`… run \`pulumi up\` again to keep waiting`): the reasons come
-      // from src/provider/server/kind.ts (reported; see docs/reliability.md "The real CLI as the judge").
+      // The engine prints a partial create's reasons alone: the one reason is the whole message.
       name: "a server that is never ready",
       placement: "never",
-      cause: "errors occurred:",
-      fix: "* missing started_at",
+      cause: "was not ready after",
+      fix: "run `pulumi up` again to keep waiting",
     },
   ];
 

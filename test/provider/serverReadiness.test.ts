@@ -109,6 +109,7 @@ describe("Server readiness", () => {
     const { polls } = await serviceWithVoiceAddressedAt(Number.POSITIVE_INFINITY);
     const failure = (await impl.create(await checkedInputs(1)).catch((e: unknown) => e)) as {
       id?: string;
+      message?: string;
       reasons?: string[];
       properties?: { startedAt?: number; endpoints?: Record<string, string> };
     };
@@ -116,9 +117,11 @@ describe("Server readiness", () => {
     expect(failure.id).toBe(SERVER);
     expect(failure.properties?.startedAt).toBe(1_700_000_001_000);
     expect(failure.properties?.endpoints).toEqual({ web: "web.example.run:80" });
-    expect(failure.reasons).toEqual([
-      "missing ports.voice.public_hostname",
-      "missing ports.voice.public_port",
-    ]);
+    // What the engine prints of a partial create: the whole message, missing fields and fix included.
+    expect(failure.reasons).toEqual([failure.message]);
+    expect(failure.message).toMatch(
+      /still missing ports\.voice\.public_hostname, ports\.voice\.public_port\./,
+    );
+    expect(failure.message).toMatch(/run `pulumi up` again to keep waiting/);
   });
 });

@@ -181,7 +181,6 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
         `Server ${server.id} stopped before it was ready (destroyed_at ${server.destroyed_at}).`,
         server.id,
         { ...serverOutputs(inputs, server) },
-        ["server stopped"],
       );
     }
     if (missing.length === 0) return server;
@@ -192,7 +191,6 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
           `It is recorded in the stack; run \`pulumi up\` again to keep waiting, or raise ${deadline.raise}.`,
         server.id,
         { ...serverOutputs(inputs, server) },
-        missing.map((m) => `missing ${m}`),
       );
     }
     try {
@@ -207,7 +205,6 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
           "It is recorded in the stack; run `pulumi up` again to keep waiting.",
         server.id,
         { ...serverOutputs(inputs, server) },
-        [`readiness check failed: ${reason}`],
       );
     }
   }
