@@ -52,7 +52,7 @@ for (const [file, text] of Object.entries(wireTypes)) {
   outputs.set(at, formatted(at, text));
 }
 // What the TypeScript classes accept beyond the schema's types, for the reference to say.
-const { DATE_INPUTS } = require(path.join(repo, "dist", "provider", "lobbyHistoryExport", "args.js"));
+const { DATE_INPUTS } = require(path.join(repo, "dist", "typescript", "lobbyHistoryExportArgs.js"));
 const typescriptAccepts = {
   LobbyHistoryExport: Object.fromEntries(DATE_INPUTS.map((name) => [name, "a `Date`"])),
 };

@@ -15,15 +15,15 @@ export {
   GamehostValidationError,
 } from "./api/errors";
 export type { FieldIssue } from "./api/issues";
-export * from "./functions";
-export * as native from "./native";
+export * from "./dynamic/functions";
 export {
   LobbyHistoryExport,
   type LobbyHistoryExportArgs,
   type TimeInput,
-} from "./provider/lobbyHistoryExport/resource";
-export { Server, type ServerArgs } from "./provider/server/resource";
-export { IDEMPOTENCY_TAG } from "./provider/server/tags";
+} from "./dynamic/lobbyHistoryExport";
+export { Server, type ServerArgs } from "./dynamic/server";
+export { IDEMPOTENCY_TAG } from "./kinds/server/tags";
+export * as native from "./native";
 export type {
   CreatePaymentPortalSessionArgs,
   CreatePaymentPortalSessionOutputArgs,

@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
-import { exportInputs, type LobbyHistoryExportArgs } from "../provider/lobbyHistoryExport/args";
-import { registeredInputs } from "../provider/registration";
 import type * as types from "../types";
 import {
   lobbyHistoryExportComputedOutputs,
   lobbyHistoryExportInputProperties,
   lobbyHistoryExportSecretOutputs,
 } from "../types";
+import { exportInputs, type LobbyHistoryExportArgs } from "../typescript/lobbyHistoryExportArgs";
+import { registeredInputs } from "../typescript/registration";
 
 const TYPE = "gamehost:index:LobbyHistoryExport";
 

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
-import { registeredInputs } from "../provider/registration";
 import type * as types from "../types";
 import { serverComputedOutputs, serverInputProperties } from "../types";
+import { registeredInputs } from "../typescript/registration";
 
 const TYPE = "gamehost:index:Server";
 

@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import type * as types from "../../types";
-import { serverComputedOutputs, serverInputProperties } from "../../types";
-import { registeredInputs } from "../registration";
+import type * as types from "../types";
+import { serverComputedOutputs, serverInputProperties } from "../types";
+import { registeredInputs } from "../typescript/registration";
 
-export type { ServerArgs } from "../../types";
+export type { ServerArgs } from "../types";
 
 /**
  * The serialized provider. Pulumi stores this object's code in the stack state and runs it later in

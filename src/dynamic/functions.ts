@@ -3,6 +3,16 @@
  * client built from the stack config. Argument and result types are generated from the package schema.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import {
+  createPaymentPortalSession as createPaymentPortalSessionDefinition,
+  getBootstrap as getBootstrapDefinition,
+  getBuilds as getBuildsDefinition,
+  getDatacenters as getDatacentersDefinition,
+  getEnvironment as getEnvironmentDefinition,
+  getGame as getGameDefinition,
+  getGames as getGamesDefinition,
+  getGroupBilling as getGroupBillingDefinition,
+} from "../kinds/functions";
 import type {
   CreatePaymentPortalSessionArgs,
   CreatePaymentPortalSessionOutputArgs,
@@ -25,17 +35,7 @@ import type {
   GetGroupBillingOutputArgs,
   GetGroupBillingResult,
 } from "../types";
-import {
-  createPaymentPortalSession as createPaymentPortalSessionDefinition,
-  getBootstrap as getBootstrapDefinition,
-  getBuilds as getBuildsDefinition,
-  getDatacenters as getDatacentersDefinition,
-  getEnvironment as getEnvironmentDefinition,
-  getGame as getGameDefinition,
-  getGames as getGamesDefinition,
-  getGroupBilling as getGroupBillingDefinition,
-} from "./definitions";
-import { outputFunction, runFunction } from "./invoke";
+import { outputFunction, runFunction } from "./runFunction";
 
 /** Reads the bootstrap data (`GET /cloud/bootstrap`; no token needed). */
 export function getBootstrap(): Promise<GetBootstrapResult> {

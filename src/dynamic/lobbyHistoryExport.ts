@@ -1,14 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
-import type * as types from "../../types";
+import type * as types from "../types";
 import {
   lobbyHistoryExportComputedOutputs,
   lobbyHistoryExportInputProperties,
   lobbyHistoryExportSecretOutputs,
-} from "../../types";
-import { registeredInputs } from "../registration";
-import { exportInputs, type LobbyHistoryExportArgs } from "./args";
+} from "../types";
+import { exportInputs, type LobbyHistoryExportArgs } from "../typescript/lobbyHistoryExportArgs";
+import { registeredInputs } from "../typescript/registration";
 
-export type { LobbyHistoryExportArgs, TimeInput } from "./args";
+export type { LobbyHistoryExportArgs, TimeInput } from "../typescript/lobbyHistoryExportArgs";
 
 /**
  * The shared, serialized provider of every LobbyHistoryExport: loads the implementation at call

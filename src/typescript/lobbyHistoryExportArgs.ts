@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type * as types from "../../types";
+import type * as types from "../types";
 
 /** A span bound: a `Date`, an RFC 3339 timestamp or integer epoch milliseconds. */
 export type TimeInput = Date | string | number;
