@@ -124,13 +124,18 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
   ): Promise<ReadResult<I, O> | undefined>;
   update(ctx: OperationContext, id: string, olds: O, news: I): Promise<O>;
   delete(ctx: OperationContext, id: string, outputs: O): Promise<void>;
+  /**
+   * Whether the kind has an `update` of its own: without one every change replaces, the engine never calls
+   * update, and the dynamic shim leaves it out (shims are stored in state, where every byte counts).
+   */
+  readonly updates: boolean;
 }
 
 /** What most kinds share, and {@link defineKind} fills in. */
 type Defaulted = "secretOutputs" | "preview" | "update" | "delete";
 
 /** A kind as written: {@link ResourceKind} with the shared parts optional. */
-export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted> &
+export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted | "updates"> &
   Partial<Pick<ResourceKind<I, O>, Defaulted>>;
 
 /**
@@ -145,6 +150,7 @@ export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): Re
     update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
     delete: async () => {},
     ...definition,
+    updates: definition.update !== undefined,
   };
 }
 

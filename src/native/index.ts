@@ -4,7 +4,7 @@
  * them. Same arguments and outputs as the dynamic resources, plus `pulumi import`, `get`, previews with
  * known outputs, `customTimeouts` and explicit providers. The plugin must be installed (see the docs).
  */
-export * from "./functions";
-export { LobbyHistoryExport } from "./lobbyHistoryExport";
+export * from "../dynamic/generated/functionTypes";
+export * from "./generated/functions";
+export * from "./generated/resources";
 export { Provider } from "./provider";
-export { Server } from "./server";
