@@ -31,7 +31,15 @@ function dynamicResources(repo, kinds) {
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
     const subpath = `pulumi-gamehost/provider/${kind.hostSubpath}`;
-    const methods = ["configure", "check", "diff", "create", "read", ...(kind.updates ? ["update"] : []), "delete"];
+    const methods = [
+      "configure",
+      "check",
+      "diff",
+      "create",
+      "read",
+      ...(kind.updates ? ["update"] : []),
+      "delete",
+    ];
     text +=
       doc(
         `The serialized provider of every ${kind.name}. Pulumi stores this object's code in the stack state and runs it later in\n` +
