@@ -160,7 +160,8 @@ describe("Server diff", () => {
       spec({ tags: { role: "match" }, resources: { cpu: 500, memory: 512 } }),
     );
     expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual(["tags", "resources"]);
+    // In the order of the schemas (scope, then the create body), which SPEC_FIELDS is read from.
+    expect(result.replaces).toEqual(["resources", "tags"]);
   });
 
   it("updates without replacing when only provider knobs change", async () => {

@@ -266,7 +266,8 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     inputs.idempotencyKey = isIdempotencyKey(olds.idempotencyKey)
       ? olds.idempotencyKey
       : newIdempotencyKey(ctx);
-    return { inputs: inputs as unknown as ServerInputs, failures };
+    // With failures the engine shows them and never runs the kind on these inputs.
+    return { inputs: inputs as ServerInputs, failures };
   },
 
   diff(_id, olds, news) {
