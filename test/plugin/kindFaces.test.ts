@@ -100,3 +100,18 @@ describe("no face outlives its kind", () => {
     expect(subpaths.sort()).toEqual(KINDS.map((k) => `./provider/${k.hostSubpath}`).sort());
   });
 });
+
+describe("what Pulumi's generator emits", () => {
+  it("registers the resource module and the package, at the package's version", () => {
+    const version = String(pkg.PACKAGE_VERSION);
+    const module = pulumi.runtime.getResourceModule("gamehost", "index", version);
+    expect(module?.version).toBe(version);
+    expect(pulumi.runtime.getResourcePackage("gamehost", version)?.version).toBe(version);
+    const rebuilt = module?.construct(
+      "s",
+      "gamehost:index:Server",
+      "urn:pulumi:dev::p::gamehost:index:Server::s",
+    );
+    expect((rebuilt as { __pulumiType?: string } | undefined)?.__pulumiType).toBe("gamehost:index:Server");
+  });
+});
