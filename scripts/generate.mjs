@@ -63,7 +63,7 @@ for (const [file, text] of Object.entries(wireTypes)) {
 }
 // The TypeScript faces of every kind and data source, from their definitions.
 const { KINDS, FUNCTIONS } = require(path.join(repo, "dist", "kinds", "index.js"));
-for (const [at, text] of Object.entries(faceModules(repo, KINDS, FUNCTIONS)))
+for (const [at, text] of Object.entries(faceModules(repo, KINDS, FUNCTIONS, schema)))
   outputs.set(at, formatted(at, text));
 // What the TypeScript classes accept beyond the schema's types, for the reference to say.
 const { DATE_INPUTS } = require(path.join(repo, "dist", "typescript", "lobbyHistoryExport.js"));

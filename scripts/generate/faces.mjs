@@ -84,13 +84,40 @@ function hostModule(kind) {
   );
 }
 
-function nativeResources(repo, kinds) {
+/** The explicit provider class, from the schema's provider inputs (secret ones wrapped as secrets). */
+function providerClass(schema) {
+  const props = Object.entries(schema.provider.inputProperties);
+  const secrets = props.filter(([, spec]) => spec.secret).map(([name]) => name);
+  return (
+    doc(
+      `${schema.provider.description}\n\nAn explicit gamehost provider (\`pulumi:providers:gamehost\`): a second base URL or token in one\n` +
+        'program, e.g. `new Server("s", args, { provider })`. Without one, resources use the default provider, configured\n' +
+        "by `gamehost:baseUrl` / `gamehost:token` (or `GAMEHOST_BASE_URL` / `GAMEHOST_TOKEN`).",
+    ) +
+    'export class Provider extends pulumi.ProviderResource {\n  /** @internal */\n  static readonly __pulumiType = "gamehost";\n\n' +
+    "  /** Whether `obj` is a gamehost provider (also across copies of the package). */\n" +
+    "  static override isInstance(obj: unknown): obj is Provider {\n    // An instance's type is its token, `pulumi:providers:<package>`.\n" +
+    '    return pulumi.ProviderResource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === "pulumi:providers:gamehost";\n  }\n\n' +
+    "  constructor(name: string, args?: types.ProviderArgs, opts?: pulumi.ResourceOptions) {\n    const inputs: pulumi.Inputs = {\n" +
+    props
+      .map(([name, spec]) =>
+        spec.secret
+          ? `      ${name}: args?.${name} === undefined ? undefined : pulumi.secret(args.${name}),\n`
+          : `      ${name}: args?.${name},\n`,
+      )
+      .join("") +
+    `    };\n    super(Provider.__pulumiType, name, inputs, pulumi.mergeOptions(opts, { version: PACKAGE_VERSION, additionalSecretOutputs: ${JSON.stringify(secrets)} }));\n  }\n}\n\n`
+  );
+}
+
+function nativeResources(repo, kinds, schema) {
   const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
   let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\nimport * as types from "../../types";\n`;
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../typescript/registration";\nimport { PACKAGE_VERSION } from "../../version";\nimport { Provider } from "../provider";\n\n`;
+  text += `import { registeredInputs } from "../../typescript/registration";\nimport { PACKAGE_VERSION } from "../../version";\n\n`;
+  text += providerClass(schema);
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
     const token = `gamehost:index:${kind.name}`;
@@ -165,7 +192,7 @@ function functionWrappers(functions, face) {
 }
 
 /** Every generated face file, by repo-relative path. */
-export function faceModules(repo, kinds, functions) {
+export function faceModules(repo, kinds, functions, schema) {
   const list = Object.values(functions);
   const dynamicFunctions = functionWrappers(list, "dynamic");
   const typeNames = [...dynamicFunctions.typeNames].sort();
@@ -176,7 +203,7 @@ export function faceModules(repo, kinds, functions) {
     "src/dynamic/generated/functions.ts": dynamicFunctions.text,
     "src/dynamic/generated/resources.ts": dynamicResources(repo, kinds),
     "src/native/generated/functions.ts": functionWrappers(list, "native").text,
-    "src/native/generated/resources.ts": nativeResources(repo, kinds),
+    "src/native/generated/resources.ts": nativeResources(repo, kinds, schema),
     "src/dynamic/generated/functionTypes.ts": typeList,
   };
   for (const kind of kinds) files[`src/dynamic/host/${lowerFirst(kind.name)}.ts`] = hostModule(kind);

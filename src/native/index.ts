@@ -7,4 +7,3 @@
 export * from "../dynamic/generated/functionTypes";
 export * from "./generated/functions";
 export * from "./generated/resources";
-export { Provider } from "./provider";
