@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// `npm run generate`: writes what the package schema determines — plugin/schema.json, the TypeScript types
-// every face uses (src/types/), and the reference pages (docs/reference/) — from the compiled package
+// `npm run generate`: writes what the kind definitions and the package schema determine — plugin/schema.json,
+// the TypeScript types every face uses (src/types/), the TypeScript faces (classes, shims, host modules,
+// data-source wrappers: src/dynamic/generated, src/dynamic/host, src/native/generated) and the reference
+// pages (docs/reference/) — from the compiled package
 // (dist/, so run after `npm run build`; `npm run generate` builds before and after). `--check` writes
 // nothing and exits 1 naming each stale file (the test suite runs it, so nothing generated can drift).
 import { spawnSync } from "node:child_process";
@@ -9,6 +11,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { referencePages } from "./generate/docs.mjs";
+import { faceModules } from "./generate/faces.mjs";
 import { typeModules } from "./generate/typescript.mjs";
 import { SCHEMA_FILES, wireModules } from "./generate/wire.mjs";
 
@@ -36,7 +39,14 @@ const configEnv = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([name, { e
 const outputs = new Map([
   ["plugin/schema.json", formatted("plugin/schema.json", JSON.stringify(schema, null, 2))],
 ]);
-const directories = ["src/types/generated", "src/api/generated", "docs/reference"];
+const directories = [
+  "src/types/generated",
+  "src/api/generated",
+  "docs/reference",
+  "src/dynamic/generated",
+  "src/dynamic/host",
+  "src/native/generated",
+];
 for (const [file, text] of Object.entries(typeModules(schema))) {
   const at = `src/types/generated/${file}`;
   outputs.set(at, formatted(at, text));
@@ -53,8 +63,12 @@ for (const [file, text] of Object.entries(wireTypes)) {
   const at = `src/api/generated/${file}`;
   outputs.set(at, formatted(at, text));
 }
+// The TypeScript faces of every kind and data source, from their definitions.
+const { KINDS, FUNCTIONS } = require(path.join(repo, "dist", "kinds", "index.js"));
+for (const [at, text] of Object.entries(faceModules(repo, KINDS, FUNCTIONS, schema)))
+  outputs.set(at, formatted(at, text));
 // What the TypeScript classes accept beyond the schema's types, for the reference to say.
-const { DATE_INPUTS } = require(path.join(repo, "dist", "provider", "lobbyHistoryExport", "args.js"));
+const { DATE_INPUTS } = require(path.join(repo, "dist", "typescript", "lobbyHistoryExport.js"));
 const typescriptAccepts = {
   LobbyHistoryExport: Object.fromEntries(DATE_INPUTS.map((name) => [name, "a `Date`"])),
 };

@@ -15,39 +15,12 @@ export {
   GamehostValidationError,
 } from "./api/errors";
 export type { FieldIssue } from "./api/issues";
-export * from "./functions";
+export * from "./dynamic/generated/functions";
+export * from "./dynamic/generated/functionTypes";
+export { LobbyHistoryExport, Server } from "./dynamic/generated/resources";
+export { IDEMPOTENCY_TAG } from "./kinds/server/tags";
 export * as native from "./native";
-export {
-  LobbyHistoryExport,
-  type LobbyHistoryExportArgs,
-  type TimeInput,
-} from "./provider/lobbyHistoryExport/resource";
-export { Server, type ServerArgs } from "./provider/server/resource";
-export { IDEMPOTENCY_TAG } from "./provider/server/tags";
-export type {
-  CreatePaymentPortalSessionArgs,
-  CreatePaymentPortalSessionOutputArgs,
-  CreatePaymentPortalSessionResult,
-  GetBootstrapResult,
-  GetBuildsArgs,
-  GetBuildsOutputArgs,
-  GetBuildsResult,
-  GetDatacentersArgs,
-  GetDatacentersOutputArgs,
-  GetDatacentersResult,
-  GetEnvironmentArgs,
-  GetEnvironmentOutputArgs,
-  GetEnvironmentResult,
-  GetGameArgs,
-  GetGameOutputArgs,
-  GetGameResult,
-  GetGamesResult,
-  GetGroupBillingArgs,
-  GetGroupBillingOutputArgs,
-  GetGroupBillingResult,
-  NetworkMode,
-  PaymentIntent,
-  PortProtocol,
-} from "./types";
+export type { NetworkMode, PaymentIntent, PortProtocol, ServerArgs } from "./types";
 export * as types from "./types";
+export type { LobbyHistoryExportArgs, TimeInput } from "./typescript/lobbyHistoryExport";
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version";

@@ -15,7 +15,7 @@ import {
   requireConnection,
 } from "../api/config";
 import { GamehostConfigError } from "../api/errors";
-import type { CheckFailure } from "../provider/checks";
+import type { CheckFailure } from "../kinds/checks";
 
 const wholeNumber = z
   .union([z.number().int().min(0), z.string().regex(/^\d+$/)], { error: "must be a non-negative integer" })

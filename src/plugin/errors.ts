@@ -5,7 +5,7 @@
  */
 import type { ServerErrorResponse } from "@grpc/grpc-js";
 import { GamehostConfigError, GamehostValidationError } from "../api/errors";
-import { PartialCreateError } from "../provider/kind";
+import { PartialCreateError } from "../kinds/kind";
 import { anyproto, grpc, provproto, statusproto } from "./proto";
 import { type PropertyMap, toStruct } from "./wire";
 

@@ -8,8 +8,8 @@ import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
 import { toFieldIssues } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
-import type { CheckFailure } from "../provider/checks";
-import type { DiffResult, OperationContext, PropertyChange, ResourceKind } from "../provider/kind";
+import type { CheckFailure } from "../kinds/checks";
+import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
 import { grpcError, OperationAborted } from "./errors";
@@ -44,9 +44,6 @@ const PROPERTY_CHANGES: Record<PropertyChange, provider_pb.PropertyDiff.Kind> = 
   update: provproto.PropertyDiff.Kind.UPDATE,
   "update-replace": provproto.PropertyDiff.Kind.UPDATE_REPLACE,
 };
-
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds kinds of different types
-type AnyKind = ResourceKind<any, any>;
 
 /** Check failures as the wire carries them. */
 function failuresOf(failures: readonly CheckFailure[]): provider_pb.CheckFailure[] {
@@ -209,7 +206,7 @@ export class GamehostProvider {
   }
 
   /** Outputs as the engine stores them: echoed secret inputs stay secret, secret outputs are marked. */
-  private outputsOf(kind: AnyKind, outputs: unknown, wireInputs: PropertyMap): PropertyMap {
+  private outputsOf(kind: AnyResourceKind, outputs: unknown, wireInputs: PropertyMap): PropertyMap {
     const plain = JSON.parse(JSON.stringify(outputs ?? {})) as PropertyMap;
     return markSecret(keepSecrecy(plain, wireInputs), kind.secretOutputs);
   }

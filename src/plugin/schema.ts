@@ -175,13 +175,13 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 function resourceSpecs(writer: SchemaWriter): PackageSchema["resources"] {
   const resources: PackageSchema["resources"] = {};
   for (const entry of RESOURCES) {
-    const inputs = writer.merged(entry.inputs, entry.kind.name);
-    const computed = writer.merged([entry.computed], entry.kind.name);
+    const inputs = writer.merged(entry.kind.inputs, entry.kind.name);
+    const computed = writer.merged([entry.kind.computed], entry.kind.name);
     const properties: Record<string, PropertySpec> = { ...inputs.properties, ...computed.properties };
     for (const name of entry.kind.secretOutputs) properties[name] = { ...properties[name], secret: true };
     resources[entry.token] = {
       type: "object",
-      description: entry.description,
+      description: entry.kind.description,
       properties,
       required: [...new Set([...(inputs.required ?? []), ...(computed.required ?? [])])],
       inputProperties: inputs.properties,

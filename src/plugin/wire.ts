@@ -3,7 +3,7 @@
  * kinds, and back. Secrets travel as `{<sig key>: <secret sig>, value}` and preview unknowns as a
  * sentinel string (the SDK's `rpc.ts` signatures); this is the only code that knows either.
  */
-import { UNKNOWN } from "../provider/checks";
+import { UNKNOWN } from "../kinds/checks";
 import { type Struct, structproto } from "./proto";
 
 /** `sdk/nodejs/runtime/rpc.ts: specialSigKey`. */

@@ -4,7 +4,7 @@ import { GamehostClient } from "../../src/api/client";
 import { GamehostApiError, GamehostConfigError } from "../../src/api/errors";
 import { REDACTED, redactError, redactSecrets } from "../../src/api/redact";
 import { closeSharedDispatchers } from "../../src/api/transport";
-import { configure, providerClient } from "../../src/provider/settings";
+import { configure, providerClient } from "../../src/dynamic/settings";
 import { json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET/echo+me";

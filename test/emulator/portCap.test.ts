@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_PORTS_PER_SERVER } from "../../src/api/schemas/servers";
-import { checkServerInputs } from "../../src/provider/server/spec";
+import { checkServerInputs } from "../../src/kinds/server/spec";
 import { call, codeOf, ids, serverBody, start } from "./helpers";
 
 /** `count` game-guard tcp ports, each with an internal port. */

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClientEvent, GamehostClient } from "../../src/api/client";
 import { GamehostValidationError } from "../../src/api/errors";
 import { closeSharedDispatchers } from "../../src/api/transport";
+import { check as dynamicExportCheck } from "../../src/dynamic/host/lobbyHistoryExport";
+import { check as dynamicServerCheck } from "../../src/dynamic/host/server";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
-import { check as dynamicExportCheck } from "../../src/provider/lobbyHistoryExport/impl";
-import { check as dynamicServerCheck } from "../../src/provider/server/impl";
-import { IDEMPOTENCY_TAG } from "../../src/provider/server/spec";
+import { IDEMPOTENCY_TAG } from "../../src/kinds/server/spec";
 import { PluginDriver, PluginProcess } from "../plugin/pluginClient";
 import {
   applyMutation,
@@ -49,7 +49,10 @@ const properties = (failures: { property: string }[]) => failures.map((f) => f.p
 type Check = (
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
-) => Promise<{ inputs: Record<string, unknown>; failures: { property: string; reason: string }[] }>;
+) => Promise<{
+  inputs: { idempotencyKey?: unknown; queryStart?: unknown; queryEnd?: unknown };
+  failures: { property: string; reason: string }[];
+}>;
 
 let plugin: PluginProcess | undefined;
 let driver: PluginDriver;

@@ -77,6 +77,7 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
         "      function: gamehost:index:getGames",
         "      arguments: {}",
         "outputs:",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pulumi YAML interpolation, not JavaScript
         "  firstGame: ${games.games[0].displayName}",
         "",
       ].join("\n"),

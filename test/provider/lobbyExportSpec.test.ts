@@ -4,10 +4,10 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../src/provider/checks";
-import { check, diff } from "../../src/provider/lobbyHistoryExport/impl";
-import type { LobbyHistoryExportOutputs } from "../../src/provider/lobbyHistoryExport/spec";
-import { summarizeCsv } from "../../src/provider/lobbyHistoryExport/summary";
+import { check, diff } from "../../src/dynamic/host/lobbyHistoryExport";
+import { UNKNOWN } from "../../src/kinds/checks";
+import type { LobbyHistoryExportOutputs } from "../../src/kinds/lobbyHistoryExport/spec";
+import { summarizeCsv } from "../../src/kinds/lobbyHistoryExport/summary";
 
 const GAME = "22222222-2222-4222-8222-222222222222";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import type { ServerInputs } from "../../src/provider/server/spec";
+import type { ServerInputs } from "../../src/kinds/server/spec";
 import { dist } from "../support/dist";
 import { liveServers, type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
 

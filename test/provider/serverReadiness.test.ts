@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { Server } from "../../src/api/schemas";
-import type { ServerInputs } from "../../src/provider/server/spec";
+import type { ServerInputs } from "../../src/kinds/server/spec";
 import { json, type ScriptedServer, startScripted } from "../api/helpers/scriptedServer";
 import { dist } from "../support/dist";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../src/provider/checks";
-import { check, diff } from "../../src/provider/server/impl";
-import { serverKind } from "../../src/provider/server/kind";
+import { check, diff } from "../../src/dynamic/host/server";
+import { UNKNOWN } from "../../src/kinds/checks";
+import { serverKind } from "../../src/kinds/server/implementation";
 import {
   changedSpecFields,
   IDEMPOTENCY_TAG,
@@ -9,7 +9,7 @@ import {
   type ServerInputs,
   type ServerOutputs,
   wireBody,
-} from "../../src/provider/server/spec";
+} from "../../src/kinds/server/spec";
 
 const ID = "11111111-1111-4111-8111-111111111111";
 
@@ -160,7 +160,8 @@ describe("Server diff", () => {
       spec({ tags: { role: "match" }, resources: { cpu: 500, memory: 512 } }),
     );
     expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual(["tags", "resources"]);
+    // In the order of the schemas (scope, then the create body), which SPEC_FIELDS is read from.
+    expect(result.replaces).toEqual(["resources", "tags"]);
   });
 
   it("updates without replacing when only provider knobs change", async () => {

@@ -10,8 +10,8 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const requireFromRepo = createRequire(path.join(REPO_ROOT, "package.json"));
 
 export type EmulatorModule = typeof import("../../src/emulator");
-export type ServerImpl = typeof import("../../src/provider/server/impl");
-export type ExportImpl = typeof import("../../src/provider/lobbyHistoryExport/impl");
+export type ServerImpl = typeof import("../../src/dynamic/host/server");
+export type ExportImpl = typeof import("../../src/dynamic/host/lobbyHistoryExport");
 export type ApiModule = typeof import("../../src/api");
 export type PulumiModule = typeof import("@pulumi/pulumi");
 export type PackageModule = typeof import("../../src/index");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toCamelKeys, toSnakeKeys } from "../../src/api/case";
 import { CreateServerRequest } from "../../src/api/schemas";
-import { checkWire } from "../../src/provider/checks";
-import { SERVER_MAP_PATHS } from "../../src/provider/server/spec";
+import { checkWire } from "../../src/kinds/checks";
+import { SERVER_MAP_PATHS } from "../../src/kinds/server/spec";
 
 describe("key case conversion", () => {
   it("renames nested keys but keeps map keys as written", () => {

@@ -1,6 +1,6 @@
 /**
  * The Server kind: one implementation of a dynamic game server's lifecycle, used by the dynamic shim
- * (`impl.ts`) and by the provider plugin.
+ * (`src/dynamic/host/`) and by the provider plugin.
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
 import {
@@ -10,9 +10,9 @@ import {
   GamehostValidationError,
 } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
-import { type CreateServerRequest, type Server, Uuid } from "../../api/schemas";
+import { CreateServerRequest, type Server, ServerScope, Uuid } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
-import { type DiffResult, type OperationContext, PartialCreateError, type ResourceKind } from "../kind";
+import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
 import {
   canonicalSpec,
   changedSpecFields,
@@ -24,7 +24,9 @@ import {
   KNOB_FIELDS,
   missingForReady,
   newIdempotencyKey,
+  ServerComputedOutputs,
   type ServerInputs,
+  ServerKnobs,
   type ServerOutputs,
   serverOutputs,
   specOfServer,
@@ -244,9 +246,13 @@ function detailed(keys: readonly string[], replaces: readonly string[]): DiffRes
 }
 
 /** The Server kind. */
-export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
+export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   name: "Server",
-  secretOutputs: [],
+  description:
+    "A game server, allocated on demand in a datacenter of the game's cluster. Servers are immutable: any change to the spec creates a new server before deleting the old one. Create waits until the server is placed and every port has a public address.",
+  hostSubpath: "server",
+  inputs: [ServerScope, CreateServerRequest, ServerKnobs],
+  computed: ServerComputedOutputs,
 
   check(olds, news, ctx) {
     const failures = checkServerInputs(news);
@@ -257,7 +263,8 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
     inputs.idempotencyKey = isIdempotencyKey(olds.idempotencyKey)
       ? olds.idempotencyKey
       : newIdempotencyKey(ctx);
-    return { inputs: inputs as unknown as ServerInputs, failures };
+    // With failures the engine shows them and never runs the kind on these inputs.
+    return { inputs: inputs as ServerInputs, failures };
   },
 
   diff(_id, olds, news) {
@@ -281,11 +288,6 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
       detailedDiff: detailed(diffs, replaces),
       deleteBeforeReplace: false,
     };
-  },
-
-  preview(inputs) {
-    // Everything else (id, times, addresses) is known only once the service answers.
-    return { ...inputs };
   },
 
   async create(ctx, inputs) {
@@ -360,4 +362,4 @@ export const serverKind: ResourceKind<ServerInputs, ServerOutputs> = {
       throw error;
     }
   },
-};
+});

@@ -2,27 +2,6 @@ import { z } from "zod";
 import { ExportLobbyHistoryRequest, Rfc3339, Uint64, Uuid } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 
-/** Checked inputs of a LobbyHistoryExport: times normalized to epoch milliseconds. */
-export interface LobbyHistoryExportInputs {
-  gameId: string;
-  queryStart: number;
-  queryEnd: number;
-  triggers?: Record<string, unknown>;
-  summarize?: boolean;
-}
-
-/** Outputs: the inputs echoed, plus the export's URL and times, and the CSV summary if asked. */
-export interface LobbyHistoryExportOutputs extends LobbyHistoryExportInputs {
-  url: string;
-  exportedAt: string;
-  expiresAt: string;
-  rowCount?: number;
-  byteLength?: number;
-  sha256?: string;
-}
-
-export const EXPORT_INPUT_FIELDS = ["gameId", "queryStart", "queryEnd", "triggers", "summarize"] as const;
-
 /**
  * A span bound: an RFC 3339 string or integer epoch milliseconds (the resource class turns a `Date`
  * into its ISO string before it reaches the provider, since a `Date` does not survive serialization).
@@ -67,6 +46,16 @@ export const ExportComputedOutputs = z.object({
   byteLength: z.number().int().optional().describe("Size of the CSV in bytes, with `summarize`."),
   sha256: z.string().optional().describe("SHA-256 of the CSV, hex, with `summarize`."),
 });
+
+/** Checked inputs of a LobbyHistoryExport: times normalized to epoch milliseconds. */
+export type LobbyHistoryExportInputs = z.infer<typeof ExportExtras> &
+  Pick<z.infer<typeof ExportComputedOutputs>, "queryStart" | "queryEnd">;
+
+/** Outputs: the inputs echoed, plus the export's URL and times, and the CSV summary if asked. */
+export type LobbyHistoryExportOutputs = LobbyHistoryExportInputs & z.infer<typeof ExportComputedOutputs>;
+
+/** Every input property, from the schemas. */
+export const EXPORT_INPUT_FIELDS = [...ExportExtras.keyof().options, ...ExportSpan.keyof().options];
 
 /** Epoch milliseconds of a checked time input; non-times pass through for the schema to reject. */
 export function toEpochMs(value: unknown): unknown {

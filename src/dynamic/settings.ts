@@ -1,6 +1,6 @@
 import { GamehostClient } from "../api/client";
 import { type ConfigLookup, readSettings, requireConnection } from "../api/config";
-import type { OperationContext } from "./kind";
+import type { OperationContext } from "../kinds/kind";
 
 /**
  * Provider configuration of this process, for the dynamic face. The dynamic-provider host calls

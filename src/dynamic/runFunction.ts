@@ -3,7 +3,7 @@ import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { GamehostConfigError } from "../api/errors";
 import { parseWith } from "../api/validate";
-import type { FunctionDefinition } from "./definitions";
+import type { FunctionDefinition } from "../kinds/functions";
 
 /**
  * A client for data sources, which run in the program's own process: settings come from the stack

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type * as types from "../../types";
+import type * as types from "../types";
 
 /** A span bound: a `Date`, an RFC 3339 timestamp or integer epoch milliseconds. */
 export type TimeInput = Date | string | number;
@@ -17,7 +17,7 @@ export interface LobbyHistoryExportArgs
 }
 
 /**
- * The arguments whose TypeScript type also takes a `Date`, which {@link exportInputs} turns into RFC 3339
+ * The arguments whose TypeScript type also takes a `Date`, which {@link lobbyHistoryExportInputs} turns into RFC 3339
  * before the provider sees it. The generated reference reads this list to say so.
  */
 export const DATE_INPUTS = [
@@ -41,7 +41,7 @@ function timeProp(value: pulumi.Input<TimeInput>): pulumi.Input<string | number>
 }
 
 /** The arguments as the provider receives them: span bounds as strings or numbers. */
-export function exportInputs(args: LobbyHistoryExportArgs): types.LobbyHistoryExportArgs {
+export function lobbyHistoryExportInputs(args: LobbyHistoryExportArgs): types.LobbyHistoryExportArgs {
   const dates = Object.fromEntries(DATE_INPUTS.map((name) => [name, timeProp(args[name])]));
   return { ...args, ...dates } as types.LobbyHistoryExportArgs;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
-import { type Camelize, type MapPaths, toCamelKeys, toSnakeKeys } from "../../api/case";
+import { type Camelize, type MapPaths, snakeToCamel, toCamelKeys, toSnakeKeys } from "../../api/case";
 import {
   CreateServerRequest,
   KillTimeoutMs,
@@ -20,56 +20,37 @@ import { IDEMPOTENCY_TAG } from "./tags";
 
 export { IDEMPOTENCY_TAG };
 
-/** Fields of the server spec: any change replaces the server (servers are immutable). */
-export const SPEC_FIELDS = [
-  "gameId",
-  "environmentId",
-  "datacenter",
-  "tags",
-  "runtime",
-  "network",
-  "resources",
-  "lifecycle",
-] as const;
-
-/** Provider-only knobs: a change is an update that calls no API. */
-export const KNOB_FIELDS = ["waitForReady", "readyTimeoutSeconds", "destroyKillTimeout"] as const;
-
 /** camelCase paths whose object values are maps keyed by user data. */
 export const SERVER_MAP_PATHS: MapPaths = [["tags"], ["runtime", "environment"], ["network", "ports"]];
 
 /** The create body in camelCase: the wire schema, renamed. */
 export type ServerSpecBody = Camelize<CreateServerRequest>;
 
-/** Checked inputs of a Server, as the provider stores them. */
-export interface ServerInputs extends ServerSpecBody {
-  gameId: string;
-  environmentId: string;
-  waitForReady?: boolean;
-  readyTimeoutSeconds?: number;
-  destroyKillTimeout?: number;
-  adoptServerId?: string;
-  /**
-   * Written by earlier builds (the resource's name among all stacks, which salted a key derived from
-   * the spec); still found in their state, dropped by `check`.
-   */
-  resourceScope?: string;
-  /** Value of {@link IDEMPOTENCY_TAG}: random, chosen by `check` for each server to be created. */
-  idempotencyKey: string;
-}
+/** Checked inputs of a Server, as the provider stores them: its scope, create body and knobs, from their schemas. */
+export type ServerInputs = Camelize<ServerScope> &
+  ServerSpecBody &
+  z.infer<typeof ServerKnobs> & {
+    /**
+     * Written by earlier builds (the resource's name among all stacks, which salted a key derived from
+     * the spec); still found in their state, dropped by `check`.
+     */
+    resourceScope?: string;
+    /** Value of {@link IDEMPOTENCY_TAG}: random, chosen by `check` for each server to be created. */
+    idempotencyKey: string;
+  };
 
 /** A port of a running server, camelCase. */
 export type ServerPortOutput = Camelize<ServerPort>;
 
 /** Everything the provider returns from create/update/read. */
-export interface ServerOutputs extends ServerInputs {
+export type ServerOutputs = ServerInputs & {
   serverId: string;
   createdAt: number;
   startedAt?: number;
   destroyedAt?: number;
   ports: Record<string, ServerPortOutput>;
   endpoints: Record<string, string>;
-}
+};
 
 export const DEFAULT_READY_TIMEOUT_SECONDS = 300;
 
@@ -97,6 +78,15 @@ export const ServerKnobs = z.strictObject({
     "Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too).",
   ),
 });
+
+/** Fields of the server spec (its scope and create body, from their schemas): any change replaces the server. */
+export const SPEC_FIELDS: readonly string[] = [
+  ...ServerScope.keyof().options,
+  ...CreateServerRequest.keyof().options,
+].map(snakeToCamel);
+
+/** Provider-only knobs (from their schema): a change is an update that calls no API; adopting is not one. */
+export const KNOB_FIELDS = ServerKnobs.keyof().exclude(["adoptServerId"]).options;
 
 /** What the service and the provider add to a Server's inputs (every input is an output too). */
 export const ServerComputedOutputs = z.object({

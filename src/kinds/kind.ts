@@ -3,6 +3,7 @@
  * state, run by the SDK's dynamic provider host) and the `pulumi-resource-gamehost` plugin (gRPC).
  * A face turns its protocol into these calls; nothing here knows either protocol.
  */
+import type { z } from "zod";
 import type { GamehostClient } from "../api/client";
 import { GamehostError } from "../api/errors";
 import type { CheckFailure } from "./checks";
@@ -68,12 +69,39 @@ export interface ReadResult<I, O> {
   inputs: I;
 }
 
-/** One resource kind: its rules and its lifecycle against the service. */
-export interface ResourceKind<I, O> {
+/**
+ * A zod object schema contributing properties. Wire schemas have snake_case keys; the package's
+ * properties are their camelCase form (which leaves camelCase keys as they are).
+ */
+export type PropertySource = z.ZodType;
+
+/**
+ * What a kind declares about itself, written once: every face (the dynamic class, its host module, the
+ * plugin's registry and schema, the native class, the reference) is derived from it.
+ */
+export interface KindDeclaration {
   /** Type name: `gamehost:index:<name>` for the plugin, `pulumi-nodejs:dynamic/gamehost:<name>` dynamically. */
   readonly name: string;
-  /** Output properties that are secrets (the plugin wraps them; the dynamic class declares them). */
+  /**
+   * The kind's description, in the package schema, the reference and both classes' documentation.
+   * Markdown; say what changes replace the resource.
+   */
+  readonly description: string;
+  /**
+   * The package subpath (after `pulumi-gamehost/provider/`) the dynamic shim `require`s at call time:
+   * stored in stack state, so it never changes once released.
+   */
+  readonly hostSubpath: string;
+  /** Where the input properties come from, with their descriptions (every input is echoed as an output). */
+  readonly inputs: readonly PropertySource[];
+  /** Outputs the service or provider adds to the inputs, with their descriptions. */
+  readonly computed: PropertySource;
+  /** Output properties that are secrets (the plugin wraps them; both classes declare them). */
   readonly secretOutputs: readonly string[];
+}
+
+/** One resource kind: its declaration, its rules and its lifecycle against the service. */
+export interface ResourceKind<I, O extends I> extends KindDeclaration {
   /**
    * Validates and normalizes inputs. `olds` are empty for a new resource and for every replacement (the
    * engine checks a replacement as a new resource), so values chosen here for a new resource differ from
@@ -81,8 +109,8 @@ export interface ResourceKind<I, O> {
    */
   check(olds: Record<string, unknown>, news: Record<string, unknown>, ctx: CheckContext): CheckResult<I>;
   diff(id: string, olds: O, news: I): DiffResult;
-  /** The outputs known before anything is created: what a preview shows. */
-  preview(inputs: I): Partial<O>;
+  /** The outputs known before anything is created: what a preview shows (at least the inputs). */
+  preview(inputs: I): I | O;
   create(ctx: OperationContext, inputs: I): Promise<{ id: string; outputs: O }>;
   /**
    * Reads the resource. With `recorded` (refresh), `id` is its id; without it (import, `get` by id
@@ -96,7 +124,38 @@ export interface ResourceKind<I, O> {
   ): Promise<ReadResult<I, O> | undefined>;
   update(ctx: OperationContext, id: string, olds: O, news: I): Promise<O>;
   delete(ctx: OperationContext, id: string, outputs: O): Promise<void>;
+  /**
+   * Whether the kind has an `update` of its own: without one every change replaces, the engine never calls
+   * update, and the dynamic shim leaves it out (shims are stored in state, where every byte counts).
+   */
+  readonly updates: boolean;
 }
+
+/** What most kinds share, and {@link defineKind} fills in. */
+type Defaulted = "secretOutputs" | "preview" | "update" | "delete";
+
+/** A kind as written: {@link ResourceKind} with the shared parts optional. */
+export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted | "updates"> &
+  Partial<Pick<ResourceKind<I, O>, Defaulted>>;
+
+/**
+ * A kind from its definition, with the defaults most kinds share: no secret outputs; a preview that shows
+ * the inputs (everything else is known once the service answers); an `update` that never runs because
+ * every change replaces (kept total, so a face can call it safely); a `delete` with nothing to remove.
+ */
+export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): ResourceKind<I, O> {
+  return {
+    secretOutputs: [],
+    preview: (inputs) => inputs,
+    update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
+    delete: async () => {},
+    ...definition,
+    updates: definition.update !== undefined,
+  };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: kinds of different input and output types in one list
+export type AnyResourceKind = ResourceKind<any, any>;
 
 /**
  * A failure after the resource was created: the engine records it as partially created (with these

@@ -1,27 +1,36 @@
 /**
  * The LobbyHistoryExport kind: one implementation of an export's lifecycle, used by the dynamic shim
- * (`impl.ts`) and by the provider plugin.
+ * (`src/dynamic/host/`) and by the provider plugin.
  */
 import { GamehostError } from "../../api/errors";
 import { EXPORT_URL_TTL_MS } from "../../api/schemas";
 import { containsUnknown } from "../checks";
-import type { ResourceKind } from "../kind";
+import { defineKind } from "../kind";
 import {
   checkExportInputs,
   EXPORT_INPUT_FIELDS,
+  ExportComputedOutputs,
+  ExportExtras,
+  ExportSpan,
   type LobbyHistoryExportInputs,
   type LobbyHistoryExportOutputs,
 } from "./spec";
 import { summarizeCsv } from "./summary";
 
 /** The LobbyHistoryExport kind. */
-export const lobbyHistoryExportKind: ResourceKind<LobbyHistoryExportInputs, LobbyHistoryExportOutputs> = {
+export const lobbyHistoryExportKind = defineKind<LobbyHistoryExportInputs, LobbyHistoryExportOutputs>({
   name: "LobbyHistoryExport",
+  description:
+    "An export of a game's matchmaker lobby history for a time span, as a CSV file behind a presigned URL valid for one hour. Any input change exports again.",
+  hostSubpath: "lobby-history-export",
+  inputs: [ExportExtras, ExportSpan],
+  computed: ExportComputedOutputs,
   secretOutputs: ["url"],
 
   check(_olds, news) {
     const { inputs, failures } = checkExportInputs(news);
-    return { inputs: inputs as unknown as LobbyHistoryExportInputs, failures };
+    // With failures the engine shows them and never runs the kind on these inputs.
+    return { inputs: inputs as LobbyHistoryExportInputs, failures };
   },
 
   diff(_id, olds, news) {
@@ -36,10 +45,6 @@ export const lobbyHistoryExportKind: ResourceKind<LobbyHistoryExportInputs, Lobb
       detailedDiff: Object.fromEntries(replaces.map((k) => [k, "update-replace" as const])),
       deleteBeforeReplace: false,
     };
-  },
-
-  preview(inputs) {
-    return { ...inputs };
   },
 
   async create(ctx, inputs) {
@@ -73,12 +78,4 @@ export const lobbyHistoryExportKind: ResourceKind<LobbyHistoryExportInputs, Lobb
     }
     return { id, outputs: recorded.outputs, inputs: recorded.inputs };
   },
-
-  async update(_ctx, _id, olds, news) {
-    // Never reached: every input change replaces. Kept total so a face can call it safely.
-    return { ...olds, ...news };
-  },
-
-  /** Nothing to delete remotely: the export file expires by itself. */
-  async delete() {},
-};
+});

@@ -1,0 +1,57 @@
+/**
+ * The functions the dynamic provider host calls, built from a kind. The serialized shim of every dynamic
+ * resource (`serverProvider` and the like, stored in stack state) `require`s a package subpath such as
+ * `pulumi-gamehost/provider/server` at call time and calls these by name, so their names and shapes are a
+ * compatibility promise to every stack already deployed: `configure`, `check`, `diff`, `create`, `read`,
+ * `update`, `delete`, as the SDK's `dynamic.ResourceProvider` takes them.
+ */
+import type { CheckFailure } from "../kinds/checks";
+import type { ResourceKind } from "../kinds/kind";
+import { dynamicContext } from "./settings";
+
+/** What a shim calls (the SDK's `dynamic.ResourceProvider` shapes). */
+export interface DynamicHostModule<I, O> {
+  check(
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ): Promise<{ inputs: I; failures: CheckFailure[] }>;
+  diff(
+    id: string,
+    olds: O,
+    news: I,
+  ): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  create(inputs: I): Promise<{ id: string; outs: O }>;
+  /** `id: ""` tells the host the resource is gone. */
+  read(id: string, props: O): Promise<{ id: string; props?: O }>;
+  update(id: string, olds: O, news: I): Promise<{ outs: O }>;
+  delete(id: string, props: O): Promise<void>;
+}
+
+/** The dynamic host's calls of one kind, each a thin translation to the kind's own. */
+export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): DynamicHostModule<I, O> {
+  return {
+    async check(olds, news) {
+      // The dynamic provider host passes no random seed: a kind that needs one takes it from the OS.
+      return kind.check(olds, news, {});
+    },
+    async diff(id, olds, news) {
+      const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
+      return { changes, replaces, deleteBeforeReplace };
+    },
+    async create(inputs) {
+      const { id, outputs } = await kind.create(dynamicContext(), inputs);
+      return { id, outs: outputs };
+    },
+    async read(id, props) {
+      // The host hands back the recorded outputs only; every output echoes its input, so they serve as both.
+      const found = await kind.read(dynamicContext(), id, { inputs: props, outputs: props });
+      return found ? { id: found.id, props: found.outputs } : { id: "" };
+    },
+    async update(id, olds, news) {
+      return { outs: await kind.update(dynamicContext(), id, olds, news) };
+    },
+    async delete(id, props) {
+      await kind.delete(dynamicContext(), id, props);
+    },
+  };
+}

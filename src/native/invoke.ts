@@ -1,0 +1,64 @@
+/**
+ * How the native face's data sources invoke the provider plugin (`gamehost:index:<name>`); the wrappers in
+ * ./generated/functions.ts call these. A failed invoke reaches the program as the plugin's message alone.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { GamehostError } from "../api/errors";
+import { dependencyReady } from "../dynamic/runFunction";
+import { FUNCTIONS } from "../kinds/functions";
+
+const token = (name: string) => `gamehost:index:${name}`;
+
+/**
+ * The SDK rejects a failed invoke with a bare `Error` (the engine's text, prefixed
+ * `invocation of <token> returned an error: `, or `Invoke of '<token>' failed: ` for argument
+ * failures): such an error prints with its stack trace. The plugin's message already names the cause
+ * and the fix, so it is rethrown alone, as the package's own error (printed as its message only), the
+ * way the program-side data sources fail.
+ */
+function invokeError(name: string, error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const prefixes = [
+    `invocation of ${token(name)} returned an error: `,
+    `Invoke of '${token(name)}' failed: `,
+  ];
+  const prefix = prefixes.find((p) => error.message.startsWith(p)) ?? "";
+  return new GamehostError(error.message.slice(prefix.length));
+}
+
+/** Invokes the plugin's data source `name` with plain arguments. */
+export async function invokePlugin<R>(
+  name: keyof typeof FUNCTIONS,
+  args: Record<string, unknown>,
+  opts?: pulumi.InvokeOptions,
+): Promise<R> {
+  try {
+    return (await pulumi.runtime.invoke(token(name), args, opts)) as R;
+  } catch (error) {
+    throw invokeError(name, error);
+  }
+}
+
+/**
+ * The Output form: runs once its arguments are known and its `dependsOn` resources exist, as the
+ * program-side data sources do. Resolving the arguments here (not in the SDK's invoke) keeps a failed
+ * argument (another data source's error) from being reported once more, with a stack trace, by every
+ * invoke it reaches; its error reaches the program once, as itself.
+ */
+export function invokePluginOutput<R>(
+  name: keyof typeof FUNCTIONS,
+  args: unknown,
+  opts?: pulumi.InvokeOutputOptions,
+): pulumi.Output<R> {
+  const { dependsOn: _dependsOn, ...invokeOptions } = opts ?? {};
+  const result = pulumi
+    .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
+    .apply(([resolved]) =>
+      invokePlugin<R>(
+        name,
+        { ...(resolved as Record<string, unknown>) },
+        invokeOptions as pulumi.InvokeOptions,
+      ),
+    ) as pulumi.Output<R>;
+  return FUNCTIONS[name].secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
+}
