@@ -149,7 +149,9 @@ async function main() {
     const config = quickstartConfig(emulator);
     const pulumi = findPulumi();
     if (pulumi) {
-      log(`engine: pulumi ${pulumi.version} (${[pulumi.cmd, ...pulumi.args].join(" ")})`);
+      // The repo's own build by its relative path: the line reads the same in every clone.
+      const cmd = pulumi.cmd.startsWith(repo + path.sep) ? path.relative(repo, pulumi.cmd) : pulumi.cmd;
+      log(`engine: pulumi ${pulumi.version} (${[cmd, ...pulumi.args].join(" ")})`);
       await runCli(pulumi, config);
     } else if (requireCli) {
       throw new Error(
