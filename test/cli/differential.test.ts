@@ -4,10 +4,8 @@
  * idempotency key and the stack's own names aside): the servers program on both faces, through up, a
  * change that updates, a change that replaces, and destroy.
  */
-import * as fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type JsonValue, Stack, type Step } from "../../harness/src";
-import type { RunningEmulator } from "../../src/emulator";
 import {
   FACES,
   faceConfig,
@@ -19,8 +17,8 @@ import {
   serversEntry,
   TYPES,
 } from "../engine/helpers";
-import { startTestEmulator } from "../support/emulator";
-import { type CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { type CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { useCliEnvironment } from "./helpers";
 import { configure, programProject } from "./programProject";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -97,22 +95,13 @@ function stateOf(
 }
 
 describe.skipIf(!realCli)(realCliTitle("harness and real CLI: the same steps, outputs and state"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    root = tempRoot("differential");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  const setup = useCliEnvironment("differential");
 
   it.each(FACES)("the %s face: up, update, replace, destroy", { timeout: 900_000 }, async (face) => {
     const type = TYPES[face].server;
     const declare = (over: Record<string, JsonValue>) => ({
-      web: serverArgs(emulator, { tags: { role: "web", face }, ...over }),
-      api: serverArgs(emulator, { tags: { role: "api", face } }),
+      web: serverArgs(setup.emulator, { tags: { role: "web", face }, ...over }),
+      api: serverArgs(setup.emulator, { tags: { role: "api", face } }),
     });
     const changes: Array<{ label: string; servers: ReturnType<typeof declare>; ops: Ops }> = [
       { label: "up", servers: declare({}), ops: { web: ["create"], api: ["create"] } },
@@ -131,16 +120,16 @@ describe.skipIf(!realCli)(realCliTitle("harness and real CLI: the same steps, ou
     const stack = new Stack({
       programDir: SERVERS_PROGRAM,
       config: {
-        "gamehost:baseUrl": { value: emulator.url },
-        "gamehost:token": { value: emulator.tokens.user, secret: true },
+        "gamehost:baseUrl": { value: setup.emulator.url },
+        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
         ...faceConfig(face),
       },
-      checkpointFile: `${root}/harness-${face}.json`,
+      checkpointFile: `${setup.root}/harness-${face}.json`,
     });
-    const cli: CliProject = programProject(root, `cli-${face}`, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli: CliProject = programProject(setup.root, `cli-${face}`, SERVERS_PROJECT, SERVERS_PROGRAM);
     await configure(cli, {
-      "gamehost:baseUrl": { value: emulator.url },
-      "gamehost:token": { value: emulator.tokens.user, secret: true },
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
       [`${SERVERS_PROJECT}:face`]: { value: face },
     });
 

@@ -10,11 +10,11 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { liveServers, startTestEmulator } from "../support/emulator";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { liveServers } from "../support/emulator";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { useCliEnvironment } from "./helpers";
 import { generateSdk, PLUGIN_DIR } from "./languages";
 
 /** The @pulumi/pulumi the generated nodejs SDK asks for (`^3.269.0`), kept in git-ignored .pulumi-cli/. */
@@ -197,7 +197,7 @@ function compareWithNative(sdkDir: string): string[] {
   // `get`'s parameters: the generated one takes (name, id, opts).
   const getArity = (source: string) => source.match(/static get\(([^)]*)\)/)?.[1]?.split(",").length;
   const ourGet = getArity(
-    fs.readFileSync(`${path.join(REPO_ROOT, "dist", "native", "server")}.d.ts`, "utf8"),
+    fs.readFileSync(path.join(REPO_ROOT, "dist", "native", "generated", "resources.d.ts"), "utf8"),
   );
   const theirGet = getArity(fs.readFileSync(path.join(sdkDir, "server.ts"), "utf8"));
   if (ourGet !== theirGet) out.push("Server.get: ours takes a state");
@@ -205,44 +205,38 @@ function compareWithNative(sdkDir: string): string[] {
 }
 
 describe.skipIf(!realCli)(realCliTitle("SDKs generated from the plugin's schema"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    root = tempRoot("gensdk");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  const setup = useCliEnvironment("gensdk");
 
   it("nodejs: type-checks, and differs from pulumi-gamehost/native only as explained", {
     timeout: 600_000,
   }, () => {
-    const sdk = path.join(root, "nodejs", "sdk");
+    const sdk = path.join(setup.root, "nodejs", "sdk");
     generateSdk("nodejs", sdk);
     fs.symlinkSync(nodejsSdkDeps(), path.join(sdk, "node_modules"), "dir");
     run(path.join(REPO_ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json", "--noEmit"], sdk);
 
     // The comparison resolves @pulumi/pulumi as the native face does: a copy beside the repo's node_modules.
-    const copy = path.join(root, "compare", "sdk");
+    const copy = path.join(setup.root, "compare", "sdk");
     fs.cpSync(sdk, copy, { recursive: true, filter: (f) => !f.endsWith("node_modules") });
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(root, "compare", "node_modules"), "dir");
+    fs.symlinkSync(
+      path.join(REPO_ROOT, "node_modules"),
+      path.join(setup.root, "compare", "node_modules"),
+      "dir",
+    );
     expect(compareWithNative(copy)).toEqual(Object.keys(EXPLAINED).sort());
   });
 
   it("go: builds with a small program, which runs up and destroy through the Go host", {
     timeout: 900_000,
   }, async () => {
-    const dir = path.join(root, "gamehost-go");
+    const dir = path.join(setup.root, "gamehost-go");
     fs.cpSync(GO_PROGRAM, dir, { recursive: true });
     generateSdk("go", path.join(dir, "sdk", "go"));
     // The CLI's module graph is a superset of the program's: its go.sum spares the checksum lookups.
     fs.copyFileSync(path.join(REPO_ROOT, "scripts", "codegen", "go.sum"), path.join(dir, "go.sum"));
     const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
     run("go", ["mod", "tidy"], dir, goEnv);
-    run("go", ["build", "-o", path.join(root, "gamehost-go-program"), "."], dir, goEnv);
+    run("go", ["build", "-o", path.join(setup.root, "gamehost-go-program"), "."], dir, goEnv);
 
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
@@ -256,21 +250,21 @@ describe.skipIf(!realCli)(realCliTitle("SDKs generated from the plugin's schema"
         "",
       ].join("\n"),
     );
-    const game = emulator.fixture.games[0];
-    const project = new CliProject(dir, root);
+    const game = setup.emulator.fixture.games[0];
+    const project = new CliProject(dir, setup.root);
     await project.configure({
       game: { value: game?.nameId ?? "" },
       datacenter: { value: game?.datacenters[0]?.slug ?? "" },
-      "gamehost:baseUrl": { value: emulator.url },
-      "gamehost:token": { value: emulator.tokens.user, secret: true },
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
     });
     await project.ok(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputsJson();
-    const [match, ...others] = liveServers(emulator);
+    const [match, ...others] = liveServers(setup.emulator);
     expect(others).toEqual([]);
     const port = match?.network.ports.game;
     expect(outputs.endpoint).toBe(`${port?.public_hostname}:${port?.public_port}`);
     await project.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(liveServers(emulator)).toEqual([]);
+    expect(liveServers(setup.emulator)).toEqual([]);
   });
 });

@@ -7,11 +7,11 @@
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import { dist, REPO_ROOT } from "../support/dist";
-import { serverTarget, startTestEmulator } from "../support/emulator";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { serverTarget } from "../support/emulator";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { useCliEnvironment } from "./helpers";
 import { importCode, PLUGIN_DIR, pythonVenv, SCHEMA_FILE } from "./languages";
 
 const PROJECT = "gamehost-import";
@@ -31,33 +31,26 @@ function manifest(runtime: string): string {
 }
 
 describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    root = tempRoot("import");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  const setup = useCliEnvironment("import");
 
   /**
    * A project of the same stack (same project name, backend and stack config) in another language: its
    * folder has the same name under `language/`, which CliProject maps to the same backend.
    */
   function sameStack(from: CliProject, language: string, runtime: string): CliProject {
-    const dir = path.join(root, language, PROJECT);
+    const dir = path.join(setup.root, language, PROJECT);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifest(runtime));
     fs.copyFileSync(path.join(from.dir, "Pulumi.dev.yaml"), path.join(dir, "Pulumi.dev.yaml"));
-    return new CliProject(dir, root, language === "python" ? pythonVenv().env : {});
+    return new CliProject(dir, setup.root, language === "python" ? pythonVenv().env : {});
   }
 
   it("generates YAML, TypeScript and Python that preview with no changes", { timeout: 900_000 }, async () => {
-    const target = serverTarget(emulator);
-    const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+    const target = serverTarget(setup.emulator);
+    const client = new (dist.api().GamehostClient)({
+      baseUrl: setup.emulator.url,
+      token: setup.emulator.tokens.user,
+    });
     const server = await client.createServer(target.gameId, target.environmentId, {
       datacenter: target.datacenter,
       tags: { role: "match" },
@@ -70,15 +63,15 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     });
     const importId = `${target.gameId}/${target.environmentId}/${server.id}`;
 
-    const dir = path.join(root, PROJECT);
+    const dir = path.join(setup.root, PROJECT);
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifest("yaml"));
-    const yaml = new CliProject(dir, root);
+    const yaml = new CliProject(dir, setup.root);
     await yaml.configure({
-      "gamehost:baseUrl": { value: emulator.url },
-      "gamehost:token": { value: emulator.tokens.user, secret: true },
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
     });
-    const yamlCode = path.join(root, "match.yaml");
+    const yamlCode = path.join(setup.root, "match.yaml");
     await yaml.ok(["import", SERVER, "match", importId, "--yes", "--out", yamlCode]);
     expect(await yaml.stateIds([SERVER])).toEqual({ match: server.id });
 
@@ -89,7 +82,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     fs.appendFileSync(path.join(dir, "Pulumi.yaml"), generated);
     await yaml.ok(["preview", "--expect-no-changes"]);
 
-    const exportFile = path.join(root, "export.json");
+    const exportFile = path.join(setup.root, "export.json");
     fs.writeFileSync(exportFile, await yaml.ok(["stack", "export", "--show-secrets"]));
 
     // TypeScript: the generated program on `pulumi-gamehost/native`, the TypeScript face of the plugin, in
@@ -120,13 +113,13 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     const pyCode = importCode(exportFile, "python", SERVER);
     expect(pyCode).toContain("import pulumi_gamehost as gamehost");
     fs.writeFileSync(path.join(py.dir, "__main__.py"), pyCode);
-    const sdk = path.join(root, "sdk", "python");
+    const sdk = path.join(setup.root, "sdk", "python");
     (await import("./languages")).generateSdk("python", sdk);
     await py.ok(["preview", "--expect-no-changes", "--stack", "dev"], { PYTHONPATH: sdk });
 
     // Still the one server, never replaced.
     expect(
-      emulator
+      setup.emulator
         .servers()
         .filter((s) => s.destroyed_at === undefined)
         .map((s) => s.id),

@@ -5,9 +5,7 @@
  * none orphaned, none twice. A pending create left in the state is recovered as docs/reliability.md
  * ("A killed process during a create") says.
  */
-import * as fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import {
   FACES,
   fixtureIds,
@@ -20,8 +18,8 @@ import {
   TYPES,
 } from "../engine/helpers";
 import { dist } from "../support/dist";
-import { startTestEmulator } from "../support/emulator";
-import { realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { useCliEnvironment } from "./helpers";
 import { configure, programProject } from "./programProject";
 
 const NAMES = ["a", "b", "c"];
@@ -45,16 +43,7 @@ interface PendingOperation {
 }
 
 describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    root = tempRoot("interrupt");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  const setup = useCliEnvironment("interrupt");
 
   it.each(FACES)(
     "the %s face: cancel reaches the provider, the next up converges, 0 orphans, 0 duplicates",
@@ -63,22 +52,22 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
     },
     async (face) => {
       const run = `interrupt-${face}`;
-      const cli = programProject(root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+      const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
       const servers = Object.fromEntries(
         NAMES.map((n) => [
           n,
-          serverArgs(emulator, { tags: { run }, readyTimeoutSeconds: READY_TIMEOUT_S[face] }),
+          serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: READY_TIMEOUT_S[face] }),
         ]),
       );
       await configure(cli, {
-        "gamehost:baseUrl": { value: emulator.url },
-        "gamehost:token": { value: emulator.tokens.user, secret: true },
+        "gamehost:baseUrl": { value: setup.emulator.url },
+        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
         [`${SERVERS_PROJECT}:face`]: { value: face },
         [SERVERS_KEY]: { value: servers },
       });
-      const tagged = () => serversTagged(emulator, "run", run);
+      const tagged = () => serversTagged(setup.emulator, "run", run);
 
-      emulator.setPlacement("never");
+      setup.emulator.setPlacement("never");
       const up = cli.start(["up", "--yes", "--skip-preview"]);
       let interrupted: number;
       let result: Awaited<typeof up.done>;
@@ -88,7 +77,7 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
         up.child.kill("SIGINT");
         result = await up.done;
       } finally {
-        emulator.setPlacement("auto");
+        setup.emulator.setPlacement("auto");
       }
       const stoppedAfterMs = Date.now() - interrupted;
       const output = `${result.stdout}\n${result.stderr}`;
@@ -107,15 +96,15 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
       if (pending.length > 0) {
         // docs/reliability.md: delete the server the pending create made (found by its key), then clear.
         const client = new (dist.api().GamehostClient)({
-          baseUrl: emulator.url,
-          token: emulator.tokens.user,
+          baseUrl: setup.emulator.url,
+          token: setup.emulator.tokens.user,
         });
         for (const op of pending) {
           const key = String(op.resource.inputs?.idempotencyKey ?? "");
           for (const s of tagged().filter(
             (s) => s.destroyed_at === undefined && s.tags[IDEMPOTENCY_TAG] === key,
           )) {
-            await client.deleteServer(fixtureIds(emulator).gameId, s.environment, s.id);
+            await client.deleteServer(fixtureIds(setup.emulator).gameId, s.environment, s.id);
           }
         }
         await cli.ok(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
@@ -132,7 +121,7 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
       expect(tagged().filter((s) => s.destroyed_at === undefined)).toEqual([]);
-      cli.expectNoLeak(emulator.tokens.user);
+      cli.expectNoLeak(setup.emulator.tokens.user);
     },
   );
 });

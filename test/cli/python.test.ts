@@ -7,32 +7,22 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
-import { liveServers, startTestEmulator } from "../support/emulator";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { describe, expect, it } from "vitest";
+import { liveServers } from "../support/emulator";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { useCliEnvironment } from "./helpers";
 import { generateSdk, languagesDocBlock, PLUGIN_DIR, pipInstall, pythonVenv } from "./languages";
 
 describe.skipIf(!realCli)(realCliTitle("the Python program of docs/languages.md"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    root = tempRoot("python");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  const setup = useCliEnvironment("python");
 
   it("runs up with the generated SDK, exports the endpoint, and destroys", { timeout: 600_000 }, async () => {
-    const sdk = path.join(root, "sdk", "python");
+    const sdk = path.join(setup.root, "sdk", "python");
     generateSdk("python", sdk);
     const { python, env } = pythonVenv();
     pipInstall(python, sdk);
 
-    const dir = path.join(root, "gamehost-python");
+    const dir = path.join(setup.root, "gamehost-python");
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
@@ -46,22 +36,22 @@ describe.skipIf(!realCli)(realCliTitle("the Python program of docs/languages.md"
       ].join("\n"),
     );
     fs.writeFileSync(path.join(dir, "__main__.py"), languagesDocBlock("Python", "python"));
-    const project = new CliProject(dir, root, env);
+    const project = new CliProject(dir, setup.root, env);
     await project.configure({
-      "gamehost:baseUrl": { value: emulator.url },
-      "gamehost:token": { value: emulator.tokens.user, secret: true },
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
     });
 
     await project.ok(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputsJson();
-    const [match, ...others] = liveServers(emulator);
+    const [match, ...others] = liveServers(setup.emulator);
     expect(others).toEqual([]);
     expect(match?.tags.role).toBe("match");
     const port = match?.network.ports.game;
     expect(outputs.endpoint).toBe(`${port?.public_hostname}:${port?.public_port}`);
 
     await project.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(liveServers(emulator)).toEqual([]);
-    project.expectNoLeak(emulator.tokens.user);
+    expect(liveServers(setup.emulator)).toEqual([]);
+    project.expectNoLeak(setup.emulator.tokens.user);
   });
 });

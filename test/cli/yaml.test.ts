@@ -5,30 +5,20 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { liveServers, startTestEmulator } from "../support/emulator";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { liveServers } from "../support/emulator";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { useCliEnvironment } from "./helpers";
 
 const EXAMPLE = path.join(REPO_ROOT, "examples", "yaml-quickstart");
 const PLUGIN_ENTRY = "path: ./node_modules/pulumi-gamehost/plugin";
 
 describe.skipIf(!realCli)(realCliTitle("examples/yaml-quickstart through the YAML host"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-
-  beforeAll(async () => {
-    emulator = await startTestEmulator();
-    root = tempRoot("yaml");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  const setup = useCliEnvironment("yaml");
 
   it("runs up, reports both endpoints, and destroys", { timeout: 600_000 }, async () => {
-    const dir = path.join(root, "yaml-quickstart");
+    const dir = path.join(setup.root, "yaml-quickstart");
     fs.cpSync(EXAMPLE, dir, { recursive: true });
     const manifest = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
     expect(manifest).toContain(PLUGIN_ENTRY);
@@ -36,18 +26,18 @@ describe.skipIf(!realCli)(realCliTitle("examples/yaml-quickstart through the YAM
       path.join(dir, "Pulumi.yaml"),
       manifest.replace(PLUGIN_ENTRY, `path: ${path.join(REPO_ROOT, "plugin")}`),
     );
-    const game = emulator.fixture.games[0];
-    const project = new CliProject(dir, root);
+    const game = setup.emulator.fixture.games[0];
+    const project = new CliProject(dir, setup.root);
     await project.configure({
       game: { value: game?.nameId ?? "" },
       datacenter: { value: game?.datacenters[0]?.slug ?? "" },
-      "gamehost:baseUrl": { value: emulator.url },
-      "gamehost:token": { value: emulator.tokens.user, secret: true },
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
     });
 
     await project.ok(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputsJson();
-    const live = liveServers(emulator);
+    const live = liveServers(setup.emulator);
     expect(live).toHaveLength(2);
     const match = live.find((s) => s.id === outputs.matchServerId);
     const lobby = live.find((s) => s.id !== outputs.matchServerId);
@@ -59,7 +49,7 @@ describe.skipIf(!realCli)(realCliTitle("examples/yaml-quickstart through the YAM
     expect(lobby?.runtime.arguments).toEqual(["--mode", "lobby"]);
 
     await project.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(liveServers(emulator)).toEqual([]);
-    project.expectNoLeak(emulator.tokens.user);
+    expect(liveServers(setup.emulator)).toEqual([]);
+    project.expectNoLeak(setup.emulator.tokens.user);
   });
 });
