@@ -12,7 +12,7 @@ import { dist, REPO_ROOT } from "../support/dist";
 import { serverTarget } from "../support/emulator";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
-import { importCode, PLUGIN_DIR, pythonVenv, SCHEMA_FILE } from "./languages";
+import { generateSdk, importCode, PLUGIN_DIR, pipInstall, pythonVenv, SCHEMA_FILE } from "./languages";
 
 const PROJECT = "gamehost-import";
 const SERVER = "gamehost:index:Server";
@@ -108,14 +108,15 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     expect(tsc.status, `${tsCode}\n${tsc.stdout}`).toBe(0);
     await ts.ok(["preview", "--expect-no-changes", "--stack", "dev"]);
 
-    // Python: the generated program on the generated SDK (on PYTHONPATH; python.test.ts pip-installs it).
+    // Python: the generated program on the generated SDK, installed into a folder on PYTHONPATH.
     const py = sameStack(yaml, "python", "python");
     const pyCode = importCode(exportFile, "python", SERVER);
     expect(pyCode).toContain("import pulumi_gamehost as gamehost");
     fs.writeFileSync(path.join(py.dir, "__main__.py"), pyCode);
     const sdk = path.join(setup.root, "sdk", "python");
-    (await import("./languages")).generateSdk("python", sdk);
-    await py.ok(["preview", "--expect-no-changes", "--stack", "dev"], { PYTHONPATH: sdk });
+    generateSdk("python", sdk);
+    const installed = pipInstall(pythonVenv().python, sdk, path.join(setup.root, "site-packages"));
+    await py.ok(["preview", "--expect-no-changes", "--stack", "dev"], installed);
 
     // Still the one server, never replaced.
     expect(

@@ -99,8 +99,12 @@ export function pythonVenv(): { python: string; env: NodeJS.ProcessEnv } {
   return { python, env };
 }
 
-/** Installs a generated Python SDK into the virtualenv (replacing the one of an earlier run). */
-export function pipInstall(python: string, sdkDir: string): void {
+/**
+ * Installs a generated Python SDK into a folder of the caller's own (`target`), for PYTHONPATH: the shared
+ * virtualenv stays as built, so test files running side by side never reinstall under each other.
+ * Installed (not just put on the path), the SDK has the package metadata its version lookup reads.
+ */
+export function pipInstall(python: string, sdkDir: string, target: string): NodeJS.ProcessEnv {
   run(python, [
     "-m",
     "pip",
@@ -108,9 +112,11 @@ export function pipInstall(python: string, sdkDir: string): void {
     "--quiet",
     "--disable-pip-version-check",
     "--no-deps",
-    "--force-reinstall",
+    "--target",
+    target,
     sdkDir,
   ]);
+  return { PYTHONPATH: target };
 }
 
 /** The first fenced block of `lang` under the `## <heading>` section of docs/languages.md, as written. */
