@@ -12,7 +12,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
 import { startTestEmulator } from "../support/emulator";
 import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { mustRun, readJson } from "./support";
+import { mustRun, packRepo, readJson } from "./support";
 
 const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
 
@@ -27,10 +27,12 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     emulator = await startTestEmulator();
     // The SDKs need codegen-capable language hosts; the npm package and the plugin archives are what
     // this test installs and runs.
+    // Packed from a copy of the tree: `npm pack` in the repo would rebuild the dist/ other files load.
+    const { tarball } = await packRepo(path.join(root, "pack"));
     await mustRun("bash", ["scripts/release.sh"], {
       cwd: REPO_ROOT,
       timeoutMs: 300_000,
-      env: { RELEASE_DIR: out, RELEASE_SKIP_SDKS: "1" },
+      env: { RELEASE_DIR: out, RELEASE_SKIP_SDKS: "1", RELEASE_TARBALL: tarball },
     });
   }, 320_000);
 
