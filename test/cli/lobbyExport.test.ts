@@ -1,0 +1,53 @@
+/**
+ * examples/lobby-export as written, through the real `pulumi` CLI against the emulator: the export of the
+ * fixture's sample span and its summary, which matches the CSV behind the secret URL; a second `up` changes
+ * nothing; destroy.
+ */
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+import { parse } from "csv-parse/sync";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/dist";
+import { copiedProject, realCli, realCliTitle } from "../support/realPulumi";
+import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+
+// The default fixture's sample span (see its $comment): lobbies of every inclusion case.
+const FROM = "2024-08-16T00:00:00.000Z";
+const TO = "2024-08-17T00:00:00.000Z";
+
+describe.skipIf(!realCli)(realCliTitle("examples/lobby-export"), () => {
+  const setup = useCliEnvironment("lobby-export");
+
+  it("exports the span, summarizes exactly the CSV, keeps the URL secret, and destroys", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const project = copiedProject(
+      setup.root,
+      "lobby-export",
+      path.join(REPO_ROOT, "examples", "lobby-export"),
+    );
+    const game = setup.emulator.fixture.games[0];
+    await project.configure({
+      ...connection(setup.emulator),
+      "gamehost-lobby-export:game": { value: game?.nameId ?? "" },
+      "gamehost-lobby-export:from": { value: FROM },
+      "gamehost-lobby-export:to": { value: TO },
+    });
+
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    const outputs = await project.outputsJson();
+    const csv = Buffer.from(await (await fetch(String(outputs.url))).arrayBuffer());
+    const records = parse(csv) as string[][];
+    expect(records.length - 1).toBeGreaterThan(0);
+    expect(outputs.rows).toBe(records.length - 1);
+    expect(outputs.bytes).toBe(csv.length);
+    expect(outputs.sha256).toBe(createHash("sha256").update(csv).digest("hex"));
+    // Secret in the state: the URL is nowhere in the exported deployment.
+    expect(JSON.stringify(await project.exported())).not.toContain(String(outputs.url));
+
+    await project.ok(["up", "--yes", "--expect-no-changes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(await project.exported()).toEqual([]);
+    project.expectNoLeak(setup.emulator.tokens.user);
+  });
+});
