@@ -2,7 +2,7 @@
  * Every wait and every answer of a call is bounded (issue 18 §3): a total deadline per call, body
  * and retries included; Retry-After waits that fit it; a size cap on answers read into memory.
  */
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type ClientOptions, GamehostClient } from "../../src/api/client";
 import {
   GamehostApiError,
@@ -10,22 +10,9 @@ import {
   GamehostNetworkError,
   GamehostResponseTooLargeError,
 } from "../../src/api/errors";
-import { closeSharedDispatchers } from "../../src/api/transport";
-import { BOOTSTRAP, json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+import { BOOTSTRAP, json, useScriptedServers } from "./helpers/scriptedServer";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-  vi.unstubAllEnvs();
-});
-afterAll(() => closeSharedDispatchers());
-
-async function scripted(script: Parameters<typeof startScripted>[0]): Promise<ScriptedServer> {
-  const server = await startScripted(script);
-  servers.push(server);
-  return server;
-}
+const scripted = useScriptedServers();
 
 const client = (url: string, extra: ClientOptions = {}) =>
   new GamehostClient({ baseUrl: url, token: "t", retry: { minDelayMs: 10, maxDelayMs: 40 }, ...extra });

@@ -1,29 +1,16 @@
 import { inspect } from "node:util";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GamehostClient } from "../../src/api/client";
 import { GamehostApiError, GamehostConfigError } from "../../src/api/errors";
 import { REDACTED, redactError, redactSecrets } from "../../src/api/redact";
-import { closeSharedDispatchers } from "../../src/api/transport";
 import { configure, providerClient } from "../../src/dynamic/settings";
-import { json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+import { json, useScriptedServers } from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET/echo+me";
 const GAME = "00000000-0000-4000-8000-000000000003";
 const ENV = "00000000-0000-4000-8000-000000000005";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-  vi.unstubAllEnvs();
-});
-afterAll(() => closeSharedDispatchers());
-
-async function scripted(script: Parameters<typeof startScripted>[0]): Promise<ScriptedServer> {
-  const server = await startScripted(script);
-  servers.push(server);
-  return server;
-}
+const scripted = useScriptedServers();
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   try {

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { Agent } from "undici";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type ClientEvent, type ClientOptions, GamehostClient } from "../../src/api/client";
 import { readSettings, requireConnection } from "../../src/api/config";
 import {
@@ -9,27 +9,14 @@ import {
   GamehostNetworkError,
   GamehostValidationError,
 } from "../../src/api/errors";
-import { closeSharedDispatchers } from "../../src/api/transport";
 import { PACKAGE_VERSION } from "../../src/version";
-import { BOOTSTRAP, closedPort, json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+import { BOOTSTRAP, closedPort, json, useScriptedServers } from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET_abc123";
 const GAME = "00000000-0000-4000-8000-000000000003";
 const ENV = "00000000-0000-4000-8000-000000000005";
 
-let servers: ScriptedServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-  vi.unstubAllEnvs();
-});
-afterAll(() => closeSharedDispatchers());
-
-async function scripted(script: Parameters<typeof startScripted>[0]): Promise<ScriptedServer> {
-  const server = await startScripted(script);
-  servers.push(server);
-  return server;
-}
+const scripted = useScriptedServers();
 
 function client(url: string, extra: ClientOptions = {}): { client: GamehostClient; events: ClientEvent[] } {
   const events: ClientEvent[] = [];

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, vi } from "vitest";
+import { closeSharedDispatchers } from "../../../src/api/transport";
 
 /** A request as the scripted server saw it. */
 export interface SeenRequest {
@@ -86,3 +88,22 @@ export const BOOTSTRAP = {
   captcha: {},
   login_methods: { access_token: true, email: false },
 };
+
+/**
+ * A file's scripted servers: each one started by the returned function is closed after its test, the
+ * stubbed env vars are restored, and the client's shared dispatchers close after the file.
+ */
+export function useScriptedServers(): (script: Script) => Promise<ScriptedServer> {
+  let servers: ScriptedServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    servers = [];
+    vi.unstubAllEnvs();
+  });
+  afterAll(() => closeSharedDispatchers());
+  return async (script) => {
+    const server = await startScripted(script);
+    servers.push(server);
+    return server;
+  };
+}
