@@ -16,8 +16,10 @@ export interface Target {
 }
 
 // Targets made of these characters parse to themselves: no dot segments or percent-escapes for
-// `URL` to normalize, no `//` or `\` authority, no fragment. Only they skip the `URL` parser.
-const PLAIN_TARGET = /^\/(?![/\\])[\w\-~/]*(?:\?[^#\s]*)?$/;
+// `URL` to normalize, no `//` or `\` authority, no fragment. Only they skip the `URL` parser. The query
+// is printable ASCII only: `URL` percent-encodes other characters before decoding the query as UTF-8,
+// so next to a broken escape (`%aa` then `é`) they decode differently from the raw text.
+const PLAIN_TARGET = /^\/(?![/\\])[\w\-~/]*(?:\?[!"$-~]*)?$/;
 
 /**
  * Splits a request target into path and query exactly as `new URL(target, base)` would, without the

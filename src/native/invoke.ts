@@ -6,6 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GamehostError } from "../api/errors";
 import { dependencyReady } from "../dynamic/runFunction";
 import { FUNCTIONS } from "../kinds/functions";
+import { PACKAGE_VERSION } from "../version";
 
 const token = (name: string) => `gamehost:index:${name}`;
 
@@ -26,14 +27,18 @@ function invokeError(name: string, error: unknown): unknown {
   return new GamehostError(error.message.slice(prefix.length));
 }
 
-/** Invokes the plugin's data source `name` with plain arguments. */
+/**
+ * Invokes the plugin's data source `name` with plain arguments. The package's version goes with the call,
+ * as with the resources, so data sources and resources share one default provider (`default_<version>`)
+ * and the engine runs the plugin of this version.
+ */
 export async function invokePlugin<R>(
   name: keyof typeof FUNCTIONS,
   args: Record<string, unknown>,
   opts?: pulumi.InvokeOptions,
 ): Promise<R> {
   try {
-    return (await pulumi.runtime.invoke(token(name), args, opts)) as R;
+    return (await pulumi.runtime.invoke(token(name), args, { version: PACKAGE_VERSION, ...opts })) as R;
   } catch (error) {
     throw invokeError(name, error);
   }

@@ -41,6 +41,7 @@ describe("request targets", () => {
       "/cloud/./games/../games",
       "/cloud/games#frag",
       "/cloud/%67ames",
+      "/?%aaé", // a broken escape before a non-ASCII character: URL encodes it before decoding
     ]) {
       expect(viaParseTarget(raw), raw).toEqual(viaUrl(raw));
     }

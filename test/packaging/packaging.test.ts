@@ -2,20 +2,22 @@
  * The package as users get it: `npm pack` (whose `prepare` builds, as on publish), the tarball's contents,
  * fresh projects from both generations of Pulumi's TypeScript template with TypeScript 5 and 6 type-checking
  * the README snippet, the examples and the subpaths, and the quickstart copied out of the repo, installed
- * from the tarball and deployed and destroyed through the engine harness (type-checked, as `pulumi up`) at
- * both ends of what we claim: Node 20 with the lowest `@pulumi/pulumi` (3.248.0), and Node 22 from the
- * registry's `node` package with the newest. Everything is installed from the npm registry.
+ * from the tarball and deployed and destroyed by the real `pulumi` CLI (which type-checks it) at both ends
+ * of what we claim: Node 20 with the lowest `@pulumi/pulumi` (3.248.0), and Node 22 from the registry's
+ * `node` package with the newest; on Node 20 also in a legacy-template (commonjs/node) project, and
+ * README.md's snippet. Everything is installed from the npm registry.
  */
 
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfigEntry, type RunResult, Stack } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
-import { connectionConfig, opsOf, quickstartConfig } from "../engine/helpers";
+import { connection, expectTokenNowhere, summaryOf } from "../cli/helpers";
+import { TYPES } from "../engine/helpers";
 import { type EmulatorModule, REPO_ROOT } from "../support/dist";
 import { liveServers } from "../support/emulator";
+import { type CliConfigEntry, CliProject, cliEnv, realCli, realCliTitle } from "../support/realPulumi";
 import {
   describeFailure,
   installNode,
@@ -36,6 +38,9 @@ import {
 
 /** The lowest `@pulumi/pulumi` we claim (package.json `^3.248.0`), the last one that runs on Node 20. */
 const LOWEST_SDK = "3.248.0";
+
+/** An install (shared), then a CLI stack init, config, up, two outputs, destroy and an export, on two busy cores. */
+const DEPLOY_TIMEOUT_MS = 600_000;
 
 interface Manifest {
   name: string;
@@ -275,66 +280,99 @@ async function nodeOf(major: number): Promise<string> {
 /** A program to run: its directory, its stack config, what `up` creates and what its outputs must be. */
 interface Deployment {
   programDir: string;
-  config: (emulator: RunningEmulator) => Record<string, ConfigEntry>;
+  config: (emulator: RunningEmulator) => Record<string, CliConfigEntry>;
   created: string[];
-  checkUp: (up: RunResult, emulator: RunningEmulator) => void;
+  /** Checks `pulumi stack output --json --show-secrets` (`shown`) and without `--show-secrets` (`hidden`). */
+  checkUp: (outputs: { shown: Outputs; hidden: Outputs }, emulator: RunningEmulator) => void;
 }
+type Outputs = Record<string, unknown>;
 
 /**
- * `up` then `destroy` through the engine harness (type-checked: the default, as `pulumi up`), with `node`,
- * against an emulator started from the package installed in `projectDir`; no server is left live.
+ * `pulumi up` then `pulumi destroy` through the real CLI (its nodejs host type-checks the program, the
+ * default) with `node` first on PATH, against an emulator started from the package installed in
+ * `projectDir`: every resource created, then deleted, no server left live, the token in no output or file.
  */
 async function deploy(projectDir: string, node: string, deployment: Deployment): Promise<void> {
   const installed = createRequire(path.join(projectDir, "package.json"));
   const emulatorModule = installed("pulumi-gamehost/emulator") as EmulatorModule;
   const emulator = await emulatorModule.startEmulator({ placementDelayMs: 20, watchHoldMs: 500 });
   try {
-    const stack = new Stack({
-      programDir: deployment.programDir,
-      config: deployment.config(emulator),
-      checkpointFile: path.join(deployment.programDir, "dev.json"),
-      nodePath: node,
-      timeoutMs: 240_000, // a fresh program's type check on a busy two-core machine
-    });
+    const PATH = [path.dirname(node), cliEnv("").PATH].join(path.delimiter);
+    const project = new CliProject(deployment.programDir, tempDir("cli"), { PATH });
+    await project.configure(deployment.config(emulator));
+    // The language host runs the program with the `node` first on PATH: the one this deployment is for.
+    const about = JSON.parse((await project.run(["about", "--json"])).stdout) as {
+      runtime?: { version?: string };
+    };
+    const nodeVersion = (await runCommand(node, ["--version"], { cwd: projectDir })).stdout.trim();
+    expect(about.runtime?.version).toBe(nodeVersion);
+    const ids = async () => Object.keys(await project.stateIds(DYNAMIC_TYPES)).sort();
 
-    const up = await stack.up();
-    expect(up.error, up.error).toBeUndefined();
-    expect(opsOf(up.steps).sort()).toEqual(deployment.created.map((name) => `${name}: create`));
-    deployment.checkUp(up, emulator);
+    const up = await project.ok(["up", "--yes", "--skip-preview"]);
+    // The stack and each resource of the program (data sources and the default provider are not counted).
+    expect(summaryOf(up)).toEqual({ created: deployment.created.length + 1 });
+    expect(await ids()).toEqual(deployment.created);
+    const shown = await project.outputsJson();
+    const hidden = JSON.parse(await project.ok(["stack", "output", "--json"])) as Outputs;
+    deployment.checkUp({ shown, hidden }, emulator);
 
-    const destroy = await stack.destroy();
-    expect(destroy.error, destroy.error).toBeUndefined();
-    expect(opsOf(destroy.steps).sort()).toEqual(deployment.created.map((name) => `${name}: delete`));
+    const destroy = await project.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(summaryOf(destroy)).toEqual({ deleted: deployment.created.length + 1 });
     expect(liveServers(emulator)).toEqual([]);
-    expect(stack.resources()).toEqual([]);
+    expect(await ids()).toEqual([]);
+    await expectTokenNowhere(project, emulator.tokens.user);
   } finally {
     await emulator.stop();
   }
 }
 
-const value = (result: RunResult, key: string) => result.outputs[key]?.value;
+const DYNAMIC_TYPES = [TYPES.dynamic.server, TYPES.dynamic.export];
 
-/** The quickstart, as copied: two servers and yesterday's lobby history, read back by name. */
+/** The quickstart's config as a user sets it with `pulumi config set`. */
+function quickstartCliConfig(emulator: RunningEmulator): Record<string, CliConfigEntry> {
+  return {
+    ...connection(emulator),
+    "gamehost-quickstart:game": { value: emulator.fixture.games[0]?.nameId ?? "" },
+    "gamehost-quickstart:buildTags": { value: { channel: "stable" } },
+  };
+}
+
+/** The quickstart, as copied (in `dir`, or its copy in a subfolder): two servers and yesterday's lobby history, read back by name. */
 function quickstart(dir: string): Deployment {
   return {
     programDir: dir,
-    config: quickstartConfig,
+    config: quickstartCliConfig,
     created: ["lobby", "match", "yesterday"],
-    checkUp: (up, emulator) => {
+    checkUp: ({ shown, hidden }, emulator) => {
       const live = liveServers(emulator).map((s) => s.id);
-      expect(live.sort()).toEqual([value(up, "lobbyServerId"), value(up, "matchServerId")].sort());
+      expect(live.sort()).toEqual([shown.lobbyServerId, shown.matchServerId].sort());
       const game = emulator.fixture.games[0];
-      expect(value(up, "gameName")).toBe(game?.displayName);
-      expect([...(value(up, "environments") as string[])].sort()).toEqual(
+      expect(shown.gameName).toBe(game?.displayName);
+      expect([...(shown.environments as string[])].sort()).toEqual(
         game?.environments.map((e) => e.nameId).sort(),
       );
-      expect(value(up, "matchEndpoint")).toMatch(/^[^:]+:\d+$/);
-      expect(String(value(up, "lobbyEndpoint"))).toContain(String(value(up, "lobbyServerId")));
-      expect(value(up, "historyRows")).toBeGreaterThan(0);
-      expect(value(up, "historySha256")).toMatch(/^[0-9a-f]{64}$/);
-      expect(up.outputs.historyUrl?.secret).toBe(true);
+      expect(shown.matchEndpoint).toMatch(/^[^:]+:\d+$/);
+      expect(String(shown.lobbyEndpoint)).toContain(String(shown.lobbyServerId));
+      expect(shown.historyRows).toBeGreaterThan(0);
+      expect(shown.historySha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(String(shown.historyUrl)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__exports\//);
+      expect(hidden.historyUrl).toBe("[secret]");
     },
   };
+}
+
+/**
+ * The quickstart in a project of the legacy template (`module: commonjs`, `moduleResolution: node`, as
+ * `pulumi new typescript` made before `nodenext`): in `legacy/` of the Node 20 project, sharing its modules.
+ */
+function legacyQuickstart(projectDir: string): Deployment {
+  const dir = path.join(projectDir, "legacy");
+  fs.mkdirSync(dir, { recursive: true });
+  for (const file of ["Pulumi.yaml", "index.ts"])
+    fs.copyFileSync(path.join(projectDir, file), path.join(dir, file));
+  writeJson(path.join(dir, "package.json"), { name: "gamehost-quickstart-legacy", ...TEMPLATE_PACKAGE_JSON });
+  writeJson(path.join(dir, "tsconfig.json"), { ...TEMPLATE_TSCONFIG.legacy, files: ["index.ts"] });
+  return quickstart(dir);
 }
 
 /**
@@ -352,9 +390,9 @@ function readmeProgram(projectDir: string): Deployment {
   const slug = /slug: "([^"]+)"/.exec(snippet)?.[1];
   return {
     programDir: dir,
-    config: connectionConfig,
+    config: connection,
     created: ["match"],
-    checkUp: (up, emulator) => {
+    checkUp: ({ shown }, emulator) => {
       const datacenter = emulator.fixture.games[0]?.datacenters.find((d) => d.slug === slug);
       expect(datacenter, `the emulator's fixture has no datacenter ${slug}`).toBeDefined();
       const [server, ...others] = liveServers(emulator);
@@ -362,7 +400,7 @@ function readmeProgram(projectDir: string): Deployment {
       expect(server?.datacenter).toBe(datacenter?.id);
       expect(server?.tags.role).toBe("match");
       const port = server?.network.ports.game;
-      expect(value(up, "endpoint")).toBe(`${port?.public_hostname}:${port?.public_port}`);
+      expect(shown.endpoint).toBe(`${port?.public_hostname}:${port?.public_port}`);
     },
   };
 }
@@ -393,17 +431,29 @@ describe.concurrent("installed from the tarball", () => {
       ]),
     );
   });
+});
 
+// Through the real `pulumi` (test/support/realPulumi.ts), as a user runs the project: both template generations.
+describe.skipIf(!realCli).concurrent(realCliTitle("installed from the tarball, run by pulumi"), () => {
   for (const [end, { node }] of Object.entries(ENDS) as [EndName, End][]) {
     const what = end === "lowest" ? `the lowest @pulumi/pulumi, ${LOWEST_SDK}` : "the newest @pulumi/pulumi";
-    it(`the quickstart goes up and down on Node ${node} with ${what}`, { timeout: 300_000 }, async () => {
+    it(`the quickstart (current template) goes up and down on Node ${node} with ${what}`, {
+      timeout: DEPLOY_TIMEOUT_MS,
+    }, async () => {
       const [nodePath, dir] = await Promise.all([nodeOf(node), projectOf(end)]);
       await deploy(dir, nodePath, quickstart(dir));
     });
   }
 
+  it("the quickstart in a legacy-template project (commonjs/node) goes up and down (Node 20)", {
+    timeout: DEPLOY_TIMEOUT_MS,
+  }, async () => {
+    const [nodePath, dir] = await Promise.all([nodeOf(ENDS.lowest.node), projectOf("lowest")]);
+    await deploy(dir, nodePath, legacyQuickstart(dir));
+  });
+
   it("README.md's snippet goes up and down as written (Node 20, the lowest @pulumi/pulumi)", {
-    timeout: 300_000,
+    timeout: DEPLOY_TIMEOUT_MS,
   }, async () => {
     const [nodePath, dir] = await Promise.all([nodeOf(ENDS.lowest.node), projectOf("lowest")]);
     await deploy(dir, nodePath, readmeProgram(dir));
