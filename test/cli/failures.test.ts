@@ -4,7 +4,6 @@
  * One project per face and program; each case changes the config and runs `up` once.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultSpec, RunningEmulator } from "../../src/emulator";
 import {
@@ -16,11 +15,10 @@ import {
   serverArgs,
 } from "../engine/helpers";
 import { startTestEmulator } from "../support/emulator";
-import { realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { quickstartOnFace } from "../support/examples";
+import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
 import { type CliConfig, configure, programProject } from "./programProject";
 
-const LOOKUPS_PROGRAM = path.join(__dirname, "..", "engine", "programs", "lookups");
-const LOOKUPS_PROJECT = "gamehost-engine-lookups";
 const REJECTED_TOKEN = "emu_not_a_token_4f1c";
 
 /** The `Diagnostics:` part of what the CLI printed (the errors, without the resource table). */
@@ -166,12 +164,11 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
     it("an unknown name in a data source: the data source's message alone", {
       timeout: 300_000,
     }, async () => {
-      const cli = programProject(root, `lookups-${face}`, LOOKUPS_PROJECT, LOOKUPS_PROGRAM);
+      const cli = new CliProject(quickstartOnFace(root, face), root);
       await configure(cli, {
         "gamehost:baseUrl": { value: emulator.url },
         "gamehost:token": { value: emulator.tokens.user, secret: true },
-        [`${LOOKUPS_PROJECT}:face`]: { value: face },
-        [`${LOOKUPS_PROJECT}:game`]: { value: "no-such-game" },
+        "gamehost-quickstart:game": { value: "no-such-game" },
       });
       const output = await cli.fails(["up", "--yes", "--skip-preview"]);
       printed[face]["an unknown name"] = expectReadable(

@@ -5,9 +5,10 @@
  * refresh after an out-of-band delete, destroy; the CLI's own output and `pulumi stack output`.
  */
 import { describe, expect, it } from "vitest";
-import { fixtureIds, QUICKSTART_DIR, ROUTES, routesCalled, TYPES } from "../engine/helpers";
+import { fixtureIds, ROUTES, routesCalled, TYPES } from "../engine/helpers";
 import { dist } from "../support/dist";
-import { copiedProject, realCli, realCliTitle } from "../support/realPulumi";
+import { quickstartOnFace } from "../support/examples";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import {
   connection,
   expectOnlyReads,
@@ -17,14 +18,6 @@ import {
   summaryOf,
   useCliEnvironment,
 } from "./helpers";
-
-const IMPORT = 'import * as gamehost from "pulumi-gamehost";';
-
-/** The quickstart with its one import switched to the plugin's face; nothing else differs. */
-function nativeFace(program: string): string {
-  expect(program).toContain(IMPORT);
-  return program.replace(IMPORT, 'import * as gamehost from "pulumi-gamehost/native";');
-}
 
 /** A secret of `pulumi stack export`: the engine's secret signature, the value encrypted. */
 const ENCRYPTED = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
@@ -41,10 +34,7 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       const { emulator } = cli;
       const ids = fixtureIds(emulator);
       const types = [TYPES[face].server, TYPES[face].export];
-      const project = copiedProject(cli.root, `quickstart-${face}`, QUICKSTART_DIR, {
-        plugin: face === "plugin",
-        rewrite: face === "plugin" ? nativeFace : undefined,
-      });
+      const project = new CliProject(quickstartOnFace(cli.root, face), cli.root);
       await project.configure({
         ...connection(emulator),
         "gamehost-quickstart:game": { value: ids.gameNameId },

@@ -1,7 +1,7 @@
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type ConfigEntry, type Diagnostic, type RunResult, Stack } from "../../harness/src";
 import type { FaultSpec } from "../../src/emulator";
+import { quickstartOnFace } from "../support/examples";
 import {
   connectionConfig,
   FACES,
@@ -17,8 +17,6 @@ import {
 } from "./helpers";
 
 const engine = useEngineEnvironment("error-text");
-/** The quickstart's data sources on either face (config `face`). */
-const LOOKUPS_PROGRAM = path.join(__dirname, "programs", "lookups");
 
 /** Errors a user sees: engine and program diagnostics of severity error. */
 const errorsOf = (result: RunResult): Diagnostic[] =>
@@ -235,11 +233,10 @@ describe("both faces", () => {
     "a name that matches nothing in the %s face's data sources: one message, no stack trace",
     async (face) => {
       const stack = new Stack({
-        programDir: LOOKUPS_PROGRAM,
+        programDir: quickstartOnFace(engine.root, face),
         config: {
           ...connectionConfig(engine.emulator),
-          "gamehost-engine-lookups:face": { value: face },
-          "gamehost-engine-lookups:game": { value: "no-such-game" },
+          "gamehost-quickstart:game": { value: "no-such-game" },
         },
         checkpointFile: engine.checkpointFile(),
       });

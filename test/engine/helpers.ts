@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import type { ConfigEntry, JsonValue, RunResult, Stack, Step } from "../../harness/src";
 import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
-import { dist, REPO_ROOT } from "../support/dist";
+import { dist } from "../support/dist";
 import { startTestEmulator } from "../support/emulator";
 
 /** What an engine scenario file runs against: its own emulator and a folder for its checkpoints. */
@@ -19,6 +19,8 @@ export interface EngineEnvironment {
   readonly emulator: RunningEmulator;
   /** A checkpoint path of its own in the file's folder: `<name>.json`, or a fresh numbered one. */
   checkpointFile(name?: string): string;
+  /** The file's temp folder (its checkpoints' folder), for copies of programs. */
+  readonly root: string;
 }
 
 /**
@@ -46,11 +48,14 @@ export function useEngineEnvironment(label: string): EngineEnvironment {
       return started(emulator);
     },
     checkpointFile: (name = `stack-${++stacks}`) => path.join(started(stateDir), `${name}.json`),
+    get root() {
+      return started(stateDir);
+    },
   };
 }
 
 /** The quickstart example, run unchanged. */
-export const QUICKSTART_DIR = path.join(REPO_ROOT, "examples", "quickstart");
+export { QUICKSTART_DIR } from "../support/examples";
 /** The fixture program declaring one Server per entry of its `servers` config. */
 export const SERVERS_PROGRAM = path.join(__dirname, "programs", "servers");
 /** Project (and config namespace) of {@link SERVERS_PROGRAM}. */

@@ -10,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { REPO_ROOT } from "./dist";
+import { copyExample, linkNodeModules, pluginProviderYaml } from "./examples";
 
 /** Where `npm run pulumi:build` puts the pinned CLI and its language hosts. */
 export const PINNED_BIN = path.join(REPO_ROOT, ".pulumi-cli", "bin");
@@ -251,14 +252,6 @@ export interface CliConfigEntry {
   secret?: boolean;
 }
 
-/** The repository's plugin folder (PulumiPlugin.yaml and `pulumi-resource-gamehost`), as the npm package ships it. */
-export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
-
-/** Pulumi.yaml lines that make the CLI run this repository's plugin as the `gamehost` provider (docs/languages.md). */
-export function pluginProviderYaml(): string {
-  return `plugins:\n  providers:\n    - name: gamehost\n      path: ${PLUGIN_DIR}\n`;
-}
-
 /**
  * A temp project `root/<folder>` whose Pulumi.yaml (project `name`, the program's config namespace) runs
  * `programDir` unchanged as its `main`, optionally with the plugin; its node_modules links to the repo's,
@@ -283,8 +276,8 @@ export function programProject(
 }
 
 /**
- * A temp project `root/<folder>` holding a copy of the example `exampleDir` (its Pulumi.yaml, package.json,
- * tsconfig.json and program), with `rewrite` applied to its index.ts, optionally with the plugin.
+ * A temp project `root/<folder>` holding a copy of the example `exampleDir` (see {@link copyExample}),
+ * with `rewrite` applied to its index.ts, optionally with the plugin.
  */
 export function copiedProject(
   root: string,
@@ -292,20 +285,7 @@ export function copiedProject(
   exampleDir: string,
   options: { plugin?: boolean; rewrite?: (program: string) => string } = {},
 ): CliProject {
-  const dir = path.join(root, folder);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts"]) {
-    let text = fs.readFileSync(path.join(exampleDir, file), "utf8");
-    if (file === "index.ts" && options.rewrite) text = options.rewrite(text);
-    if (file === "Pulumi.yaml" && options.plugin) text += pluginProviderYaml();
-    fs.writeFileSync(path.join(dir, file), text);
-  }
-  linkNodeModules(dir);
-  return new CliProject(dir, root);
-}
-
-function linkNodeModules(dir: string): void {
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return new CliProject(copyExample(root, folder, exampleDir, options), root);
 }
 
 /** One resource of `pulumi stack export`. */
