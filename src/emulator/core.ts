@@ -9,7 +9,16 @@ import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
 import type { JsonReply, Reply } from "./http";
 import { PortAllocator, placeServer, releasePorts, reservePorts, type ServerRecord } from "./servers";
-import { type PersistedState, StateFile, stateText } from "./stateFile";
+import { StateFile } from "./stateFile";
+import {
+  dropExportChange,
+  dropServerChange,
+  exportChange,
+  type PersistedState,
+  type StateText,
+  serverChange,
+  snapshotText,
+} from "./stateFormat";
 import { parseQuery } from "./validation";
 import { WatchHub } from "./watch";
 import { type Game, type Principal, World } from "./world";
@@ -106,6 +115,9 @@ export class EmulatorCore {
   private readonly stateFile: StateFile | undefined;
   /** Each server's JSON in the state file, kept until the server changes (see {@link touch}). */
   private readonly serverText = new Map<string, string>();
+  /** Servers and exports changed since the last journal write, by id (only with a state file). */
+  private readonly dirtyServers = new Set<string>();
+  private readonly dirtyExports = new Set<string>();
   /** Destroyed servers by id, oldest `destroyed_at` first: the order they are pruned in. */
   private readonly destroyed = new Map<string, number>();
   /** Counts changes of any data: rendered views stay valid until the next one. */
@@ -119,7 +131,13 @@ export class EmulatorCore {
     this.watch = new WatchHub(options.now, options.now());
     this.jobDomain = jobDomainOf(fixture);
     this.placement = options.placement;
-    this.stateFile = options.stateFile ? new StateFile(options.stateFile, () => this.stateText()) : undefined;
+    this.stateFile = options.stateFile
+      ? new StateFile(
+          options.stateFile,
+          { changes: () => this.takeChanges(), snapshot: (generation) => this.snapshot(generation) },
+          options.warn,
+        )
+      : undefined;
     const saved = this.stateFile?.load();
     this.secret = saved?.secret ?? randomBytes(32).toString("hex");
     this.signer = new ExportSigner(this.secret);
@@ -149,8 +167,9 @@ export class EmulatorCore {
   }
 
   /**
-   * Records a change to the servers or exports: drops what is past retention, then writes the state
-   * file when there is one. Resolves once the change is on disk, so a request that awaits it before
+   * Records a change to the servers or exports (each changed record was marked by {@link touch} or
+   * {@link addExport}): drops what is past retention, then writes the changes to the state file's
+   * journal when there is one. Resolves once they are on disk, so a request that awaits it before
    * answering is never lost by a crash; the write runs in the background, coalesced with the writes
    * of other changes (see {@link StateFile}).
    */
@@ -164,9 +183,22 @@ export class EmulatorCore {
     return this.stateFile?.idle() ?? Promise.resolve();
   }
 
-  /** Forgets a server's serialized form: it changed, and the next write serializes it again. */
+  /** Marks a server as changed: the next write journals it, serialized again. */
   private touch(record: ServerRecord): void {
-    this.serverText.delete(record.server.id);
+    this.serverChanged(record.server.id);
+  }
+
+  /** A server was added, changed or dropped: its old JSON is stale and its id goes into the next write. */
+  private serverChanged(id: string): void {
+    this.serverText.delete(id);
+    if (this.stateFile) this.dirtyServers.add(id);
+  }
+
+  /** Adds an export record; resolves once it is on disk (see {@link persist}). */
+  addExport(record: ExportRecord): Promise<void> {
+    this.exports.set(record.uploadId, record);
+    if (this.stateFile) this.dirtyExports.add(record.uploadId);
+    return this.persist();
   }
 
   private markDestroyed(record: ServerRecord): void {
@@ -184,12 +216,13 @@ export class EmulatorCore {
       if (destroyedAt > cutoff) break;
       this.destroyed.delete(id);
       this.servers.delete(id);
-      this.serverText.delete(id);
+      this.serverChanged(id);
     }
     const now = this.now();
     for (const record of this.exports.values()) {
       if (record.expiresAt > now) continue;
       this.exports.delete(record.uploadId);
+      if (this.stateFile) this.dirtyExports.add(record.uploadId);
       // The file, then its directory if that is now empty: never a recursive removal of a path
       // read from the state file.
       rm(record.file, { force: true })
@@ -200,20 +233,39 @@ export class EmulatorCore {
     }
   }
 
-  /** The state file's text: unchanged servers reuse their JSON from the previous write. */
-  private stateText(): readonly string[] {
-    const serverText = this.serverText;
-    function* servers(records: Iterable<ServerRecord>): Generator<string> {
-      for (const record of records) {
-        let text = serverText.get(record.server.id);
-        if (text === undefined) {
-          text = JSON.stringify(record);
-          serverText.set(record.server.id, text);
-        }
-        yield text;
-      }
+  /** A server's JSON, serialized once per change (journal writes and snapshots share it). */
+  private textOf(record: ServerRecord): string {
+    let text = this.serverText.get(record.server.id);
+    if (text === undefined) {
+      text = JSON.stringify(record);
+      this.serverText.set(record.server.id, text);
     }
-    return stateText(this.secret, servers(this.servers.values()), [...this.exports.values()]);
+    return text;
+  }
+
+  /** The changes since the last call, as journal changes: each changed record as it is now. */
+  private takeChanges(): string[] {
+    const changes: string[] = [];
+    for (const id of this.dirtyServers) {
+      const record = this.servers.get(id);
+      changes.push(record ? serverChange(this.textOf(record)) : dropServerChange(id));
+    }
+    for (const id of this.dirtyExports) {
+      const record = this.exports.get(id);
+      changes.push(record ? exportChange(record) : dropExportChange(id));
+    }
+    this.dirtyServers.clear();
+    this.dirtyExports.clear();
+    return changes;
+  }
+
+  /** A snapshot of the state: unchanged servers reuse their JSON from earlier writes. */
+  private snapshot(generation: number): StateText {
+    const textOf = (record: ServerRecord) => this.textOf(record);
+    function* servers(records: Iterable<ServerRecord>): Generator<string> {
+      for (const record of records) yield textOf(record);
+    }
+    return snapshotText(this.secret, generation, servers(this.servers.values()), [...this.exports.values()]);
   }
 
   /** The token of a request as a principal; see {@link authenticate}. */
@@ -236,6 +288,7 @@ export class EmulatorCore {
   addServer(server: Server, gameId: string): Promise<void> {
     const record: ServerRecord = { server, gameId, seq: ++this.seq };
     this.servers.set(server.id, record);
+    this.touch(record);
     this.schedulePlacement(record);
     return this.persist();
   }

@@ -28,9 +28,10 @@ export interface EmulatorOptions {
   /** A fixture object or a JSON file path; default the shipped `fixtures/default.json`. */
   fixture?: FixtureInput | string;
   /**
-   * Servers and export records persist here: loaded at start, written atomically after each change,
-   * each change answered only once it is on disk. Its directory must exist and be writable, else
-   * the start fails naming the path.
+   * Servers and export records persist here: a snapshot, loaded at start with the journal of the
+   * changes made since (`<stateFile>.journal.<generation>`, appended after each change), each change
+   * answered only once it is on disk. Its directory must exist and be writable, else the start fails
+   * naming the path.
    */
   stateFile?: string;
   /** Destroyed servers are dropped this long after their `destroyed_at`; default 86 400 000 ms (24 h). */

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ServerResponse } from "../../src/api/schemas/servers";
 import { startEmulator } from "../../src/emulator";
+import { readState } from "../../src/emulator/stateFormat";
 import { call, codeOf, ids, serverBody, start, until } from "./helpers";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-state-"));
@@ -23,7 +24,7 @@ describe("state file", () => {
       return s.started_at !== undefined ? s : undefined;
     });
     await first.stop();
-    expect(JSON.parse(readFileSync(stateFile, "utf8")).servers).toHaveLength(1);
+    expect(readState(stateFile)?.servers).toHaveLength(1);
 
     const second = await start({ stateFile });
     try {

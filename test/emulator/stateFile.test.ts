@@ -1,13 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -15,6 +7,7 @@ import { ServerResponse } from "../../src/api/schemas/servers";
 import { startEmulator } from "../../src/emulator";
 import { parseCli } from "../../src/emulator/cli";
 import { stateIo } from "../../src/emulator/stateFile";
+import { journalFileOf, readState } from "../../src/emulator/stateFormat";
 import { call, codeOf, ids, serverBody, start, until } from "./helpers";
 
 const CLI = path.resolve(__dirname, "../../dist/emulator/cli.js");
@@ -24,10 +17,77 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** Server ids in a state file on disk. */
+/** Server ids in the state on disk (the snapshot and its journals). */
 function idsOnDisk(stateFile: string): string[] {
-  const state = JSON.parse(readFileSync(stateFile, "utf8")) as { servers: { server: { id: string } }[] };
-  return state.servers.map((r) => r.server.id);
+  return (readState(stateFile)?.servers ?? []).map((r) => r.server.id);
+}
+
+/**
+ * Runs the CLI on `stateFile` and creates servers on `connections` connections until `killWhen`
+ * says so after an answer, then SIGKILLs it; every create answered 200 (before or after the kill:
+ * an answer sent is an acknowledged change) must be there after a restart. Resolves with how many
+ * were acknowledged.
+ */
+async function killUnderLoad(
+  stateFile: string,
+  connections: number,
+  killWhen: (progress: { acked: number }) => boolean,
+): Promise<number> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  const proc: ChildProcess = spawn(process.execPath, [CLI, "--state", stateFile, "--placement-delay", "0"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise((resolve) => proc.once("exit", resolve));
+  try {
+    let out = "";
+    proc.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
+    await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
+    const token = /user\s+(\S+)/.exec(out)?.[1] ?? "";
+    const probe = await startEmulator({ placement: "never" });
+    const body = JSON.stringify(serverBody(probe));
+    const serversPath = ids(probe).serversPath;
+    await probe.stop();
+    const acked: string[] = [];
+    let killed = false;
+    const clients = Array.from({ length: connections }, async () => {
+      while (!killed) {
+        try {
+          const res = await fetch(`${url}${serversPath}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+            body,
+          });
+          const text = await res.text();
+          expect(res.status).toBe(200);
+          acked.push(ServerResponse.parse(JSON.parse(text)).server.id);
+          if (!killed && killWhen({ acked: acked.length })) {
+            killed = true;
+            proc.kill("SIGKILL");
+          }
+        } catch (err) {
+          // Cut off by the kill.
+          if (!killed) throw err;
+        }
+      }
+    });
+    await Promise.all(clients);
+    await exited;
+    expect(idsOnDisk(stateFile)).toEqual(expect.arrayContaining(acked));
+    const again = await start({ stateFile, placement: "never" });
+    try {
+      const restored = new Set(again.servers().map((s) => s.id));
+      expect(acked.filter((id) => !restored.has(id))).toEqual([]);
+    } finally {
+      await again.stop();
+    }
+    return acked.length;
+  } finally {
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+    await exited;
+  }
 }
 
 describe("state writes", () => {
@@ -39,10 +99,10 @@ describe("state writes", () => {
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const rename = stateIo.rename;
-      const renames = vi.spyOn(stateIo, "rename").mockImplementation(async (from, to) => {
+      const datasync = stateIo.datasync;
+      const syncs = vi.spyOn(stateIo, "datasync").mockImplementation(async (handle) => {
         await gate;
-        return rename(from, to);
+        return datasync(handle);
       });
       const path_ = ids(emu).serversPath;
       let firstAnswered = false;
@@ -50,8 +110,8 @@ describe("state writes", () => {
         firstAnswered = true;
         return res;
       });
-      // The first write is held just before its rename: the data is written, not yet in place.
-      await until(() => (renames.mock.calls.length === 1 ? true : undefined));
+      // The first journal append is held before its flush: written, not yet known to be on disk.
+      await until(() => (syncs.mock.calls.length === 1 ? true : undefined));
       const bootstrap = await call(emu, "GET", "/cloud/bootstrap", { token: null });
       expect(bootstrap.status).toBe(200);
       expect(firstAnswered).toBe(false);
@@ -62,7 +122,7 @@ describe("state writes", () => {
       release();
       const answers = await Promise.all([first, ...more]);
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
-      expect(renames).toHaveBeenCalledTimes(2);
+      expect(syncs).toHaveBeenCalledTimes(2);
       const created = answers.map((a) => ServerResponse.parse(a.body).server.id);
       expect(idsOnDisk(stateFile).sort()).toEqual([...created].sort());
     } finally {
@@ -71,66 +131,16 @@ describe("state writes", () => {
   });
 
   it("never lose an acknowledged create to a SIGKILL, and leave a file that loads", async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
-    const stateFile = path.join(dir, "killed.json");
-    const proc: ChildProcess = spawn(
-      process.execPath,
-      [CLI, "--state", stateFile, "--placement-delay", "0"],
-      {
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const exited = new Promise((resolve) => proc.once("exit", resolve));
-    try {
-      let out = "";
-      proc.stdout?.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
-      await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
-      const token = /user\s+(\S+)/.exec(out)?.[1] ?? "";
-      const probe = await startEmulator({ placement: "never" });
-      const body = JSON.stringify(serverBody(probe));
-      const serversPath = ids(probe).serversPath;
-      await probe.stop();
-      const acked: string[] = [];
-      let killed = false;
-      const creates = Array.from({ length: 20 }, async () => {
-        try {
-          const res = await fetch(`${url}${serversPath}`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body,
-          });
-          const text = await res.text();
-          if (res.status === 200 && !killed) {
-            acked.push(ServerResponse.parse(JSON.parse(text)).server.id);
-            // Killed right after the fifth acknowledgement, with other creates still in flight.
-            if (acked.length === 5) {
-              killed = true;
-              proc.kill("SIGKILL");
-            }
-          }
-        } catch {
-          // Cut off by the kill.
-        }
-      });
-      await Promise.all(creates);
-      await exited;
-      expect(acked.length).toBeGreaterThanOrEqual(5);
-      expect(idsOnDisk(stateFile)).toEqual(expect.arrayContaining(acked));
-      const again = await start({ stateFile });
-      try {
-        for (const id of acked) {
-          expect((await call(again, "GET", `${ids(again).serversPath}/${id}`)).status).toBe(200);
-        }
-      } finally {
-        await again.stop();
-      }
-    } finally {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
-      await exited;
-    }
+    // Killed right after the fifth acknowledgement, with other creates still in flight.
+    await killUnderLoad(path.join(dir, "killed.json"), 20, ({ acked }) => acked >= 5);
+  });
+
+  it("never lose an acknowledged create to a SIGKILL while the journal is being folded into a snapshot", async () => {
+    const stateFile = path.join(dir, "killed-compacting.json");
+    // The start writes snapshot 1; the first compaction switches the appends to journal 2 and writes
+    // snapshot 2 in the background: killed as soon as an answer shows that switch.
+    const acked = await killUnderLoad(stateFile, 32, () => existsSync(journalFileOf(stateFile, 2)));
+    expect(acked).toBeGreaterThan(100);
   });
 
   it("removes temporary files a killed emulator left beside the state file", async () => {
@@ -205,7 +215,7 @@ describe("retention", () => {
       now += 3_600_000;
       expect((await call(emu, "POST", ids(emu).serversPath, { body: serverBody(emu) })).status).toBe(200);
       await until(() => (readdirSync(exportsDir).length === 0 ? true : undefined));
-      expect(JSON.parse(readFileSync(stateFile, "utf8")).exports).toEqual([]);
+      expect(readState(stateFile)?.exports).toEqual([]);
     } finally {
       await emu.stop();
     }

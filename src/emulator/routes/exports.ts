@@ -23,7 +23,7 @@ export const exportLobbyHistory: Handler = async (core, ctx) => {
   const rows = await writeLobbyExport(core.fixture, game, body.query_start, body.query_end, file);
   const createdAt = core.now();
   const expiresAt = createdAt + EXPORT_URL_TTL_MS;
-  core.exports.set(uploadId, {
+  await core.addExport({
     uploadId,
     gameId,
     queryStart: body.query_start,
@@ -33,7 +33,6 @@ export const exportLobbyHistory: Handler = async (core, ctx) => {
     rows,
     file,
   });
-  await core.persist();
   return ok({ url: core.signer.url(core.baseUrl, uploadId, expiresAt) });
 };
 

@@ -1,0 +1,235 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { z } from "zod";
+import { describeIssues } from "../api/issues";
+import { Server } from "../api/schemas/servers";
+import { toFieldIssues } from "../api/validate";
+import type { ExportRecord } from "./exports";
+import type { ServerRecord } from "./servers";
+
+// The emulator's state on disk (docs/reliability.md, "The emulator's state"): a snapshot, `FILE`, and
+// beside it the journals `FILE.journal.<generation>` of the changes made since. This module reads
+// them and spells their text; stateFile.ts writes them.
+
+const PersistedServer = z.object({
+  server: Server,
+  gameId: z.string(),
+  seq: z.number().int(),
+  killAt: z.number().int().optional(),
+});
+
+const PersistedExport = z.object({
+  uploadId: z.string(),
+  gameId: z.string(),
+  queryStart: z.number(),
+  queryEnd: z.number(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  rows: z.number(),
+  file: z.string(),
+});
+
+const Snapshot = z.object({
+  version: z.literal(1),
+  /** Which journals follow it (`FILE.journal.<generation>` and later); absent in files of earlier versions. */
+  generation: z.number().int().min(0).default(0),
+  /** Export URL signing secret, kept so presigned URLs outlive a restart. */
+  secret: z.string().min(32),
+  servers: z.array(PersistedServer),
+  exports: z.array(PersistedExport),
+});
+
+/**
+ * One journal line: the changes of one write, in order, each the whole record as it then was or the
+ * id of a dropped one. A line is written whole or is the torn end of the journal, so a write's
+ * changes are replayed all together or not at all.
+ */
+const JournalLine = z.array(
+  z.union([
+    z.strictObject({ server: PersistedServer }),
+    z.strictObject({ dropServer: z.string() }),
+    z.strictObject({ export: PersistedExport }),
+    z.strictObject({ dropExport: z.string() }),
+  ]),
+);
+
+/** What the state on disk holds: servers, export records and the signing secret. */
+export interface PersistedState {
+  version: 1;
+  secret: string;
+  servers: ServerRecord[];
+  exports: ExportRecord[];
+}
+
+/** The state as loaded, with the highest generation found (the next snapshot's is above it). */
+export interface LoadedState extends PersistedState {
+  generation: number;
+}
+
+/**
+ * A snapshot as pieces of its JSON text, in order: the pieces of unchanged servers are kept from one
+ * write to the next, so taking a snapshot copies references instead of serializing every server.
+ */
+export type StateText = readonly string[];
+
+/** The JSON text of a snapshot whose servers are already serialized, one string each. */
+export function snapshotText(
+  secret: string,
+  generation: number,
+  servers: Iterable<string>,
+  exports: readonly ExportRecord[],
+): StateText {
+  const pieces = [`{"version":1,"generation":${generation},"secret":${JSON.stringify(secret)},"servers":[`];
+  let first = true;
+  for (const server of servers) {
+    pieces.push(first ? server : `,${server}`);
+    first = false;
+  }
+  pieces.push(`],"exports":${JSON.stringify(exports)}}\n`);
+  return pieces;
+}
+
+/** A journal change: a server as it is now, given as its serialized record. */
+export const serverChange = (recordJson: string): string => `{"server":${recordJson}}`;
+/** A journal change: a server dropped after its retention. */
+export const dropServerChange = (id: string): string => `{"dropServer":${JSON.stringify(id)}}`;
+/** A journal change: an export record as it is now. */
+export const exportChange = (record: ExportRecord): string => `{"export":${JSON.stringify(record)}}`;
+/** A journal change: an export record dropped once its URL expired. */
+export const dropExportChange = (uploadId: string): string => `{"dropExport":${JSON.stringify(uploadId)}}`;
+
+/** The journal line of one write's changes (from the functions above), newline included. */
+export function journalLine(changes: readonly string[]): string {
+  return `[${changes.join(",")}]\n`;
+}
+
+/** The journal of the changes made after snapshot `generation` of `file`. */
+export function journalFileOf(file: string, generation: number): string {
+  return `${file}.journal.${generation}`;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Files beside `file` named `<its name><suffix>`, with the number the suffix pattern captures. */
+function besides(file: string, suffix: string): { file: string; n: number }[] {
+  const pattern = new RegExp(`^${escapeRegex(path.basename(file))}${suffix}$`);
+  const dir = path.dirname(file);
+  return readdirSync(dir).flatMap((name) => {
+    const match = pattern.exec(name);
+    return match ? [{ file: path.join(dir, name), n: Number(match[1]) }] : [];
+  });
+}
+
+/** The journals beside `file`, oldest generation first. */
+export function journalsOf(file: string): { file: string; generation: number }[] {
+  return besides(file, "\\.journal\\.(\\d+)")
+    .map(({ file: journal, n }) => ({ file: journal, generation: n }))
+    .sort((a, b) => a.generation - b.generation);
+}
+
+/** The temporary file a process writes a snapshot to before renaming it over `file`. */
+export function tempFileOf(file: string): string {
+  return `${file}.${process.pid}.tmp`;
+}
+
+/** `FILE.<pid>.tmp` files a killed emulator may have left beside `file`. */
+export function leftoverTempFiles(file: string): string[] {
+  return besides(file, "\\.(\\d+)\\.tmp").map(({ file: tmp }) => tmp);
+}
+
+function readSnapshot(file: string): z.infer<typeof Snapshot> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (err) {
+    throw new Error(`Cannot read emulator state file ${file}: ${(err as Error).message}`);
+  }
+  const parsed = Snapshot.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`Invalid emulator state file ${file}: ${describeIssues(toFieldIssues(parsed.error))}`);
+  }
+  return parsed.data;
+}
+
+/** One line's changes, or why they cannot be read. */
+function parseLine(line: string): { changes: z.infer<typeof JournalLine> } | { reason: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch (err) {
+    return { reason: (err as Error).message };
+  }
+  const parsed = JournalLine.safeParse(raw);
+  return parsed.success
+    ? { changes: parsed.data }
+    : { reason: describeIssues(toFieldIssues(parsed.error)) || "not a list of changes" };
+}
+
+/**
+ * Applies a journal's changes in order. Its last line may be cut short by a kill during its write,
+ * which was then never acknowledged: it is skipped with a warning. Any other line that cannot be read
+ * means the file was damaged or written by something else, and is refused naming the file and line.
+ */
+function replay(
+  journal: string,
+  servers: Map<string, ServerRecord>,
+  exports: Map<string, ExportRecord>,
+  warn: (message: string) => void,
+): void {
+  const text = readFileSync(journal, "utf8");
+  if (text === "") return;
+  const lines = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+  lines.forEach((line, i) => {
+    const read = parseLine(line);
+    if ("reason" in read) {
+      if (i === lines.length - 1) {
+        warn(
+          `skipped the last line of ${journal}: a write cut off by a crash, never acknowledged (${read.reason}).`,
+        );
+        return;
+      }
+      throw new Error(
+        `Corrupt emulator state journal ${journal}, line ${i + 1} of ${lines.length}: ${read.reason}. ` +
+          "Only its last line can be cut short by a crash: restore the file, or delete it to start " +
+          "without the changes it holds.",
+      );
+    }
+    for (const change of read.changes) {
+      if ("server" in change) servers.set(change.server.server.id, change.server as ServerRecord);
+      else if ("dropServer" in change) servers.delete(change.dropServer);
+      else if ("export" in change) exports.set(change.export.uploadId, change.export);
+      else exports.delete(change.dropExport);
+    }
+  });
+}
+
+/**
+ * Reads the state: the snapshot `file`, then each journal of its generation or later in order (a
+ * compaction cut short leaves two). `undefined` when there is no snapshot (journals without one are
+ * leftovers, removed at start). Throws naming the file when the snapshot or a journal is corrupt.
+ */
+export function readState(
+  file: string,
+  warn: (message: string) => void = () => undefined,
+): LoadedState | undefined {
+  if (!existsSync(file)) return undefined;
+  const snapshot = readSnapshot(file);
+  const servers = new Map<string, ServerRecord>();
+  for (const record of snapshot.servers) servers.set(record.server.id, record as ServerRecord);
+  const exports = new Map<string, ExportRecord>();
+  for (const record of snapshot.exports) exports.set(record.uploadId, record);
+  let generation = snapshot.generation;
+  for (const journal of journalsOf(file)) {
+    // Older journals are folded into the snapshot already: removed at start.
+    if (journal.generation < snapshot.generation) continue;
+    replay(journal.file, servers, exports, warn);
+    generation = journal.generation;
+  }
+  return {
+    version: 1,
+    secret: snapshot.secret,
+    generation,
+    servers: [...servers.values()],
+    exports: [...exports.values()],
+  };
+}
