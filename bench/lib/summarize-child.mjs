@@ -16,7 +16,7 @@ const [mode, arg] = process.argv.slice(2);
 const summarizing = mode.startsWith("summarize") || mode === "download-http";
 const { GamehostClient } = summarizing ? require("pulumi-gamehost/api") : {};
 const { summarizeCsv } = summarizing
-  ? require(path.join(REPO, "dist", "provider", "lobbyHistoryExport", "summary.js"))
+  ? require(path.join(REPO, "dist", "kinds", "lobbyHistoryExport", "summary.js"))
   : {};
 
 globalThis.gc?.();
