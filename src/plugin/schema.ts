@@ -256,13 +256,17 @@ export function packageSchema(): PackageSchema {
     types: writer.types,
     resources,
     functions,
+    // respectSchemaVersion: the generated SDKs carry the schema's version (the package's). Without it they
+    // are 0.0.0 (a placeholder for a publishing step to fill in), and a program on such an SDK asks the
+    // engine for gamehost 0.0.0, which no plugin is.
     language: {
       nodejs: {
         packageName: `@${PACKAGE_NAME}/sdk`,
         packageDescription: "A Pulumi SDK for the gamehost provider plugin (pulumi-resource-gamehost).",
+        respectSchemaVersion: true,
       },
-      python: { packageName: "pulumi_gamehost" },
-      go: { importBasePath: "example.com/pulumi-gamehost/sdk/go/gamehost" },
+      python: { packageName: "pulumi_gamehost", respectSchemaVersion: true },
+      go: { importBasePath: "example.com/pulumi-gamehost/sdk/go/gamehost", respectSchemaVersion: true },
       csharp: { rootNamespace: "Gamehost", packageReferences: { Pulumi: "3.*" } },
     },
   };

@@ -16,6 +16,9 @@ import { REPO_ROOT } from "../support/dist";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 
 const SCHEMA = path.join(REPO_ROOT, "plugin", "schema.json");
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
 const SLOW = { timeout: 600_000 };
 
 /** Runs a toolchain command, failing the test with its output on a non-zero exit. */
@@ -62,6 +65,14 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
     }
     expect(fs.readFileSync(path.join(pkg, "__init__.py"), "utf8")).toContain("from .server import *");
     tool("python3", ["-m", "compileall", "-q", pkg], root);
+    // The schema's respectSchemaVersion: setup.py and the plugin manifest name the package's version.
+    expect(fs.readFileSync(path.join(sdk("python"), "setup.py"), "utf8")).toContain(
+      `VERSION = "${PACKAGE_VERSION}"`,
+    );
+    expect(JSON.parse(fs.readFileSync(path.join(pkg, "pulumi-plugin.json"), "utf8"))).toMatchObject({
+      name: "gamehost",
+      version: PACKAGE_VERSION,
+    });
   });
 
   it("generates the nodejs SDK, which type-checks with its own dependencies", SLOW, async () => {
@@ -70,13 +81,9 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
     for (const file of ["index.ts", "server.ts", "lobbyHistoryExport.ts", "tsconfig.json"]) {
       expect(fs.existsSync(path.join(dir, file)), file).toBe(true);
     }
-    const manifest = path.join(dir, "package.json");
-    // The generator leaves the version to the publishing step, which fills it in; npm rejects the placeholder.
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the generator's literal placeholder
-    const placeholder = "${VERSION}";
-    const json = fs.readFileSync(manifest, "utf8");
-    expect(JSON.parse(json)).toMatchObject({ name: "@pulumi-gamehost/sdk", version: placeholder });
-    fs.writeFileSync(manifest, json.replace(placeholder, "0.1.0"));
+    // The schema's respectSchemaVersion: the SDK carries the package's version, not a placeholder.
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as unknown;
+    expect(manifest).toMatchObject({ name: "@pulumi-gamehost/sdk", version: PACKAGE_VERSION });
     tool("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefer-offline"], dir);
     tool(path.join(dir, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "."], dir);
   });

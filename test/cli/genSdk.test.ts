@@ -209,9 +209,9 @@ describe.skipIf(!realCli)(realCliTitle("SDKs generated from the plugin's schema"
 
   it("nodejs: type-checks, and differs from pulumi-gamehost/native only as explained", {
     timeout: 600_000,
-  }, () => {
+  }, async () => {
     const sdk = path.join(setup.root, "nodejs", "sdk");
-    generateSdk("nodejs", sdk);
+    await generateSdk("nodejs", sdk);
     fs.symlinkSync(nodejsSdkDeps(), path.join(sdk, "node_modules"), "dir");
     run(path.join(REPO_ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json", "--noEmit"], sdk);
 
@@ -231,9 +231,9 @@ describe.skipIf(!realCli)(realCliTitle("SDKs generated from the plugin's schema"
   }, async () => {
     const dir = path.join(setup.root, "gamehost-go");
     fs.cpSync(GO_PROGRAM, dir, { recursive: true });
-    generateSdk("go", path.join(dir, "sdk", "go"));
+    await generateSdk("go", path.join(dir, "sdk", "go"));
     // The CLI's module graph is a superset of the program's: its go.sum spares the checksum lookups.
-    fs.copyFileSync(path.join(REPO_ROOT, "scripts", "codegen", "go.sum"), path.join(dir, "go.sum"));
+    fs.copyFileSync(path.join(REPO_ROOT, "tools", "codegen-host", "go.sum"), path.join(dir, "go.sum"));
     const goEnv = { ...process.env, GOFLAGS: "-mod=mod" };
     run("go", ["mod", "tidy"], dir, goEnv);
     run("go", ["build", "-o", path.join(setup.root, "gamehost-go-program"), "."], dir, goEnv);

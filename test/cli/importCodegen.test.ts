@@ -1,8 +1,8 @@
 /**
  * `pulumi import gamehost:index:Server <name> <gameId>/<environmentId>/<serverId>` through the real CLI, of a
- * server made beforehand straight through the emulator's API: the code it generates for YAML (the real YAML
- * host), TypeScript and Python (Pulumi's generators in process; see ./languages.ts), put into a program of
- * the same stack, gives a preview with no changes.
+ * server made beforehand straight through the emulator's API, in a project of each language: the code it
+ * prints with `--out` (YAML by the YAML host, TypeScript and Python by the pinned build's hosts, see
+ * ./languages.ts), put into that project's program, gives a preview with no changes.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,17 +10,17 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { dist, REPO_ROOT } from "../support/dist";
 import { serverTarget } from "../support/emulator";
+import { linkNodeModules, QUICKSTART_DIR } from "../support/examples";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
-import { generateSdk, importCode, PLUGIN_DIR, pipInstall, pythonVenv, SCHEMA_FILE } from "./languages";
+import { generateSdk, PLUGIN_DIR, pipInstall, pythonVenv, SCHEMA_FILE } from "./languages";
 
-const PROJECT = "gamehost-import";
 const SERVER = "gamehost:index:Server";
 
-/** A Pulumi.yaml of the project in `runtime`, with the plugin from this repo. */
-function manifest(runtime: string): string {
+/** A Pulumi.yaml of a project `name` in `runtime`, with the plugin from this repo. */
+function manifest(name: string, runtime: string): string {
   return [
-    `name: ${PROJECT}`,
+    `name: ${name}`,
     `runtime: ${runtime}`,
     "plugins:",
     "  providers:",
@@ -34,15 +34,27 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
   const setup = useCliEnvironment("import");
 
   /**
-   * A project of the same stack (same project name, backend and stack config) in another language: its
-   * folder has the same name under `language/`, which CliProject maps to the same backend.
+   * A project of its own in `language` (its own stack and backend), configured for the emulator, that has
+   * run `pulumi import <Server> match <importId> --out <file>`; returns the project and the code it printed.
    */
-  function sameStack(from: CliProject, language: string, runtime: string): CliProject {
-    const dir = path.join(setup.root, language, PROJECT);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifest(runtime));
-    fs.copyFileSync(path.join(from.dir, "Pulumi.dev.yaml"), path.join(dir, "Pulumi.dev.yaml"));
-    return new CliProject(dir, setup.root, language === "python" ? pythonVenv().env : {});
+  async function imported(
+    language: string,
+    runtime: string,
+    importId: string,
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<{ project: CliProject; code: string }> {
+    const name = `gamehost-import-${language}`;
+    const dir = path.join(setup.root, name);
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifest(name, runtime));
+    const project = new CliProject(dir, setup.root, extraEnv);
+    await project.configure({
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+    });
+    const out = path.join(setup.root, `match-${language}.code`);
+    await project.ok(["import", SERVER, "match", importId, "--yes", "--out", out]);
+    return { project, code: fs.readFileSync(out, "utf8") };
   }
 
   it("generates YAML, TypeScript and Python that preview with no changes", { timeout: 900_000 }, async () => {
@@ -63,60 +75,46 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     });
     const importId = `${target.gameId}/${target.environmentId}/${server.id}`;
 
-    const dir = path.join(setup.root, PROJECT);
-    fs.mkdirSync(dir);
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), manifest("yaml"));
-    const yaml = new CliProject(dir, setup.root);
-    await yaml.configure({
-      "gamehost:baseUrl": { value: setup.emulator.url },
-      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-    });
-    const yamlCode = path.join(setup.root, "match.yaml");
-    await yaml.ok(["import", SERVER, "match", importId, "--yes", "--out", yamlCode]);
-    expect(await yaml.stateIds([SERVER])).toEqual({ match: server.id });
-
     // YAML: the generated `resources:` block, appended to the project as it stands.
-    const generated = fs.readFileSync(yamlCode, "utf8");
+    const yaml = await imported("yaml", "yaml", importId);
+    expect(await yaml.project.stateIds([SERVER])).toEqual({ match: server.id });
     // The YAML generator writes the short token (`gamehost:Server`), which means the same.
-    expect(generated).toMatch(/^ {4}type: gamehost:(index:)?Server$/m);
-    fs.appendFileSync(path.join(dir, "Pulumi.yaml"), generated);
-    await yaml.ok(["preview", "--expect-no-changes"]);
-
-    const exportFile = path.join(setup.root, "export.json");
-    fs.writeFileSync(exportFile, await yaml.ok(["stack", "export", "--show-secrets"]));
+    expect(yaml.code).toMatch(/^ {4}type: gamehost:(index:)?Server$/m);
+    fs.appendFileSync(path.join(yaml.project.dir, "Pulumi.yaml"), yaml.code);
+    await yaml.project.ok(["preview", "--expect-no-changes"]);
 
     // TypeScript: the generated program on `pulumi-gamehost/native`, the TypeScript face of the plugin, in
     // place of the generated SDK package (same classes and types; see genSdk.test.ts).
-    const ts = sameStack(yaml, "typescript", "nodejs");
-    const tsCode = importCode(exportFile, "nodejs", SERVER);
+    const ts = await imported("typescript", "nodejs", importId);
     const sdkImport = `import * as gamehost from "${JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")).language.nodejs.packageName}";`;
-    expect(tsCode).toContain(sdkImport);
+    expect(ts.code).toContain(sdkImport);
+    const tsDir = ts.project.dir;
     fs.writeFileSync(
-      path.join(ts.dir, "index.ts"),
-      tsCode.replace(sdkImport, `import * as gamehost from "pulumi-gamehost/native";`),
+      path.join(tsDir, "index.ts"),
+      ts.code.replace(sdkImport, `import * as gamehost from "pulumi-gamehost/native";`),
     );
-    fs.copyFileSync(
-      path.join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"),
-      path.join(ts.dir, "tsconfig.json"),
+    fs.copyFileSync(path.join(QUICKSTART_DIR, "tsconfig.json"), path.join(tsDir, "tsconfig.json"));
+    fs.writeFileSync(
+      path.join(tsDir, "package.json"),
+      JSON.stringify({ name: "gamehost-import", private: true }),
     );
-    fs.writeFileSync(path.join(ts.dir, "package.json"), JSON.stringify({ name: PROJECT, private: true }));
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(ts.dir, "node_modules"), "dir");
+    linkNodeModules(tsDir);
     const tsc = spawnSync(path.join(REPO_ROOT, "node_modules", ".bin", "tsc"), ["--noEmit"], {
-      cwd: ts.dir,
+      cwd: tsDir,
       encoding: "utf8",
     });
-    expect(tsc.status, `${tsCode}\n${tsc.stdout}`).toBe(0);
-    await ts.ok(["preview", "--expect-no-changes", "--stack", "dev"]);
+    expect(tsc.status, `${ts.code}\n${tsc.stdout}`).toBe(0);
+    await ts.project.ok(["preview", "--expect-no-changes"]);
 
     // Python: the generated program on the generated SDK, installed into a folder on PYTHONPATH.
-    const py = sameStack(yaml, "python", "python");
-    const pyCode = importCode(exportFile, "python", SERVER);
-    expect(pyCode).toContain("import pulumi_gamehost as gamehost");
-    fs.writeFileSync(path.join(py.dir, "__main__.py"), pyCode);
+    const { python, env: venv } = pythonVenv();
     const sdk = path.join(setup.root, "sdk", "python");
-    generateSdk("python", sdk);
-    const installed = pipInstall(pythonVenv().python, sdk, path.join(setup.root, "site-packages"));
-    await py.ok(["preview", "--expect-no-changes", "--stack", "dev"], installed);
+    await generateSdk("python", sdk);
+    const installed = pipInstall(python, sdk, path.join(setup.root, "site-packages"));
+    const py = await imported("python", "python", importId, { ...venv, ...installed });
+    expect(py.code).toContain("import pulumi_gamehost as gamehost");
+    fs.writeFileSync(path.join(py.project.dir, "__main__.py"), py.code);
+    await py.project.ok(["preview", "--expect-no-changes"]);
 
     // Still the one server, never replaced.
     expect(

@@ -1,25 +1,19 @@
 /**
- * Shared pieces of the real-CLI language scenarios (YAML, Python, Go, import code, generated SDKs): the
- * code generator tool, the Python virtualenv with PyPI's `pulumi`, and the programs of docs/languages.md.
- *
- * Code generation: the CLI v3.274.1 hands `package gen-sdk`, `package add` and `import`'s code to the
- * language hosts (GeneratePackage, GenerateProgram), and the nodejs, python and go hosts buildable here
- * (sdk v3.68.0, v3.62.0) predate those calls ("method GeneratePackage not implemented"). So the suite runs
- * the same generators in process: `scripts/codegen` links pkg/v3 v3.274.1's codegen packages, the ones
- * the CLI's own hosts call.
+ * Shared pieces of the real-CLI language scenarios (YAML, Python, Go, generated SDKs): SDK generation by
+ * `pulumi package gen-sdk`, the Python virtualenv with PyPI's `pulumi`, and the programs of
+ * docs/languages.md. The pinned build's nodejs, python and go hosts generate code through
+ * tools/codegen-host (see scripts/build-pulumi.sh); a `pulumi` of a current release does it itself.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { PINNED_BIN } from "../support/realPulumi";
+import { CliProject, PINNED_BIN } from "../support/realPulumi";
 
 /** The plugin folder (what `npm install pulumi-gamehost` puts at node_modules/pulumi-gamehost/plugin). */
 export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
 export const SCHEMA_FILE = path.join(PLUGIN_DIR, "schema.json");
-const CODEGEN_SOURCE = path.join(REPO_ROOT, "scripts", "codegen");
-const CODEGEN_BIN = path.join(PINNED_BIN, "pulumi-gamehost-codegen");
 /** PyPI's newest `pulumi`, the Python SDK the generated code runs on. */
 export const PYPI_PULUMI = "pulumi==3.272.0";
 const VENV = path.join(REPO_ROOT, ".pulumi-cli", "venv");
@@ -34,33 +28,32 @@ function run(
   return result;
 }
 
-/** Builds the code generator tool into .pulumi-cli/bin once (Go; its modules are those of the CLI). */
-function codegen(): string {
-  const built = fs.existsSync(CODEGEN_BIN) ? fs.statSync(CODEGEN_BIN).mtimeMs : 0;
-  const stale = ["main.go", "go.mod", "go.sum"].some(
-    (f) => fs.statSync(path.join(CODEGEN_SOURCE, f)).mtimeMs > built,
-  );
-  if (stale) run("go", ["build", "-o", CODEGEN_BIN, "."], { cwd: CODEGEN_SOURCE });
-  return CODEGEN_BIN;
-}
-
 /**
- * The SDK of `pulumi package gen-sdk plugin --language <language>` in `out`, failing on any diagnostic the
- * generator prints about the schema (a warning is a defect of src/plugin/schema.ts).
+ * The SDK `pulumi package gen-sdk plugin/schema.json --language <language>` writes, moved to `out`; fails
+ * on any warning the generator prints about the schema (a warning is a defect of src/plugin/schema.ts).
  */
-export function generateSdk(language: "python" | "go" | "nodejs", out: string): void {
-  const result = run(codegen(), ["sdk", SCHEMA_FILE, language, out]);
-  expect(result.stderr, "the code generator's diagnostics about plugin/schema.json").toBe("");
-}
-
-/**
- * The code `pulumi import` prints for the stack's resources of `type` in `language` (see ./languages.ts's
- * header): the importer's PCL from the stack (`pulumi stack export --show-secrets`), then the generator.
- */
-export function importCode(exportFile: string, language: "python" | "nodejs", type: string): string {
-  const result = run(codegen(), ["import-code", SCHEMA_FILE, exportFile, language, type]);
-  expect(result.stderr).toBe("");
-  return result.stdout;
+export async function generateSdk(language: "python" | "go" | "nodejs", out: string): Promise<void> {
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const root = fs.mkdtempSync(path.join(path.dirname(out), `.gen-sdk-${language}-`));
+  const work = path.join(root, "work");
+  fs.mkdirSync(work);
+  const result = await new CliProject(work, root).run([
+    "package",
+    "gen-sdk",
+    SCHEMA_FILE,
+    "--language",
+    language,
+    "--out",
+    path.join(root, "sdk"),
+  ]);
+  expect(
+    result.code,
+    `pulumi package gen-sdk --language ${language}:\n${result.stdout}\n${result.stderr}`,
+  ).toBe(0);
+  // The CLI's one line on success; anything else is the generator's diagnostics about plugin/schema.json.
+  expect(result.stderr.trim()).toBe(`SDK has been written to ${path.join(root, "sdk", language)}`);
+  fs.renameSync(path.join(root, "sdk", language), out);
+  fs.rmSync(root, { recursive: true, force: true });
 }
 
 /**

@@ -18,7 +18,7 @@ describe.skipIf(!realCli)(realCliTitle("the Python program of docs/languages.md"
 
   it("runs up with the generated SDK, exports the endpoint, and destroys", { timeout: 600_000 }, async () => {
     const sdk = path.join(setup.root, "sdk", "python");
-    generateSdk("python", sdk);
+    await generateSdk("python", sdk);
     const { python, env: venv } = pythonVenv();
     const env = { ...venv, ...pipInstall(python, sdk, path.join(setup.root, "site-packages")) };
 
