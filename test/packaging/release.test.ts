@@ -1,6 +1,6 @@
 /**
- * The release script (`npm run release`) as a maintainer runs it: every artifact in one folder, with
- * checksums, and the plugin archive installed the way users of other languages install it,
+ * The release script (`npm run release`) as a maintainer runs it: every artifact in one folder (the npm
+ * tarball, the plugin archives, the Python SDK's sdist and wheel, the Go SDK), with checksums, and the plugin archive installed the way users of other languages install it,
  * `pulumi plugin install resource gamehost <version> --file <archive>`, then used by a YAML program run
  * by the real CLI with no plugin path: the engine finds the installed plugin by name and version.
  */
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
 import { startTestEmulator } from "../support/emulator";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { CliProject, realCli, realCliTitle, tempRoot, walk } from "../support/realPulumi";
 import { mustRun, packRepo, readJson } from "./support";
 
 const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
@@ -25,14 +25,12 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     root = tempRoot("release");
     out = path.join(root, "release");
     emulator = await startTestEmulator();
-    // The SDKs need codegen-capable language hosts; the npm package and the plugin archives are what
-    // this test installs and runs.
     // Packed from a copy of the tree: `npm pack` in the repo would rebuild the dist/ other files load.
     const { tarball } = await packRepo(path.join(root, "pack"));
     await mustRun("bash", ["scripts/release.sh"], {
       cwd: REPO_ROOT,
       timeoutMs: 300_000,
-      env: { RELEASE_DIR: out, RELEASE_SKIP_SDKS: "1", RELEASE_TARBALL: tarball },
+      env: { RELEASE_DIR: out, RELEASE_TARBALL: tarball },
     });
   }, 320_000);
 
@@ -41,19 +39,26 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     if (root) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it("builds the npm package and a plugin archive per platform, each with its checksum", () => {
-    const files = fs.readdirSync(out).sort();
-    expect(files).toEqual(
+  it("builds the npm package, a plugin archive per platform and the SDKs, each file with its checksum", () => {
+    expect(fs.readdirSync(out).sort()).toEqual(
       [
         "SHA256SUMS",
+        "go",
+        "python",
         `pulumi-gamehost-${VERSION}.tgz`,
         ...["darwin-amd64", "darwin-arm64", "linux-amd64", "linux-arm64"].map(
           (p) => `pulumi-resource-gamehost-v${VERSION}-${p}.tar.gz`,
         ),
       ].sort(),
     );
+    // The Python SDK as sdist and wheel of the package's version (not the generators' 0.0.0 placeholder).
+    expect(fs.readdirSync(path.join(out, "python")).sort()).toEqual(
+      [`pulumi_gamehost-${VERSION}-py3-none-any.whl`, `pulumi_gamehost-${VERSION}.tar.gz`].sort(),
+    );
+    expect(fs.existsSync(path.join(out, "go", "gamehost", "server.go"))).toBe(true);
+    const files = walk(out).filter((f) => path.basename(f) !== "SHA256SUMS");
     const sums = fs.readFileSync(path.join(out, "SHA256SUMS"), "utf8").trim().split("\n");
-    expect(sums).toHaveLength(files.length - 1);
+    expect(sums).toHaveLength(files.length);
     for (const line of sums) {
       const [sum, name] = line.split(/\s+/);
       const digest = createHash("sha256")
