@@ -82,12 +82,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Files under `dir`, recursively. */
+/** Files under `dir`, recursively, not following symbolic links (a virtualenv links `lib64` to `lib`). */
 export function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
-    return e.isDirectory() ? walk(full) : [full];
+    if (e.isDirectory()) return walk(full);
+    return e.isFile() ? [full] : [];
   });
 }
 
@@ -238,7 +239,8 @@ export class CliProject {
       "the secret appears in the CLI's output",
     ).toBe(false);
     for (const file of [
-      ...walk(this.dir).filter((f) => !f.includes("node_modules")),
+      // Installed libraries (npm's, and pip's in a project virtualenv) are not the project's files.
+      ...walk(this.dir).filter((f) => !/[/\\](node_modules|site-packages)[/\\]/.test(f)),
       ...walk(this.backend),
     ]) {
       expect(fs.readFileSync(file).includes(secret), file).toBe(false);
