@@ -194,10 +194,15 @@ export class EmulatorCore {
     if (this.stateFile) this.dirtyServers.add(id);
   }
 
+  /** An export record was added or dropped: its id goes into the next write. */
+  private exportChanged(uploadId: string): void {
+    if (this.stateFile) this.dirtyExports.add(uploadId);
+  }
+
   /** Adds an export record; resolves once it is on disk (see {@link persist}). */
   addExport(record: ExportRecord): Promise<void> {
     this.exports.set(record.uploadId, record);
-    if (this.stateFile) this.dirtyExports.add(record.uploadId);
+    this.exportChanged(record.uploadId);
     return this.persist();
   }
 
@@ -222,7 +227,7 @@ export class EmulatorCore {
     for (const record of this.exports.values()) {
       if (record.expiresAt > now) continue;
       this.exports.delete(record.uploadId);
-      if (this.stateFile) this.dirtyExports.add(record.uploadId);
+      this.exportChanged(record.uploadId);
       // The file, then its directory if that is now empty: never a recursive removal of a path
       // read from the state file.
       rm(record.file, { force: true })
