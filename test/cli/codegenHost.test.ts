@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 
 const SCHEMA = path.join(REPO_ROOT, "plugin", "schema.json");
 const PACKAGE_VERSION = (
@@ -133,8 +133,7 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
       ].join("\n\n"),
     );
     // The engine's loader reads the package's schema from the plugin, found on PATH.
-    const pathVar = [realCli?.bin, path.join(REPO_ROOT, "plugin"), process.env.PATH].filter(Boolean);
-    const converter = new CliProject(source, root, { PATH: pathVar.join(path.delimiter) });
+    const converter = new CliProject(source, root, { PATH: cliPath(path.join(REPO_ROOT, "plugin")) });
     const expected = {
       python: ["__main__.py", 'gamehost.LobbyHistoryExport("lobby", game_id=game_id)'],
       typescript: ["index.ts", 'new gamehost.LobbyHistoryExport("lobby", {gameId: gameId});'],

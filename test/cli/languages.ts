@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { CliProject, PINNED_BIN } from "../support/realPulumi";
+import { CliProject, cliPath } from "../support/realPulumi";
 
 /** The plugin folder (what `npm install pulumi-gamehost` puts at node_modules/pulumi-gamehost/plugin). */
 export const PLUGIN_DIR = path.join(REPO_ROOT, "plugin");
@@ -86,7 +86,7 @@ export function pythonVenv(): { python: string; env: NodeJS.ProcessEnv } {
   }
   const env = {
     VIRTUAL_ENV: VENV,
-    PATH: [path.join(VENV, "bin"), PINNED_BIN, process.env.PATH].join(path.delimiter),
+    PATH: cliPath(path.join(VENV, "bin")),
     PYTHONDONTWRITEBYTECODE: "1",
   };
   return { python, env };

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { liveServers } from "../support/emulator";
-import { CliProject, cliEnv, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
 import { languagesDocBlock, PLUGIN_DIR, PYPI_PULUMI, SCHEMA_FILE } from "./languages";
 
@@ -44,7 +44,7 @@ describe.skipIf(!realCli)(realCliTitle("the Python program of docs/languages.md"
     // The v3.68.0 host made that virtualenv in the project folder and runs the `python` first on PATH.
     const env = {
       VIRTUAL_ENV: dir,
-      PATH: [path.join(dir, "bin"), cliEnv("").PATH].join(path.delimiter),
+      PATH: cliPath(path.join(dir, "bin")),
     };
     fs.writeFileSync(path.join(dir, "__main__.py"), languagesDocBlock("Python", "python"));
     await project.configure({

@@ -17,7 +17,7 @@ import { connection, expectTokenNowhere, summaryOf } from "../cli/helpers";
 import { TYPES } from "../engine/helpers";
 import { type EmulatorModule, REPO_ROOT } from "../support/dist";
 import { liveServers } from "../support/emulator";
-import { type CliConfigEntry, CliProject, cliEnv, realCli, realCliTitle } from "../support/realPulumi";
+import { type CliConfigEntry, CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 import {
   describeFailure,
   installNode,
@@ -297,8 +297,9 @@ async function deploy(projectDir: string, node: string, deployment: Deployment):
   const emulatorModule = installed("pulumi-gamehost/emulator") as EmulatorModule;
   const emulator = await emulatorModule.startEmulator({ placementDelayMs: 20, watchHoldMs: 500 });
   try {
-    const PATH = [path.dirname(node), cliEnv("").PATH].join(path.delimiter);
-    const project = new CliProject(deployment.programDir, tempDir("cli"), { PATH });
+    const project = new CliProject(deployment.programDir, tempDir("cli"), {
+      PATH: cliPath(path.dirname(node)),
+    });
     await project.configure(deployment.config(emulator));
     // The language host runs the program with the `node` first on PATH: the one this deployment is for.
     const about = JSON.parse((await project.run(["about", "--json"])).stdout) as {

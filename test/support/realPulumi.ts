@@ -50,12 +50,16 @@ if (!found) {
   console.info(`real-CLI scenarios skipped: ${why}`);
 }
 
+/** The PATH of CLI runs: `dirs` first, then the pinned build's folder (when that is the CLI), then this process's. */
+export function cliPath(...dirs: string[]): string {
+  return [...dirs, found?.bin, process.env.PATH].filter(Boolean).join(path.delimiter);
+}
+
 /** The environment of every CLI run: offline, its own PULUMI_HOME, no ambient gamehost settings. */
 export function cliEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const pathVar = [found?.bin, process.env.PATH].filter(Boolean).join(path.delimiter);
   return {
     ...process.env,
-    PATH: pathVar,
+    PATH: cliPath(),
     PULUMI_HOME: home,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
