@@ -5,6 +5,7 @@ import { z } from "zod";
 import { WatchIndex } from "../api/schemas/common";
 import { portNeverStarts, type Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
+import { ChangeFeed } from "./changeFeed";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
 import type { JsonReply, Reply } from "./http";
@@ -104,6 +105,10 @@ export class EmulatorCore {
   /** Set once the HTTP server listens. */
   baseUrl = "";
   placement: PlacementMode;
+  /** Every change to servers, exports and fixture data, as it happens (the dashboard listens). */
+  readonly feed = new ChangeFeed();
+  /** Datacenters in an outage: their servers wait unplaced until it ends (see `Chaos`). */
+  readonly downDatacenters = new Set<string>();
   private readonly secret: string;
   private seq = 0;
   /** Servers waiting for placement, by id, in due order (the delay is the same for all). */
@@ -192,11 +197,13 @@ export class EmulatorCore {
   private serverChanged(id: string): void {
     this.serverText.delete(id);
     if (this.stateFile) this.dirtyServers.add(id);
+    this.feed.server(id);
   }
 
   /** An export record was added or dropped: its id goes into the next write. */
   private exportChanged(uploadId: string): void {
     if (this.stateFile) this.dirtyExports.add(uploadId);
+    this.feed.export(uploadId);
   }
 
   /** Adds an export record; resolves once it is on disk (see {@link persist}). */
@@ -348,7 +355,12 @@ export class EmulatorCore {
    */
   private place(record: ServerRecord): boolean {
     const { server } = record;
-    if (this.placement === "never" || server.destroyed_at !== undefined || server.started_at !== undefined)
+    if (
+      this.placement === "never" ||
+      server.destroyed_at !== undefined ||
+      server.started_at !== undefined ||
+      this.downDatacenters.has(server.datacenter)
+    )
       return false;
     const unstartable = Object.keys(server.network.ports).find((name) =>
       portNeverStarts(server.network.ports[name] as Server["network"]["ports"][string]),
@@ -424,6 +436,7 @@ export class EmulatorCore {
   changed(wakes: readonly string[] = []): void {
     this.dataVersion++;
     if (wakes.length > 0) this.watch.bump(wakes);
+    this.feed.data();
   }
 
   /**
