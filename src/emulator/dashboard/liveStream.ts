@@ -18,7 +18,7 @@ export interface LiveStreamOptions {
 }
 
 const DEFAULTS: LiveStreamOptions = {
-  flushMs: 100,
+  flushMs: 250,
   statusMs: 500,
   pingMs: 15_000,
   maxBufferedBytes: 16 * 1024 * 1024,

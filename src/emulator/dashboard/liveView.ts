@@ -7,21 +7,19 @@ import type { ServerRecord } from "../servers";
 export interface PortView {
   protocol: string;
   internalPort?: number;
-  routing: string;
   /** `hostname:port` once placed. */
   endpoint?: string;
 }
 
-/** A server as the dashboard lists it: ids with the names a person knows. */
+/**
+ * A server as the dashboard's stream sends it: ids only (the page names them from the games it has), so
+ * each of the many updates a burst of creates makes stays small.
+ */
 export interface ServerView {
   id: string;
-  game: string;
   environment: string;
-  environmentName: string;
   datacenter: string;
-  datacenterSlug: string;
   build: string;
-  buildName: string;
   tags: Record<string, string>;
   ports: Record<string, PortView>;
   createdAt: number;
@@ -49,34 +47,19 @@ const LOBBIES_SHOWN = 200;
 
 /** Builds what the page shows from the emulator's live state. */
 export class LiveView {
-  private readonly builds = new Map<string, string>();
-  private readonly slugs = new Map<string, string>();
-
   constructor(
     private readonly core: EmulatorCore,
     private readonly faults: FaultQueue,
     private readonly chaos: Chaos,
-  ) {
-    this.indexNames();
-  }
-
-  /** Build names and datacenter slugs, looked up per server (a mutation can add environments). */
-  private indexNames(): void {
-    for (const game of this.core.fixture.games) {
-      for (const d of game.datacenters) this.slugs.set(d.id, d.slug);
-      for (const env of game.environments) for (const b of env.builds) this.builds.set(b.id, b.name);
-    }
-  }
+  ) {}
 
   server(record: ServerRecord): ServerView {
     const { server } = record;
-    const env = this.core.world.environments.get(server.environment);
     const ports: Record<string, PortView> = {};
     for (const [name, port] of Object.entries(server.network.ports)) {
       ports[name] = {
         protocol: port.protocol,
         ...(port.internal_port !== undefined ? { internalPort: port.internal_port } : {}),
-        routing: port.routing.host !== undefined ? "host" : "game guard",
         ...(port.public_hostname !== undefined
           ? { endpoint: `${port.public_hostname}:${port.public_port}` }
           : {}),
@@ -85,13 +68,9 @@ export class LiveView {
     const exit = this.chaos.exitOf(server.id);
     return {
       id: server.id,
-      game: record.gameId,
       environment: server.environment,
-      environmentName: env?.environment.nameId ?? server.environment,
       datacenter: server.datacenter,
-      datacenterSlug: this.slugs.get(server.datacenter) ?? server.datacenter,
       build: server.runtime.build,
-      buildName: this.builds.get(server.runtime.build) ?? server.runtime.build,
       tags: server.tags,
       ports,
       createdAt: server.created_at,
@@ -113,7 +92,6 @@ export class LiveView {
 
   /** Games with their environments, versions and datacenters (which are down). */
   games(): unknown[] {
-    this.indexNames();
     const down = new Set(this.core.downDatacenters);
     return this.core.fixture.games.map((g) => ({
       id: g.id,

@@ -16,6 +16,8 @@ const state = {
   skew: 0,
   games: [],
   servers: new Map(),
+  /** Server ids, newest first; dropped when servers come or go. */
+  newestFirst: undefined,
   exports: new Map(),
   lobbies: { total: 0, listed: [], generated: [] },
   status: { placement: "auto", outages: [], faults: [], watchers: [], watcherCount: 0 },
@@ -49,6 +51,8 @@ function row(table, cells) {
     cells.map((cell, i) => {
       const td = cell instanceof HTMLTableCellElement ? cell : h("td", {}, cell);
       td.dataset.label = labels[i] ?? "";
+      // One box per cell, beside its label in the phone layout.
+      td.replaceChildren(h("div", {}, ...td.childNodes));
       return td;
     }),
   );
@@ -188,14 +192,20 @@ function dispatch(block) {
     state.skew = payload.now - Date.now();
     state.games = payload.games;
     state.servers = new Map(payload.servers.map((s) => [s.id, s]));
+    state.newestFirst = undefined;
     state.exports = new Map(payload.exports.map((e) => [e.uploadId, e]));
     state.lobbies = payload.lobbies;
     state.status = payload.status;
     state.requests = payload.requests.slice(-REQUESTS_KEPT);
   } else if (name === "servers") {
     for (const s of payload) {
-      if (s.gone) state.servers.delete(s.id);
-      else state.servers.set(s.id, s);
+      if (s.gone) {
+        state.servers.delete(s.id);
+        state.newestFirst = undefined;
+      } else {
+        if (!state.servers.has(s.id)) state.newestFirst = undefined;
+        state.servers.set(s.id, s);
+      }
     }
   } else if (name === "exports") {
     for (const e of payload) {
@@ -262,14 +272,23 @@ function signOut(message = "") {
 
 // ---- Views ----
 
+/** Redraws at most this often while events stream in: a burst of creates is one redraw, not hundreds. */
+const RENDER_EVERY_MS = 250;
 let renderQueued = false;
+let lastRender = 0;
 function scheduleRender() {
   if (renderQueued) return;
   renderQueued = true;
-  requestAnimationFrame(() => {
-    renderQueued = false;
-    render();
-  });
+  const wait = Math.max(0, lastRender + RENDER_EVERY_MS - performance.now());
+  setTimeout(
+    () =>
+      requestAnimationFrame(() => {
+        renderQueued = false;
+        lastRender = performance.now();
+        render();
+      }),
+    wait,
+  );
 }
 
 function currentView() {
@@ -307,6 +326,26 @@ const gameName = (id) => state.games.find((g) => g.id === id)?.displayName ?? sh
 function environmentName(id) {
   for (const g of state.games) for (const e of g.environments) if (e.id === id) return e.nameId;
   return short(id);
+}
+
+/** Names a person knows for a server's ids (the stream sends ids only: fewer bytes per update). */
+function namesOf(s) {
+  for (const g of state.games) {
+    const env = g.environments.find((e) => e.id === s.environment);
+    if (!env) continue;
+    return {
+      game: g.displayName,
+      environment: env.nameId,
+      datacenter: g.datacenters.find((d) => d.id === s.datacenter)?.slug ?? short(s.datacenter),
+      build: env.builds.find((b) => b.id === s.build)?.name ?? short(s.build),
+    };
+  }
+  return {
+    game: "?",
+    environment: short(s.environment),
+    datacenter: short(s.datacenter),
+    build: short(s.build),
+  };
 }
 
 function renderOverview() {
@@ -378,16 +417,21 @@ const tagsOf = (s) => Object.entries(s.tags).map(([k, v]) => h("span", { class: 
 function renderServers() {
   const q = $("servers-q").value.trim().toLowerCase();
   const showDestroyed = $("servers-destroyed").checked;
-  const all = [...state.servers.values()].sort((a, b) => b.createdAt - a.createdAt);
+  // Sorted again only when servers come or go: updates (placement, destroy) keep the order.
+  state.newestFirst ??= [...state.servers.values()]
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .map((s) => s.id);
+  const all = state.newestFirst.map((id) => state.servers.get(id));
   const matching = all.filter((s) => {
     if (!showDestroyed && s.destroyedAt !== undefined) return false;
     if (!q) return true;
+    const names = namesOf(s);
     const text = [
       s.id,
       serverState(s),
-      s.datacenterSlug,
-      s.buildName,
-      s.environmentName,
+      names.datacenter,
+      names.build,
+      names.environment,
       ...Object.entries(s.tags).map(([k, v]) => `${k}=${v}`),
       ...Object.values(s.ports).map((p) => p.endpoint ?? ""),
     ]
@@ -401,11 +445,12 @@ function renderServers() {
     table,
     matching.slice(0, ROWS_SHOWN).map((s) => {
       const st = serverState(s);
+      const names = namesOf(s);
       return row(table, [
         h("td", {}, h("a", { href: `#/servers/${s.id}`, class: "mono", title: s.id }, short(s.id))),
         h("td", {}, h("span", { class: `state state-${st.split(" ")[0]}` }, st)),
-        s.datacenterSlug,
-        s.buildName,
+        names.datacenter,
+        names.build,
         h("td", {}, tagsOf(s)),
         h("td", {}, endpointsOf(s)),
         h("td", { class: "num" }, age((s.destroyedAt ?? now) - s.createdAt)),
@@ -427,11 +472,12 @@ function renderServer(id) {
   }
   const now = serverNow();
   const st = serverState(s);
+  const names = namesOf(s);
   $("server-title").textContent = `Server ${short(s.id)} — ${st}`;
   const events = [
     { what: "Created", at: s.createdAt, note: "accepted by POST …/servers" },
     s.startedAt !== undefined
-      ? { what: "Placed", at: s.startedAt, note: `in ${s.datacenterSlug}, public ports assigned` }
+      ? { what: "Placed", at: s.startedAt, note: `in ${names.datacenter}, public ports assigned` }
       : {
           what: "Placed",
           pending: true,
@@ -487,13 +533,13 @@ function renderServer(id) {
           h("dt", {}, "Id"),
           h("dd", { class: "mono" }, s.id),
           h("dt", {}, "Game"),
-          h("dd", {}, gameName(s.game)),
+          h("dd", {}, names.game),
           h("dt", {}, "Environment"),
-          h("dd", {}, s.environmentName),
+          h("dd", {}, names.environment),
           h("dt", {}, "Datacenter"),
-          h("dd", {}, s.datacenterSlug),
+          h("dd", {}, names.datacenter),
           h("dt", {}, "Build"),
-          h("dd", {}, s.buildName),
+          h("dd", {}, names.build),
           h("dt", {}, "Tags"),
           h("dd", {}, tagsOf(s)),
           h("dt", {}, "Ports"),
@@ -604,7 +650,7 @@ function renderRequests() {
             h("time", { datetime: new Date(r.at).toISOString() }, new Date(r.at).toISOString().slice(11, 23)),
           ),
           r.method,
-          h("td", { class: "mono", title: r.path }, r.route),
+          h("td", { class: "mono", title: r.path }, r.route.replace(/^\S+ /, "")),
           h(
             "td",
             { class: `num status-${r.status === 0 ? 0 : Math.floor(r.status / 100)}` },
