@@ -190,18 +190,28 @@ describe.skipIf(!hasChromium)(browserTitle("the dashboard in Chromium"), () => {
         await page.locator("#requests-q").fill("");
         await screenshot(page, "requests");
 
-        // A 429 from the page: every API request is refused until it is cleared.
+        // A 429 from the page on server creates, more than the provider's retries; then an up that must
+        // create (another datacenter replaces both servers) reports the rate limit.
         await page.locator('.tabs a[href="#/chaos"]').click();
         await page.locator("#fault-kind").selectOption("rate_limit");
+        await page.locator("#fault-method").selectOption("POST");
+        await page.locator("#fault-glob").fill("/games/**/servers");
         await page.locator("#fault-count").fill("100");
         await page.locator("#fault-retry-ms").fill("0");
         await page.locator("#fault-retry-style").selectOption("seconds");
         await page.locator("#fault-form button[type=submit]").click();
         await expect.poll(() => page.locator("#faults-table").textContent()).toContain("429");
         expect(emulator.faults.pending()).toEqual([
-          expect.objectContaining({ kind: "rate_limit", remaining: 100, retryAfter: "seconds" }),
+          expect.objectContaining({
+            kind: "rate_limit",
+            method: "POST",
+            pathGlob: "/games/**/servers",
+            remaining: 100,
+            retryAfter: "seconds",
+          }),
         ]);
         await screenshot(page, "chaos");
+        await project.setConfig({ "gamehost-quickstart:datacenter": { value: "us-east-atl" } });
         const limited = await project.fails(["up", "--yes", "--skip-preview"]);
         expect(limited).toContain("Rate limited");
         await page.locator('.tabs a[href="#/requests"]').click();

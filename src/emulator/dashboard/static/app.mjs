@@ -65,6 +65,7 @@ function fillTable(table, rows, empty) {
   body.replaceChildren(...(rows.length ? rows : [h("tr", {}, h("td", { colspan: cols }, empty))]));
 }
 
+const plural = (n, what) => `${n} ${what}${n === 1 ? "" : "s"}`;
 const serverNow = () => Date.now() + state.skew;
 
 function age(ms) {
@@ -382,7 +383,7 @@ function renderOverview() {
               return h(
                 "span",
                 { class: "tag" },
-                `${e.nameId} (version ${version}, ${e.builds.length} builds, ${n} live servers)`,
+                `${e.nameId} (version ${version}, ${plural(e.builds.length, "build")}, ${plural(n, "live server")})`,
               );
             }),
           ),
@@ -678,7 +679,7 @@ const FAULT_NAMES = {
 };
 
 function faultLabel(f) {
-  if (f.kind === "rate_limit") return `429, Retry-After ${f.retryAfterMs} ms (${f.retryAfter})`;
+  if (f.kind === "rate_limit") return `429, retry in ${f.retryAfterMs} ms`;
   if (f.kind === "latency") return `latency ${f.latencyMs} ms`;
   if (f.kind === "error_status") return `status ${f.status}`;
   return FAULT_NAMES[f.kind] ?? f.kind;
