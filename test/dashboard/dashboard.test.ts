@@ -188,7 +188,16 @@ describe.skipIf(!hasChromium)(browserTitle("the dashboard in Chromium"), () => {
         }
         expect(await page.locator("#requests-table").textContent()).not.toContain(emulator.tokens.user);
         await page.locator("#requests-q").fill("");
+        await expect.poll(() => page.locator("#requests-summary").textContent()).toMatch(/^(\d+) of \1 /);
         await screenshot(page, "requests");
+
+        // The quickstart's lobby-history export, listed without its URL (a credential).
+        await page.locator('.tabs a[href="#/lobbies"]').click();
+        const exportRows = page.locator("#exports-table tbody tr");
+        await expect.poll(() => exportRows.count()).toBe(1);
+        expect(await exportRows.textContent()).toContain(String(outputs.historyRows));
+        expect(await page.locator("main").textContent()).not.toMatch(/signature=|__exports/);
+        await screenshot(page, "lobbies");
 
         // A 429 from the page on server creates, more than the provider's retries; then an up that must
         // create (another datacenter replaces both servers) reports the rate limit.

@@ -208,6 +208,39 @@ describe("the live stream", () => {
   });
 });
 
+describe("held watchers", () => {
+  it("show in the stream's status with what they wait on, and leave it when they end", async () => {
+    const stream = await openStream();
+    const abort = new AbortController();
+    try {
+      const first = await call(emu, "GET", `/cloud/games/${ids(emu).gameId}`);
+      const index = (first.body as { watch: { index: string } }).watch.index;
+      const held = call(emu, "GET", `/cloud/games/${ids(emu).gameId}?watch_index=${index}`, {
+        signal: abort.signal,
+      }).catch(() => undefined);
+      const status = (e: { name: string; data: unknown }) =>
+        e.data as { watcherCount: number; watchers: { keys: string[]; since: number }[] };
+      const holding = await until(
+        () => stream.events.filter((e) => e.name === "status" && status(e).watcherCount === 1).map(status)[0],
+        3_000,
+      );
+      expect(holding.watchers).toEqual([{ keys: [`game:${ids(emu).gameId}`], since: expect.any(Number) }]);
+      abort.abort();
+      await held;
+      await until(
+        () =>
+          (stream.events.at(-1)?.name === "status" &&
+            status(stream.events.at(-1) as never).watcherCount === 0) ||
+          undefined,
+        3_000,
+      );
+    } finally {
+      abort.abort();
+      stream.close();
+    }
+  });
+});
+
 describe("chaos routes", () => {
   async function liveServer(tags: Record<string, string>) {
     const created = await call(emu, "POST", ids(emu).serversPath, { body: serverBody(emu, { tags }) });
