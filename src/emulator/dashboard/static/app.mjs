@@ -579,7 +579,7 @@ function renderLobbies() {
     lobbies,
     listed.map((l) =>
       row(lobbies, [
-        h("td", { class: "mono" }, short(l.id)),
+        h("td", { class: "mono" }, l.id),
         gameName(l.game),
         environmentName(l.environment),
         l.tier,
