@@ -1,8 +1,39 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Three projects, split by what a test needs (README "Working on the package" gives each one's time):
+ * - unit: imports src/ only and starts no process (in-process emulators and fake servers are fine); seconds.
+ * - integration: runs the compiled dist/ (provider hosts, the plugin binary, the engine harness) and the
+ *   emulator's scale tests. Any test file not listed below lands here.
+ * - e2e: the real Pulumi CLI (test/cli), the packed tarball (test/packaging) and checks of the repository's
+ *   shipped files and workflows (test/lint).
+ * Integration and e2e run behind one guard, test/support/distIsCurrent.ts: dist/ must be newer than src/.
+ */
+/** test/emulator's files that start a process or take long: thousands of watches, 200k-lobby exports, rate limits. */
+const emulatorNotUnit = ["cli", "stateFile", "robustness", "faults", "export", "exportSpan"].map(
+  (name) => `${name}.test.ts`,
+);
+const unit = [
+  "test/api/**/*.test.ts",
+  ...readdirSync("test/emulator")
+    .filter((f) => f.endsWith(".test.ts") && !emulatorNotUnit.includes(f))
+    .map((f) => `test/emulator/${f}`),
+  "test/provider/serverSpec.test.ts",
+  "test/provider/lobbyExportSpec.test.ts",
+  "test/plugin/rpcBounds.test.ts",
+  "test/support/**/*.test.ts",
+];
+const e2e = [
+  "test/cli/**/*.test.ts",
+  "test/packaging/**/*.test.ts",
+  "test/lint/**/*.test.ts",
+  "test/engine/demo.test.ts",
+];
+const overDist = { globalSetup: ["test/support/distIsCurrent.ts"] };
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/support/quietWarnings.ts"],
     // Real-CLI and engine scenarios run several CLI or host processes per test beside each other on 2 cores:
     // a timeout here guards against a hang, it is no speed target (benchmarks are).
@@ -10,5 +41,18 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two-core CI machines: provider-host and language-host processes are spawned per file.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "unit", include: unit } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: [...unit, ...e2e],
+          ...overDist,
+        },
+      },
+      { extends: true, test: { name: "e2e", include: e2e, ...overDist } },
+    ],
   },
 });
