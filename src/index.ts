@@ -22,5 +22,5 @@ export { IDEMPOTENCY_TAG } from "./kinds/server/tags";
 export * as native from "./native";
 export type { NetworkMode, PaymentIntent, PortProtocol, ServerArgs } from "./types";
 export * as types from "./types";
-export type { LobbyHistoryExportArgs, TimeInput } from "./typescript/lobbyHistoryExport";
+export type { LobbyHistoryExportArgs, TimeInput } from "./programArgs/lobbyHistoryExport";
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version";

@@ -2,8 +2,8 @@
 // change the definitions (or scripts/generate/faces.mjs), then run `npm run generate`.
 import * as pulumi from "@pulumi/pulumi";
 import * as types from "../../types";
-import { type LobbyHistoryExportArgs, lobbyHistoryExportInputs } from "../../typescript/lobbyHistoryExport";
-import { registeredInputs } from "../../typescript/registration";
+import { type LobbyHistoryExportArgs, lobbyHistoryExportInputs } from "../../programArgs/lobbyHistoryExport";
+import { registeredInputs } from "../../programArgs/registration";
 
 /**
  * The serialized provider of every Server. Pulumi stores this object's code in the stack state and runs it later in

@@ -1,6 +1,6 @@
 /**
  * The Server kind: one implementation of a dynamic game server's lifecycle, used by the dynamic shim
- * (`src/dynamic/host/`) and by the provider plugin.
+ * (`src/dynamic/generated/host/`) and by the provider plugin.
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
 import {
