@@ -27,11 +27,11 @@ export function argsOf(repo, kind) {
 
 function dynamicResources(repo, kinds) {
   const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
-  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\nimport * as types from "../../types";\n`;
+  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\n`;
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../programArgs/registration";\n\n`;
+  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\n\n`;
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
     const subpath = `pulumi-gamehost/provider/${kind.hostSubpath}`;
@@ -121,11 +121,11 @@ function providerClass(schema) {
 
 function nativeResources(repo, kinds, schema) {
   const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
-  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\nimport * as types from "../../types";\n`;
+  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\n`;
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../programArgs/registration";\nimport { PACKAGE_VERSION } from "../../version";\n\n`;
+  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\nimport { PACKAGE_VERSION } from "../../version";\n\n`;
   text += providerClass(schema);
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
