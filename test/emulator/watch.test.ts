@@ -296,7 +296,7 @@ describe("watch", () => {
       call(emu as RunningEmulator, "GET", `/cloud/games/${gameId}?watch_index=${index}`),
     );
     const running = emu;
-    await until(() => (running.watcherCount() === count ? true : undefined), 10_000);
+    await until(() => (running.watcherCount() === count ? true : undefined));
     emu.mutate.setGameLogo(gameId, "https://cdn.example.game/1000.png");
     const answers = await Promise.all(watches);
     expect(answers.every((a) => gameOf(a.body).logo_url === "https://cdn.example.game/1000.png")).toBe(true);
