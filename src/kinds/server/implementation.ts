@@ -56,7 +56,7 @@ function isRetryableBeforeCommit(error: unknown): boolean {
   );
 }
 
-async function findByKey(
+async function findByKeyDroppingDuplicates(
   client: GamehostClient,
   inputs: ServerInputs,
   o: RequestOptions,
@@ -92,7 +92,7 @@ async function confirmCreate(
   for (let lookup = 0; lookup < CONFIRM_ATTEMPTS; lookup++) {
     await sleep(backoffMs(attempt + lookup), ctx.signal);
     try {
-      return (await findByKey(client, inputs, o)) ?? null;
+      return (await findByKeyDroppingDuplicates(client, inputs, o)) ?? null;
     } catch (error) {
       lookupError = error;
     }
