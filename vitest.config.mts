@@ -10,19 +10,21 @@ import { defineConfig } from "vitest/config";
  *   shipped files and workflows (test/lint).
  * Integration and e2e run behind one guard, test/support/distIsCurrent.ts: dist/ must be newer than src/.
  */
-/** test/emulator's files that start a process or take long: thousands of watches, 200k-lobby exports, rate limits. */
-const emulatorNotUnit = ["cli", "stateFile", "robustness", "faults", "export", "exportSpan"].map(
-  (name) => `${name}.test.ts`,
-);
+/** The test files of `dir` but those named in `except` (by base name). */
+const testFilesOf = (dir: string, except: string[] = []) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".test.ts") && !except.includes(f.replace(/\.test\.ts$/, "")))
+    .map((f) => `${dir}/${f}`);
+
 const unit = [
-  "test/api/**/*.test.ts",
-  ...readdirSync("test/emulator")
-    .filter((f) => f.endsWith(".test.ts") && !emulatorNotUnit.includes(f))
-    .map((f) => `test/emulator/${f}`),
+  // clientExample runs examples/client, which loads `pulumi-gamehost/api` from dist/.
+  ...testFilesOf("test/api", ["clientExample"]),
+  // Processes or long runs: the CLI, thousands of watches, 200k-lobby exports, rate limits.
+  ...testFilesOf("test/emulator", ["cli", "stateFile", "robustness", "faults", "export", "exportSpan"]),
   "test/provider/serverSpec.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
-  "test/support/**/*.test.ts",
+  ...testFilesOf("test/support"),
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
