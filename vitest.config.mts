@@ -44,7 +44,9 @@ export default defineConfig({
     // Two-core CI machines: provider-host and language-host processes are spawned per file.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "unit", include: unit } },
+      // Unit files share their workers' modules (no isolation): loading src/ and zod once per worker, not once
+      // per file, takes the project's CPU from about 30 s to about 12 s. Each file starts and stops what it uses.
+      { extends: true, test: { name: "unit", include: unit, isolate: false } },
       {
         extends: true,
         test: {
