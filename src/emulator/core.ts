@@ -2,14 +2,15 @@ import { randomBytes } from "node:crypto";
 import { rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
+import { ERROR_CODES } from "../api/errors";
 import { WatchIndex } from "../api/schemas/common";
 import { portNeverStarts, type Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
-import type { JsonReply, Reply } from "./http";
+import { type JsonReply, type Reply, ServiceError } from "./http";
 import { PortAllocator, placeServer, releasePorts, reservePorts, type ServerRecord } from "./servers";
-import { StateFile } from "./stateFile";
+import { StateFile, StateWriteError } from "./stateFile";
 import {
   dropExportChange,
   dropServerChange,
@@ -25,6 +26,21 @@ import { type Game, type Principal, World } from "./world";
 
 /** The `watch_index` query parameter, by the shared rule. */
 const WatchIndexQuery = z.object({ watch_index: WatchIndex });
+
+/**
+ * 503 `EMULATOR_STATE_NOT_SAVED`: the state file could not be written (a full disk, a read-only
+ * mount), so the request changed nothing; worth another try (docs/service-contract.md §2).
+ */
+function notSaved(err: unknown): never {
+  if (!(err instanceof StateWriteError)) throw err;
+  throw new ServiceError(
+    503,
+    ERROR_CODES.stateNotSaved,
+    `The emulator could not write this change to its state file (${err.code ?? "write failed"}), so it made none: try again later.`,
+    undefined,
+    { "retry-after": "1" },
+  );
+}
 
 /** Whether new servers get placed. */
 export type PlacementMode = "auto" | "never";
@@ -118,6 +134,8 @@ export class EmulatorCore {
   /** Servers and exports changed since the last journal write, by id (only with a state file). */
   private readonly dirtyServers = new Set<string>();
   private readonly dirtyExports = new Set<string>();
+  /** Deletes waiting for their state write, by server id. */
+  private readonly pendingDeletes = new Map<string, Promise<void>>();
   /** Destroyed servers by id, oldest `destroyed_at` first: the order they are pruned in. */
   private readonly destroyed = new Map<string, number>();
   /** Counts changes of any data: rendered views stay valid until the next one. */
@@ -138,13 +156,19 @@ export class EmulatorCore {
           options.warn,
         )
       : undefined;
-    const saved = this.stateFile?.load();
-    this.secret = saved?.secret ?? randomBytes(32).toString("hex");
-    this.signer = new ExportSigner(this.secret);
-    if (saved) this.restore(saved);
-    this.prune();
-    // Written once before listening: a state file that cannot be written refuses the start.
-    this.stateFile?.writeNow();
+    try {
+      const saved = this.stateFile?.load();
+      this.secret = saved?.secret ?? randomBytes(32).toString("hex");
+      this.signer = new ExportSigner(this.secret);
+      if (saved) this.restore(saved);
+      this.prune();
+      // Written once before listening: a state file that cannot be written refuses the start.
+      this.stateFile?.writeNow();
+    } catch (err) {
+      this.shutdown();
+      this.close();
+      throw err;
+    }
   }
 
   now(): number {
@@ -167,20 +191,39 @@ export class EmulatorCore {
   }
 
   /**
-   * Records a change to the servers or exports (each changed record was marked by {@link touch} or
-   * {@link addExport}): drops what is past retention, then writes the changes to the state file's
-   * journal when there is one. Resolves once they are on disk, so a request that awaits it before
-   * answering is never lost by a crash; the write runs in the background, coalesced with the writes
-   * of other changes (see {@link StateFile}).
+   * Records the emulator's own changes (placement; each changed record was marked by {@link touch}):
+   * drops what is past retention, then writes the changes to the state file's journal when there is
+   * one. They are in effect at once; a failed write is tried again with the next one (see
+   * {@link StateFile}). Resolves once they are on disk; rejects with a 503 when that write fails.
    */
   persist(): Promise<void> {
     this.prune();
-    return this.stateFile?.save() ?? Promise.resolve();
+    return this.stateFile?.save().catch(notSaved) ?? Promise.resolve();
+  }
+
+  /**
+   * A request's change: `apply` puts it in effect once `changes` (its journal changes, taken when
+   * the write starts) are on disk, so nobody sees it before it is kept; at once without a state
+   * file. When the write fails nothing is applied or written later, and the promise rejects with
+   * 503 `EMULATOR_STATE_NOT_SAVED`.
+   */
+  private commit(changes: () => string[], apply: () => void): Promise<void> {
+    this.prune();
+    if (!this.stateFile) {
+      apply();
+      return Promise.resolve();
+    }
+    return this.stateFile.commit({ changes, apply }).catch(notSaved);
   }
 
   /** Resolves when every state write started so far has ended (stop waits for it). */
   settled(): Promise<void> {
     return this.stateFile?.idle() ?? Promise.resolve();
+  }
+
+  /** Releases the state file (its lock) once the emulator has stopped; after {@link settled}. */
+  close(): void {
+    this.stateFile?.close();
   }
 
   /** Marks a server as changed: the next write journals it, serialized again. */
@@ -199,11 +242,14 @@ export class EmulatorCore {
     if (this.stateFile) this.dirtyExports.add(uploadId);
   }
 
-  /** Adds an export record; resolves once it is on disk (see {@link persist}). */
+  /** Adds an export record, in effect once it is on disk (see {@link commit}). */
   addExport(record: ExportRecord): Promise<void> {
-    this.exports.set(record.uploadId, record);
-    this.exportChanged(record.uploadId);
-    return this.persist();
+    return this.commit(
+      () => [exportChange(record)],
+      () => {
+        this.exports.set(record.uploadId, record);
+      },
+    );
   }
 
   private markDestroyed(record: ServerRecord): void {
@@ -289,13 +335,24 @@ export class EmulatorCore {
     return hit?.game.datacenters.find((d) => d.id === server.datacenter);
   }
 
-  /** Adds a new server; resolves once it is on disk (see {@link persist}). */
+  /**
+   * Adds a new server, listed and placed only once it is on disk (see {@link commit}): a create
+   * answered with an error never shows, and is never written later.
+   */
   addServer(server: Server, gameId: string): Promise<void> {
     const record: ServerRecord = { server, gameId, seq: ++this.seq };
-    this.servers.set(server.id, record);
-    this.touch(record);
-    this.schedulePlacement(record);
-    return this.persist();
+    let text: string | undefined;
+    return this.commit(
+      () => {
+        text = JSON.stringify(record);
+        return [serverChange(text)];
+      },
+      () => {
+        this.servers.set(server.id, record);
+        if (text !== undefined) this.serverText.set(server.id, text);
+        this.schedulePlacement(record);
+      },
+    );
   }
 
   private schedulePlacement(record: ServerRecord): void {
@@ -395,20 +452,38 @@ export class EmulatorCore {
   }
 
   /**
-   * Delete: `destroyed_at` now, SIGKILL due after the override or the stored kill timeout. Resolves
-   * once that is on disk; a second delete waits for it too, as its answer says the server is gone.
+   * Delete: `destroyed_at` now, SIGKILL due after the override or the stored kill timeout, in effect
+   * (ports freed, the server shown destroyed) once that is on disk (see {@link commit}). A second
+   * delete meanwhile waits for the first, as its answer says the server is gone; one of a server
+   * already destroyed waits for what is still being written.
    */
   destroyServer(record: ServerRecord, overrideKillTimeout: number | undefined): Promise<void> {
     const { server } = record;
-    if (server.destroyed_at === undefined) {
-      const now = this.now();
-      server.destroyed_at = now;
-      record.killAt = now + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0);
-      releasePorts(server, this.ports, this.nodeIpOf(server));
-      this.placementQueue.delete(server.id);
-      this.markDestroyed(record);
-    }
-    return this.persist();
+    if (server.destroyed_at !== undefined) return this.persist();
+    const pending = this.pendingDeletes.get(server.id);
+    if (pending) return pending;
+    let destroyedAt = 0;
+    let killAt = 0;
+    const deleted = this.commit(
+      () => {
+        destroyedAt = this.now();
+        killAt = destroyedAt + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0);
+        const written: ServerRecord = { ...record, killAt, server: { ...server, destroyed_at: destroyedAt } };
+        return [serverChange(JSON.stringify(written))];
+      },
+      () => {
+        if (server.destroyed_at !== undefined) return;
+        server.destroyed_at = destroyedAt;
+        record.killAt = killAt;
+        releasePorts(server, this.ports, this.nodeIpOf(server));
+        this.placementQueue.delete(server.id);
+        // Its journal line holds it already: marked stale for snapshots, not written again.
+        this.serverText.delete(server.id);
+        this.destroyed.set(server.id, destroyedAt);
+      },
+    ).finally(() => this.pendingDeletes.delete(server.id));
+    this.pendingDeletes.set(server.id, deleted);
+    return deleted;
   }
 
   nextUploadId(): string {

@@ -319,6 +319,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   } catch (err) {
     core.shutdown();
+    core.close();
     if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
     throw new Error(`Cannot start the emulator on 127.0.0.1:${options.port ?? 0}: ${(err as Error).message}`);
   }
@@ -357,6 +358,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // Answers waiting for their state write go out before the connections close.
         await core.settled();
+        core.close();
         server.closeAllConnections();
         await closed;
         if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
