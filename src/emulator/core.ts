@@ -462,17 +462,28 @@ export class EmulatorCore {
     if (server.destroyed_at !== undefined) return this.persist();
     const pending = this.pendingDeletes.get(server.id);
     if (pending) return pending;
-    let destroyedAt = 0;
-    let killAt = 0;
+    // Stamped when the write starts (or at once without a state file), so `destroyed_at` is the
+    // instant the delete is written.
+    let stamped: { destroyedAt: number; killAt: number } | undefined;
+    const stamp = () => {
+      if (stamped === undefined) {
+        const destroyedAt = this.now();
+        stamped = {
+          destroyedAt,
+          killAt: destroyedAt + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0),
+        };
+      }
+      return stamped;
+    };
     const deleted = this.commit(
       () => {
-        destroyedAt = this.now();
-        killAt = destroyedAt + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0);
+        const { destroyedAt, killAt } = stamp();
         const written: ServerRecord = { ...record, killAt, server: { ...server, destroyed_at: destroyedAt } };
         return [serverChange(JSON.stringify(written))];
       },
       () => {
         if (server.destroyed_at !== undefined) return;
+        const { destroyedAt, killAt } = stamp();
         server.destroyed_at = destroyedAt;
         record.killAt = killAt;
         releasePorts(server, this.ports, this.nodeIpOf(server));

@@ -46,6 +46,17 @@ function fillDisk(): void {
 
 const freeDisk = () => rmSync(filler, { force: true });
 
+/**
+ * Remounts the tmpfs read-only or read-write. A read-only remount is refused (EBUSY) while a file is
+ * open for writing, as the emulator's journal is during an append: tried until it lands between two.
+ */
+async function remount(mode: "ro" | "rw"): Promise<void> {
+  await until(
+    () => (spawnSync("mount", ["-o", `remount,${mode}`, mountPoint]).status === 0 ? true : undefined),
+    5_000,
+  );
+}
+
 interface Cli {
   proc: ChildProcess;
   url: string;
@@ -128,9 +139,9 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       expect(await createMany(cli, 5)).toBe(0);
       expect(await listed(cli)).toEqual([...acked].sort());
       // A read-only remount: refused, then kept again once writable.
-      expect(spawnSync("mount", ["-o", "remount,ro", mountPoint]).status).toBe(0);
+      await remount("ro");
       expect(await createMany(cli, 5)).toBe(5);
-      expect(spawnSync("mount", ["-o", "remount,rw", mountPoint]).status).toBe(0);
+      await remount("rw");
       expect(await createMany(cli, 2)).toBe(0);
       // Killed while the disk is full again.
       fillDisk();
