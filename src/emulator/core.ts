@@ -95,7 +95,7 @@ export class EmulatorCore {
         warn: options.warn,
         datacenterOf: (server) => this.datacenterOf(server),
         servers: () => this.servers.values(),
-        changed: (record) => this.keeping.serverChanged(record.server.id),
+        changed: (record) => this.serverChanged(record.server.id),
         destroyed: (record) => this.markDestroyed(record),
         persist: () => this.persist(),
       },
@@ -177,8 +177,18 @@ export class EmulatorCore {
     );
   }
 
+  /** A server was changed or dropped by the emulator itself: written with the next state write. */
+  private serverChanged(id: string): void {
+    this.keeping.serverChanged(id);
+  }
+
+  /** An export record was dropped by the emulator itself: written with the next state write. */
+  private exportChanged(uploadId: string): void {
+    this.keeping.exportChanged(uploadId);
+  }
+
   private markDestroyed(record: ServerRecord): void {
-    this.keeping.serverChanged(record.server.id);
+    this.serverChanged(record.server.id);
     this.destroyed.set(record.server.id, record.server.destroyed_at ?? this.now());
   }
 
@@ -192,13 +202,13 @@ export class EmulatorCore {
       if (destroyedAt > cutoff) break;
       this.destroyed.delete(id);
       this.servers.delete(id);
-      this.keeping.serverChanged(id);
+      this.serverChanged(id);
     }
     const now = this.now();
     for (const record of this.exports.values()) {
       if (record.expiresAt > now) continue;
       this.exports.delete(record.uploadId);
-      this.keeping.exportChanged(record.uploadId);
+      this.exportChanged(record.uploadId);
       // The file, then its directory if that is now empty: never a recursive removal of a path
       // read from the state file.
       rm(record.file, { force: true })
