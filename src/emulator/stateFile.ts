@@ -359,9 +359,10 @@ export class StateFile {
     while (this.waiting) {
       const batch = this.waiting;
       this.waiting = undefined;
-      const own = [...this.unwritten, ...this.source.changes()];
+      let own = this.unwritten;
       this.unwritten = [];
       try {
+        own = [...own, ...this.source.changes()];
         if (this.compactionDue()) this.compact();
         const requested = batch.flatMap((w) => w.staged?.changes() ?? []);
         // The emulator's own changes first: a request's change of the same record is the newer one.
