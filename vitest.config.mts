@@ -19,8 +19,11 @@ const testFilesOf = (dir: string, except: string[] = []) =>
 const unit = [
   // clientExample runs examples/client, which loads `pulumi-gamehost/api` from dist/.
   ...testFilesOf("test/api", ["clientExample"]),
-  // Processes or long runs: the CLI, thousands of watches, 200k-lobby exports, rate limits.
-  ...testFilesOf("test/emulator", ["cli", "stateFile", "robustness", "faults", "export", "exportSpan"]),
+  // Processes (the emulator's CLI, a tmpfs) or long runs: thousands of watches, 200k-lobby exports, rate limits.
+  ...testFilesOf("test/emulator", [
+    ...["cli", "stateFile", "stateDiskFull", "stateEdges", "stateLock"],
+    ...["robustness", "faults", "export", "exportSpan"],
+  ]),
   "test/provider/serverSpec.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
