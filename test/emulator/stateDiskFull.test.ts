@@ -53,7 +53,7 @@ const freeDisk = () => rmSync(filler, { force: true });
 async function remount(mode: "ro" | "rw"): Promise<void> {
   await until(
     () => (spawnSync("mount", ["-o", `remount,${mode}`, mountPoint]).status === 0 ? true : undefined),
-    5_000,
+    `the ${mode} remount`,
   );
 }
 
@@ -78,8 +78,8 @@ async function startCli(stateFile: string): Promise<Cli> {
   proc.stderr?.on("data", (chunk: Buffer) => {
     out += chunk.toString();
   });
-  const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
-  await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
+  const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], "the URL");
+  await until(() => out.includes("Press Ctrl+C"), "the emulator's ready line");
   const token = /user\s+(\S+)/.exec(out)?.[1] ?? "";
   return { proc, url, token, output: () => out, exited };
 }

@@ -43,8 +43,8 @@ async function killUnderLoad(
     proc.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
-    const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
-    await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
+    const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1]);
+    await until(() => (out.includes("Press Ctrl+C") ? true : undefined));
     const token = /user\s+(\S+)/.exec(out)?.[1] ?? "";
     const probe = await startEmulator({ placement: "never" });
     const body = JSON.stringify(serverBody(probe));

@@ -41,8 +41,8 @@ async function startCli(stateFile: string): Promise<{ proc: ChildProcess; url: s
   proc.stdout?.on("data", (chunk: Buffer) => {
     out += chunk.toString();
   });
-  const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
-  await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
+  const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], "the URL");
+  await until(() => out.includes("Press Ctrl+C"), "the emulator's ready line");
   return { proc, url, token: /user\s+(\S+)/.exec(out)?.[1] ?? "" };
 }
 
