@@ -7,43 +7,18 @@
  * destroy` none; no plugin is downloaded (every CLI run has automatic plugin acquisition off, so a download
  * would fail the run) and the token is written nowhere.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
 import { type DocBlock, sectionBlocks, shellCommands } from "../support/docBlocks";
 import { liveServers } from "../support/emulator";
-import { CliProject, cliEnv, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
+import { shell } from "./shell";
 
 const PAGE = "docs/languages.md";
 const DOCS_EMULATOR = "http://127.0.0.1:8787";
-
-/** Runs one command line of a doc block in the project, as a user's shell would; fails with its output. */
-function shell(project: CliProject, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-euo", "pipefail", "-c", command], {
-      cwd: project.dir,
-      env: cliEnv(project.home, { PULUMI_BACKEND_URL: `file://${project.backend}` }),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 600_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`\`${command}\` exited with ${code}:\n${out}`));
-    });
-  });
-}
 
 describe.skipIf(!realCli)(realCliTitle(`the YAML, Python and Go sections of ${PAGE}`), () => {
   const setup = useCliEnvironment("languages-docs");
