@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { type DocBlock, sectionBlocks, shellCommands } from "../support/docBlocks";
+import { type DocBlock, docBlock, sectionBlocks, shellCommands } from "../support/docBlocks";
 import { liveServers } from "../support/emulator";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
@@ -73,6 +73,10 @@ describe.skipIf(!realCli)(realCliTitle(`the YAML, Python and Go sections of ${PA
     timeout: 900_000,
   }, async () => {
     const { project } = await runSection("Python", "npm install --prefix .gamehost pulumi-gamehost");
+    // README.md's commands for these languages are the ones that just ran.
+    const ran = shellCommands(docBlock(PAGE, "Python", "sh"));
+    for (const line of shellCommands(docBlock("README.md", "YAML, Python, Go and .NET", "bash")))
+      expect(ran).toContain(line);
     const manifest = fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8");
     expect(manifest).toContain("packages:\n  gamehost: ./.gamehost/node_modules/pulumi-gamehost/plugin\n");
     expect(fs.readFileSync(path.join(project.dir, "requirements.txt"), "utf8")).toBe(

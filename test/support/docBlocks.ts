@@ -1,7 +1,7 @@
 /**
  * The fenced blocks of README.md and docs/, as written, for the tests that run them (docs/testing.md, "How
  * the docs are tested"). A block's info string is its language and then attributes: `no-run` (shown, not
- * run), `file=<name>` (a file of the section's project, written as is).
+ * run), `check` (type-checked, not run), `file=<name>` (a file of the section's project, written as is).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,6 +16,8 @@ export interface DocBlock {
   readonly section: string;
   readonly lang: string;
   readonly noRun: boolean;
+  /** `check`: type-checked by the suite, not run (the generated reference's Usage blocks). */
+  readonly check: boolean;
   /** `file=<name>`: the block is that file of the section's project. */
   readonly file?: string;
   readonly text: string;
@@ -54,6 +56,7 @@ export function blocksOf(page: string): DocBlock[] {
           section,
           lang,
           noRun: attributes.includes("no-run"),
+          check: attributes.includes("check"),
           ...(file ? { file } : {}),
           text: `${open.body.join("\n")}\n`,
         });
