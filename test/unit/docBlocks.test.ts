@@ -50,6 +50,7 @@ const RUN_BY: readonly RunBy[] = [
     test: "test/cli/importCodegen.test.ts",
   },
   { page: "docs/reference/server.md", section: "Import", lang: "sh", test: "test/cli/importCodegen.test.ts" },
+  { page: "docs/client.md", section: "", lang: "typescript", test: "test/api/clientDocs.test.ts" },
 ];
 const runIds = new Set(RUN_BY.map(blockId));
 
@@ -61,7 +62,6 @@ const runIds = new Set(RUN_BY.map(blockId));
 const NOT_YET_RUN: Record<string, string> = {
   "README.md#The emulator:bash": "the emulator CLI on a fixed port, then curl",
   "docs/_index.md#Example:typescript": "a program with placeholder ids",
-  "docs/client.md#:typescript": "a client script against the emulator",
   "docs/client.md#Watches:typescript": "a fragment needing a client and a done() of the reader's",
   "docs/emulator.md#Running it:bash": "the emulator CLI on a fixed port",
   "docs/emulator.md#Starting it from code:typescript": "a script on pulumi-gamehost/emulator",
