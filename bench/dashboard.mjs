@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// 9. Dashboard cost: server-create throughput and p99 latency of an emulator whose dashboard is open and
+// 10. Dashboard cost: server-create throughput and p99 latency of an emulator whose dashboard is open and
 // streaming, against the same emulator with no page open, in the same run. Two emulator processes, both
 // started with `dashboard: true` and loaded alike (so both hold the same number of servers round after
 // round); one has a page connected from the start. Rounds alternate which goes first.
@@ -29,7 +29,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const KINDS =
   process.argv.includes("--stream-only") || !existsSync(CHROMIUM) ? ["stream"] : ["stream", "chromium"];
 
-line(`# 9. dashboard cost — ${CONNECTIONS} connections — ${JSON.stringify(machine())}`);
+line(`# 10. dashboard cost — ${CONNECTIONS} connections — ${JSON.stringify(machine())}`);
 
 function createRequest(emulator) {
   const target = serverTarget(emulator.fixture);

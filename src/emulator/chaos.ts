@@ -56,7 +56,7 @@ export class Chaos {
   restore(datacenterId: string): void {
     this.checkDatacenter(datacenterId);
     this.core.downDatacenters.delete(datacenterId);
-    this.core.setPlacement(this.core.placement);
+    this.core.setPlacement(this.core.placementMode());
     this.core.feed.data();
   }
 

@@ -222,7 +222,7 @@ describe("held watchers", () => {
         e.data as { watcherCount: number; watchers: { keys: string[]; since: number }[] };
       const holding = await until(
         () => stream.events.filter((e) => e.name === "status" && status(e).watcherCount === 1).map(status)[0],
-        3_000,
+        "a status naming the held watch",
       );
       expect(holding.watchers).toEqual([{ keys: [`game:${ids(emu).gameId}`], since: expect.any(Number) }]);
       abort.abort();
@@ -232,7 +232,7 @@ describe("held watchers", () => {
           (stream.events.at(-1)?.name === "status" &&
             status(stream.events.at(-1) as never).watcherCount === 0) ||
           undefined,
-        3_000,
+        "a status without the watch",
       );
     } finally {
       abort.abort();

@@ -154,7 +154,7 @@ export class LiveView {
 
   status(): StatusView {
     return {
-      placement: this.core.placement,
+      placement: this.core.placementMode(),
       outages: this.chaos.outages(),
       faults: this.faults.pending().map((f) => ({
         ...f,
