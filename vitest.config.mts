@@ -34,6 +34,8 @@ const e2e = [
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
   "test/engine/demo.test.ts",
+  // The dashboard in Chromium, with the quickstart deployed by the real CLI.
+  "test/dashboard/**/*.test.ts",
 ];
 const overDist = { globalSetup: ["test/support/distIsCurrent.ts"] };
 

@@ -57,7 +57,8 @@ export interface RequestLogEntry {
 export interface ExchangeHost {
   readonly core: EmulatorCore;
   readonly caps: TimeCap;
-  log(entry: RequestLogEntry): void;
+  /** `exchange` tells when the request arrived and who sent it (the dashboard's requests monitor). */
+  log(entry: RequestLogEntry, exchange?: Exchange): void;
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
@@ -73,6 +74,8 @@ export class Exchange implements RequestContext, Capped {
   readonly params: Readonly<Record<string, string>>;
   readonly authorization: string | undefined;
   readonly deadline: number;
+  /** When the request arrived (`performance.now()`). */
+  readonly startedAt = performance.now();
   private readonly search: string;
   private parsedQuery: URLSearchParams | undefined;
   private controller: AbortController | undefined;
@@ -176,7 +179,7 @@ export class Exchange implements RequestContext, Capped {
     this.done = true;
     if (!this.tracked) return;
     this.host.caps.end(this);
-    this.host.log({ method: this.method, route: this.route, path: this.pathname, status });
+    this.host.log({ method: this.method, route: this.route, path: this.pathname, status }, this);
   }
 
   /**

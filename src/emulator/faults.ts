@@ -11,6 +11,8 @@ export const FAULT_KINDS = [
   "reset",
   "commit_then_reset",
   "commit_then_500",
+  "latency",
+  "error_status",
 ] as const;
 /** One of {@link FAULT_KINDS}. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -46,7 +48,19 @@ export interface FaultSpec {
   retryAfter?: "date" | "seconds";
   /** `rate_limit` only: how far ahead `retry-after` points, in ms, 0 to {@link MAX_RETRY_AFTER_MS}; default 1000. */
   retryAfterMs?: number;
+  /** `latency` only: how long the request waits before it is served as usual, in ms; default 1000. */
+  latencyMs?: number;
+  /** `error_status` only: the status answered (a server or gateway failure); default 503. */
+  status?: FaultStatus;
 }
+
+/** Statuses an `error_status` fault can answer: the failures a client meets from the service or its gateway. */
+export const FAULT_STATUSES = [500, 502, 503, 504] as const;
+/** One of {@link FAULT_STATUSES}. */
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** Longest injected latency: below the service's 50 s request time cap, so a delayed request still answers. */
+export const MAX_FAULT_LATENCY_MS = 45_000;
 
 /** A fault still waiting for requests, as `pending()` lists it. */
 export interface PendingFault {
@@ -57,6 +71,10 @@ export interface PendingFault {
   remaining: number;
   retryAfter: "date" | "seconds";
   retryAfterMs: number;
+  /** `latency` faults only. */
+  latencyMs?: number;
+  /** `error_status` faults only. */
+  status?: FaultStatus;
 }
 
 /** Injects failures into the next matching requests; test code and the admin route share it. */
@@ -98,10 +116,20 @@ export const FaultSpecJson = z
         error: `must be at most ${MAX_RETRY_AFTER_MS} (100 years), so that retry-after is a valid date`,
       })
       .optional(),
+    latencyMs: z.number().int().min(0).max(MAX_FAULT_LATENCY_MS).optional(),
+    status: z.union(FAULT_STATUSES.map((s) => z.literal(s))).optional(),
   })
   .refine((spec) => spec.path === undefined || spec.pathGlob === undefined, {
     error: "give path or pathGlob, not both",
     path: ["pathGlob"],
+  })
+  .refine((spec) => spec.latencyMs === undefined || spec.kind === "latency", {
+    error: 'is only for kind "latency"',
+    path: ["latencyMs"],
+  })
+  .refine((spec) => spec.status === undefined || spec.kind === "error_status", {
+    error: 'is only for kind "error_status"',
+    path: ["status"],
   });
 
 /** A pending fault with its glob compiled. */
@@ -130,6 +158,8 @@ export class FaultQueue implements FaultController {
       count: spec.count,
       retryAfter: spec.retryAfter,
       retryAfterMs: spec.retryAfterMs,
+      latencyMs: spec.latencyMs,
+      status: spec.status,
     });
     if (!parsed.success) throw new Error(`Invalid fault: ${describeIssues(toFieldIssues(parsed.error))}`);
     if (spec.path instanceof RegExp && spec.pathGlob !== undefined)
@@ -143,6 +173,8 @@ export class FaultQueue implements FaultController {
       remaining: spec.count ?? 1,
       retryAfter: spec.retryAfter ?? "date",
       retryAfterMs: spec.retryAfterMs ?? 1000,
+      ...(spec.kind === "latency" ? { latencyMs: spec.latencyMs ?? 1000 } : {}),
+      ...(spec.kind === "error_status" ? { status: spec.status ?? 503 } : {}),
     });
   }
 
