@@ -705,6 +705,7 @@ export class GamehostClient {
       ids,
       baseUrl: this.baseUrl,
       origins: this.#origins,
+      fromService: parsed !== undefined,
     });
   }
 

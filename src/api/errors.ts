@@ -240,6 +240,8 @@ export interface ApiErrorInit {
   baseUrl?: string;
   /** Where the client's settings came from, so the advice says where to fix the token or base URL. */
   origins?: SettingOrigins;
+  /** False when the body was not the service's error body (a gateway's or proxy's page); default true. */
+  fromService?: boolean;
 }
 
 /** A non-200 answer from the service. */
@@ -253,6 +255,11 @@ export class GamehostApiError extends GamehostError {
   readonly serviceMessage: string;
   readonly method: string;
   readonly path: string;
+  /**
+   * Whether the service itself answered (its JSON error body): false for a gateway's or proxy's page,
+   * whose 502 or 504 says only that the service's answer never came.
+   */
+  readonly fromService: boolean;
   /** Ray id of the request (body `ray_id` or header `rvt-ray-id`): quote it to support. */
   declare readonly rayId?: string;
   /** URL of the error's page, when the service names one. */
@@ -278,6 +285,7 @@ export class GamehostApiError extends GamehostError {
     this.serviceMessage = init.message;
     this.method = init.method;
     this.path = init.path;
+    this.fromService = init.fromService ?? true;
     // Only what the answer held becomes a field: an inspected error shows no `undefined`s.
     const optional = {
       rayId: init.rayId,
