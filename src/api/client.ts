@@ -6,6 +6,7 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
 import {
   type ConnectionSettings,
   checkBaseUrl,
+  checkToken,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   originsOf,
@@ -248,7 +249,10 @@ export class GamehostClient {
     const env = readSettings();
     this.#origins = originsOf(options, env);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
-    this.#token = options.token !== undefined ? options.token || undefined : env.token;
+    this.#token = checkToken(
+      options.token !== undefined ? options.token || undefined : env.token,
+      this.#origins,
+    );
 
     const issues: FieldIssue[] = [];
     nonNegativeOption(issues, "maxRetries", options.maxRetries);
