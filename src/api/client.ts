@@ -641,7 +641,7 @@ export class GamehostClient {
     } catch {
       throw new GamehostValidationError(where, [{ path: "", message: "is not valid JSON" }]);
     }
-    return parseWith(spec.response, json, where);
+    return parseWith(spec.response, json, where, text.length);
   }
 
   /** Sends one call and emits its events; the body of the answer is left to the caller. */
