@@ -23,7 +23,7 @@ import {
 // program's type check of this module does not reach zod's typings.
 import type * as wire from "./generated/wire";
 import type { FieldIssue } from "./issues";
-import { redactError } from "./redact";
+import { redactError, secretsOfUrl } from "./redact";
 import {
   parseRetryAfter,
   type ResolvedRetryPolicy,
@@ -520,7 +520,8 @@ export class GamehostClient {
     try {
       return await this.downloadExport(url, o);
     } catch (error) {
-      throw this.redacted(error);
+      // The URL's query is its signature: a download host that echoes the request must not leak it.
+      throw this.redacted(error, secretsOfUrl(url));
     }
   }
 
@@ -714,11 +715,13 @@ export class GamehostClient {
   }
 
   /**
-   * A service or proxy that echoes the request must not leak the token through an error: every
-   * error of this package leaves the client through here (the caller's own abort reason untouched).
+   * A service or proxy that echoes the request must not leak the token (nor a presigned URL's query,
+   * `secrets`) through an error: every error of this package leaves the client through here (the
+   * caller's own abort reason untouched).
    */
-  private redacted(error: unknown): unknown {
-    return error instanceof GamehostError && this.#token ? redactError(error, [this.#token]) : error;
+  private redacted(error: unknown, secrets: readonly string[] = []): unknown {
+    if (!(error instanceof GamehostError)) return error;
+    return redactError(error, this.#token ? [this.#token, ...secrets] : secrets);
   }
 
   private emit(event: ClientEvent): void {
