@@ -95,6 +95,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Options of {@link GamehostClient.openExport}. */
+export interface ExportOptions extends RequestOptions {
+  /**
+   * The call's deadline (`callTimeoutMs`) covers reading the whole body too, not only getting the answer:
+   * for a caller with no other way to end an endless download (no signal that ever fires). The stream then
+   * fails with a {@link GamehostDeadlineError}.
+   */
+  wholeBody?: boolean;
+}
+
 /** Options of a call to a watchable endpoint. */
 export interface WatchableOptions extends RequestOptions {
   /**
@@ -516,7 +526,7 @@ export class GamehostClient {
    * another origin in production) and returns the body as a byte stream, which the caller must
    * consume or destroy. Errors and events name only the URL's path: its query is the secret.
    */
-  async openExport(url: string, o?: RequestOptions): Promise<Readable> {
+  async openExport(url: string, o?: ExportOptions): Promise<Readable> {
     try {
       return await this.downloadExport(url, o);
     } catch (error) {
@@ -525,7 +535,7 @@ export class GamehostClient {
     }
   }
 
-  private async downloadExport(url: string, o?: RequestOptions): Promise<Readable> {
+  private async downloadExport(url: string, o?: ExportOptions): Promise<Readable> {
     let target: URL;
     try {
       target = new URL(url);
@@ -537,7 +547,7 @@ export class GamehostClient {
     }
     const path = target.pathname;
     // The deadline covers getting the answer; the CSV itself then streams at the caller's pace,
-    // uncapped, each pause bounded by the body timeout.
+    // uncapped, each pause bounded by the body timeout (and the whole of it by the deadline, `wholeBody`).
     const scope = this.scope("GET", path, o?.signal, false);
     try {
       const res = await this.exchange({
@@ -549,8 +559,8 @@ export class GamehostClient {
         deadline: scope.deadline,
       });
       if (res.status >= 200 && res.status < 300) {
-        // The stream is the caller's now: no deadline, but the caller's signal still ends it.
-        scope.stopDeadline();
+        // The stream is the caller's now: no deadline unless asked, but the caller's signal still ends it.
+        if (!o?.wholeBody) scope.stopDeadline();
         res.body.once("close", scope.done);
         return res.body;
       }
