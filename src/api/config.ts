@@ -120,7 +120,7 @@ export function checkBaseUrl(baseUrl: string | undefined, origins?: SettingOrigi
 
 /**
  * Checks a token before it is used: a control character (most often the trailing newline of
- * `echo token | pulumi config set`) cannot go in an HTTP header, so no request could ever carry it.
+ * a value read or pasted from a file, or `echo` into a variable) cannot go in an HTTP header, so no request could ever carry it.
  * Fails naming `gamehost:token` and `GAMEHOST_TOKEN`, or where the value came from, and the
  * character's code point, never the token.
  */
@@ -133,7 +133,7 @@ export function checkToken(token: string | undefined, origins?: SettingOrigins):
   const code = `U+${bad.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
   const where = token.slice(found.index).trim() === "" ? "ends with" : "contains";
   const named = CONTROL_NAMES[bad] ? ` (${CONTROL_NAMES[bad]})` : "";
-  const problem = `${where} a control character, ${code}${named}, which no HTTP header can carry (a newline from \`echo\` is the usual cause: set it with \`echo -n\` or \`printf %s\`)`;
+  const problem = `${where} a control character, ${code}${named}, which no HTTP header can carry (a newline read or pasted from a file along with the token is the usual cause: set the token alone, e.g. with \`printf %s\`)`;
   throw new GamehostConfigError(key, env, problem, origins);
 }
 

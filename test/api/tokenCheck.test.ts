@@ -1,6 +1,6 @@
 /**
  * A token is checked before use (issue 28 §7): a control character, most often the trailing newline of
- * `echo token | pulumi config set`, fails at configuration naming the setting, on every face, before any
+ * a value read or pasted from a file, fails at configuration naming the setting, on every face, before any
  * request, and never as "the service may have created this server". The token itself is never printed.
  */
 import { describe, expect, it, vi } from "vitest";
@@ -43,7 +43,7 @@ describe("a token with a control character", () => {
     expect(error.message).toMatch(
       /^Environment variable GAMEHOST_TOKEN ends with a control character, U\+000A/,
     );
-    expect(error.message).toContain("echo -n");
+    expect(error.message).toContain("printf %s");
     expect(error.message).not.toContain(TOKEN);
   });
 
