@@ -17,8 +17,9 @@ const testFilesOf = (dir: string, except: string[] = []) =>
     .map((f) => `${dir}/${f}`);
 
 const unit = [
-  // clientExample runs examples/client, which loads `pulumi-gamehost/api` from dist/.
-  ...testFilesOf("test/api", ["clientExample"]),
+  // clientExample and clientDocs run programs that load `pulumi-gamehost/api` from dist/; errorBounds checks
+  // a 15 MB answer in a child process under a heap cap.
+  ...testFilesOf("test/api", ["clientExample", "clientDocs", "errorBounds"]),
   // Processes (the emulator's CLI, a tmpfs) or long runs: thousands of watches, 200k-lobby exports, rate limits.
   ...testFilesOf("test/emulator", [
     ...["cli", "stateFile", "stateDiskFull", "stateEdges", "stateLock"],
