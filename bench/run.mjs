@@ -18,6 +18,7 @@ const BENCHES = [
   { id: 6, script: "export.mjs", title: "Export" },
   { id: 7, script: "plugin-vs-dynamic.mjs", title: "Plugin vs dynamic host" },
   { id: 8, script: "real-cli.mjs", title: "Through the real Pulumi CLI" },
+  { id: 9, script: "fleet.mjs", title: "A Fleet through the real Pulumi CLI" },
 ];
 
 const args = process.argv.slice(2);

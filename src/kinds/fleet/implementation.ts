@@ -31,7 +31,7 @@ import {
 } from "./spec";
 
 /** Server creates, deletes and waits in flight at once: the service allows 16 POSTs a minute per client, bursts beyond are 429s the Server's create waits out. */
-export const FLEET_CONCURRENCY = 8;
+export const FLEET_CONCURRENCY = 16;
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
 
