@@ -26,6 +26,7 @@ const unit = [
     ...["robustness", "faults", "export", "exportSpan"],
   ]),
   "test/provider/serverSpec.test.ts",
+  "test/provider/fleetPlanner.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),

@@ -19,6 +19,7 @@ const BENCHES = [
   { id: 7, script: "plugin-vs-dynamic.mjs", title: "Plugin vs dynamic host" },
   { id: 8, script: "real-cli.mjs", title: "Through the real Pulumi CLI" },
   { id: 10, script: "dashboard.mjs", title: "Dashboard cost" },
+  { id: 11, script: "fleet.mjs", title: "A Fleet through the real Pulumi CLI" },
 ];
 
 const args = process.argv.slice(2);

@@ -4,7 +4,7 @@
  * an error naming the deadline and how to change it, and the download is closed.
  */
 import { describe, expect, it } from "vitest";
-import { check, configure, create } from "../../src/dynamic/host/lobbyHistoryExport";
+import { check, configure, create } from "../../src/dynamic/generated/host/lobbyHistoryExport";
 import { json, useScriptedServers } from "../api/helpers/scriptedServer";
 
 const GAME = "00000000-0000-4000-8000-000000000003";
