@@ -42,7 +42,12 @@ export async function openStack(target: StackTarget): Promise<Stack> {
   }
   let workspace: LocalWorkspace;
   try {
-    workspace = await LocalWorkspace.create({ workDir: dir });
+    // PULUMI_SKIP_CONFIRMATIONS=true counts as --yes, which the CLI refuses with a refresh preview (the
+    // drift check): the Automation API passes --yes itself wherever a command needs it.
+    workspace = await LocalWorkspace.create({
+      workDir: dir,
+      envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" },
+    });
   } catch (error) {
     throw new CommandError(`cannot open the Pulumi project in ${dir}: ${cliMessage(error)}`);
   }
