@@ -125,20 +125,6 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
 /** Drift of `stack`: a refresh preview, pending creates and strays. */
 export async function drift(stack: Stack, client: GamehostClient): Promise<DriftReport> {
   const deployment = await exportedState(stack);
-  // The token first: a rejected one is one line from the service, not a provider failure mid-refresh.
-  await client.listGames();
-  const drifted: DriftedResource[] = [];
-  await stack
-    .previewRefresh({
-      onEvent: (event) => {
-        if (process.env.GAMEHOST_DEBUG_EVENTS) process.stderr.write(`${JSON.stringify(event)}\n`);
-        const d = driftOf(event);
-        if (d) drifted.push(d);
-      },
-    })
-    .catch((error: unknown) => {
-      throw new CommandError(`the refresh preview of stack ${stack.name} failed: ${cliMessage(error)}`);
-    });
   const servers = stateServers(deployment);
   const scopes = servers.flatMap((s) => {
     const scope = serverScope(s);
@@ -153,10 +139,24 @@ export async function drift(stack: Stack, client: GamehostClient): Promise<Drift
     const scope = serverScope(op.resource);
     if (op.type === "creating" && scope) scopes.push(scope);
   }
-  // Without a tag shared by the stack's servers, any server of the environment would look like this
-  // stack's: strays are then only looked for when the stack's servers share a tag.
-  const strays =
-    Object.keys(strayTags).length > 0 ? await findStrays(client, scopes, strayTags, tracked) : [];
+  // The service first: a rejected token is one line from the service, not a provider failure in the
+  // middle of the refresh. Without a tag shared by the stack's servers, any server of the environment
+  // would look like this stack's: strays are then only looked for when the stack's servers share a tag.
+  let strays: Stray[] = [];
+  const [first] = scopes;
+  if (Object.keys(strayTags).length > 0) strays = await findStrays(client, scopes, strayTags, tracked);
+  else if (first) await client.listServers(first.gameId, first.environmentId, { tags: strayTags });
+  const drifted: DriftedResource[] = [];
+  await stack
+    .previewRefresh({
+      onEvent: (event) => {
+        const d = driftOf(event);
+        if (d) drifted.push(d);
+      },
+    })
+    .catch((error: unknown) => {
+      throw new CommandError(`the refresh preview of stack ${stack.name} failed: ${cliMessage(error)}`);
+    });
   return { stack: stack.name, drifted, strays, pendingCreates, strayTags };
 }
 
