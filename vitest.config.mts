@@ -1,8 +1,44 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+
+/**
+ * Three projects, split by what a test needs (README "Working on the package" gives each one's time):
+ * - unit: imports src/ only and starts no process (in-process emulators and fake servers are fine); seconds.
+ * - integration: runs the compiled dist/ (provider hosts, the plugin binary, the engine harness) and the
+ *   emulator's scale tests. Any test file not listed below lands here.
+ * - e2e: the real Pulumi CLI (test/cli), the packed tarball (test/packaging) and checks of the repository's
+ *   shipped files and workflows (test/lint).
+ * Integration and e2e run behind one guard, test/support/distIsCurrent.ts: dist/ must be newer than src/.
+ */
+/** The test files of `dir` but those named in `except` (by base name). */
+const testFilesOf = (dir: string, except: string[] = []) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".test.ts") && !except.includes(f.replace(/\.test\.ts$/, "")))
+    .map((f) => `${dir}/${f}`);
+
+const unit = [
+  // clientExample runs examples/client, which loads `pulumi-gamehost/api` from dist/.
+  ...testFilesOf("test/api", ["clientExample"]),
+  // Processes (the emulator's CLI, a tmpfs) or long runs: thousands of watches, 200k-lobby exports, rate limits.
+  ...testFilesOf("test/emulator", [
+    ...["cli", "stateFile", "stateDiskFull", "stateEdges", "stateLock"],
+    ...["robustness", "faults", "export", "exportSpan"],
+  ]),
+  "test/provider/serverSpec.test.ts",
+  "test/provider/lobbyExportSpec.test.ts",
+  "test/plugin/rpcBounds.test.ts",
+  ...testFilesOf("test/support"),
+];
+const e2e = [
+  "test/cli/**/*.test.ts",
+  "test/packaging/**/*.test.ts",
+  "test/lint/**/*.test.ts",
+  "test/engine/demo.test.ts",
+];
+const overDist = { globalSetup: ["test/support/distIsCurrent.ts"] };
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/support/quietWarnings.ts"],
     // Real-CLI and engine scenarios run several CLI or host processes per test beside each other on 2 cores:
     // a timeout here guards against a hang, it is no speed target (benchmarks are).
@@ -10,5 +46,20 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two-core CI machines: provider-host and language-host processes are spawned per file.
     maxWorkers: 2,
+    projects: [
+      // Unit files share their workers' modules (no isolation): loading src/ and zod once per worker, not once
+      // per file, takes the project's CPU from about 30 s to about 12 s. Each file starts and stops what it uses.
+      { extends: true, test: { name: "unit", include: unit, isolate: false } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: [...unit, ...e2e],
+          ...overDist,
+        },
+      },
+      { extends: true, test: { name: "e2e", include: e2e, ...overDist } },
+    ],
   },
 });

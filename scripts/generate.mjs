@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 // `npm run generate`: writes what the kind definitions and the package schema determine — plugin/schema.json,
 // the TypeScript types every face uses (src/types/), the TypeScript faces (classes, shims, host modules,
-// data-source wrappers: src/dynamic/generated, src/dynamic/host, src/native/generated) and the reference
-// pages (docs/reference/) — from the compiled package
-// (dist/, so run after `npm run build`; `npm run generate` builds before and after). `--check` writes
-// nothing and exits 1 naming each stale file (the test suite runs it, so nothing generated can drift).
+// data-source wrappers: src/dynamic/generated, src/native/generated), the shim subpaths of package.json and
+// the reference pages (docs/reference/) — from the sources in src/ (no build needed: a renamed kind that does
+// not compile yet still generates). `--check` writes nothing and exits 1 naming each stale file (the test
+// suite runs it, so nothing generated can drift).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { referencePages } from "./generate/docs.mjs";
-import { faceModules } from "./generate/faces.mjs";
+import { argsOf, faceModules, withShimSubpaths } from "./generate/faces.mjs";
 import { typeModules } from "./generate/typescript.mjs";
 import { SCHEMA_FILES, wireModules } from "./generate/wire.mjs";
+import { sourceRequire } from "./lib/require-source.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(repo, "package.json"));
+const fromSource = sourceRequire(repo);
+const src = (module) => fromSource(path.join(repo, "src", module));
 const check = process.argv.includes("--check");
 
 /** Formats a file as the repo's biome settings do, so the generated files pass `biome check`. */
@@ -30,9 +33,9 @@ function formatted(file, text) {
   return biome.stdout;
 }
 
-const { packageSchema } = require(path.join(repo, "dist", "plugin", "schema.js"));
+const { packageSchema } = src("plugin/schema.ts");
 const schema = packageSchema();
-const { CONFIG_KEYS } = require(path.join(repo, "dist", "api", "config.js"));
+const { CONFIG_KEYS } = src("api/config.ts");
 const configEnv = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([name, { env }]) => [name, env]));
 
 /** Generated directories (every file in them is generated) and files, by repo-relative path. */
@@ -44,7 +47,7 @@ const directories = [
   "src/api/generated",
   "docs/reference",
   "src/dynamic/generated",
-  "src/dynamic/host",
+  "src/dynamic/generated/host",
   "src/native/generated",
 ];
 for (const [file, text] of Object.entries(typeModules(schema))) {
@@ -54,24 +57,40 @@ for (const [file, text] of Object.entries(typeModules(schema))) {
 const wireSources = SCHEMA_FILES.map((file) =>
   readFileSync(path.join(repo, "src", "api", "schemas", file), "utf8"),
 );
-const wireTypes = wireModules(
-  require("zod").z,
-  require(path.join(repo, "dist", "api", "schemas")),
-  wireSources,
-);
+const wireTypes = wireModules(require("zod").z, src("api/schemas/index.ts"), wireSources);
 for (const [file, text] of Object.entries(wireTypes)) {
   const at = `src/api/generated/${file}`;
   outputs.set(at, formatted(at, text));
 }
 // The TypeScript faces of every kind and data source, from their definitions.
-const { KINDS, FUNCTIONS } = require(path.join(repo, "dist", "kinds", "index.js"));
-for (const [at, text] of Object.entries(faceModules(repo, KINDS, FUNCTIONS, schema)))
+const { KINDS, FUNCTIONS } = src("kinds/index.ts");
+/** Where a kind's definition is exported: found by identity among the loaded sources of src/kinds/. */
+function definitionOf(kind) {
+  for (const [file, module] of Object.entries(fromSource.cache)) {
+    if (!file.startsWith(path.join(repo, "src", "kinds")) || !file.endsWith(".ts")) continue;
+    const name = Object.keys(module.exports).find((key) => module.exports[key] === kind);
+    if (name)
+      return { module: path.relative(repo, file).replace(/\.ts$/, "").split(path.sep).join("/"), name };
+  }
+  throw new Error(`the definition of kind ${kind.name} is exported by no module of src/kinds/`);
+}
+for (const [at, text] of Object.entries(faceModules(repo, KINDS, FUNCTIONS, schema, definitionOf)))
   outputs.set(at, formatted(at, text));
-// What the TypeScript classes accept beyond the schema's types, for the reference to say.
-const { DATE_INPUTS } = require(path.join(repo, "dist", "typescript", "lobbyHistoryExport.js"));
-const typescriptAccepts = {
-  LobbyHistoryExport: Object.fromEntries(DATE_INPUTS.map((name) => [name, "a `Date`"])),
-};
+// What the TypeScript classes accept beyond the schema's types (a kind's `ACCEPTS_BEYOND_SCHEMA`, field → what
+// else it takes), for the reference to say.
+const typescriptAccepts = Object.fromEntries(
+  KINDS.flatMap((kind) => {
+    const args = argsOf(repo, kind);
+    const accepts = args && src(`${args.module.replace("../", "")}.ts`).ACCEPTS_BEYOND_SCHEMA;
+    return accepts ? [[kind.name, accepts]] : [];
+  }),
+);
+// package.json's shim subpaths: `./provider/<hostSubpath>` of every kind, and their typesVersions.
+const manifestText = readFileSync(path.join(repo, "package.json"), "utf8");
+outputs.set(
+  "package.json",
+  formatted("package.json", JSON.stringify(withShimSubpaths(JSON.parse(manifestText), KINDS), null, 2)),
+);
 for (const [file, text] of Object.entries(referencePages(schema, typescriptAccepts, configEnv)))
   outputs.set(`docs/reference/${file}`, text);
 
@@ -87,7 +106,8 @@ for (const [file, text] of outputs) {
 }
 for (const dir of directories) {
   const at = path.join(repo, dir);
-  for (const file of existsSync(at) ? readdirSync(at) : []) {
+  const files = existsSync(at) ? readdirSync(at, { withFileTypes: true }) : [];
+  for (const file of files.filter((entry) => entry.isFile()).map((entry) => entry.name)) {
     const relative = `${dir}/${file}`;
     if (outputs.has(relative)) continue;
     stale.push(`${relative} (no longer generated)`);

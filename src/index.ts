@@ -20,7 +20,7 @@ export * from "./dynamic/generated/functionTypes";
 export { LobbyHistoryExport, Server } from "./dynamic/generated/resources";
 export { IDEMPOTENCY_TAG } from "./kinds/server/tags";
 export * as native from "./native";
+export type { LobbyHistoryExportArgs, TimeInput } from "./programArgs/lobbyHistoryExport";
 export type { NetworkMode, PaymentIntent, PortProtocol, ServerArgs } from "./types";
 export * as types from "./types";
-export type { LobbyHistoryExportArgs, TimeInput } from "./typescript/lobbyHistoryExport";
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version";

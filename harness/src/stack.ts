@@ -47,7 +47,10 @@ export interface StackOptions {
   env?: Record<string, string | undefined>;
   /** Passphrase of the checkpoint's secrets (default {@link TEST_PASSPHRASE}). */
   passphrase?: string;
-  /** Kill a program that runs longer than this (default 25 s, under vitest's 30 s test timeout). */
+  /**
+   * Kill a program that runs longer than this: a hang guard, no speed target (default 100 s, under the suite's
+   * 120-s test timeout; 25 s killed programs on a loaded 2-core machine).
+   */
   timeoutMs?: number;
   /** Run the program through ts-node (default: its package.json lists `typescript`). */
   typescript?: boolean;
@@ -253,7 +256,7 @@ export class Stack {
         typeCheck: this.opts.typeCheck ?? true,
         nodePath: this.opts.nodePath ?? process.execPath,
         env: this.opts.env,
-        timeoutMs: this.opts.timeoutMs ?? 25_000,
+        timeoutMs: this.opts.timeoutMs ?? 100_000,
         diagnostics,
       });
       await engine.settle();

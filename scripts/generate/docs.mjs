@@ -81,8 +81,179 @@ function typesSection(schema, properties) {
   return `\n## Types\n\n${parts.join("\n\n")}\n`;
 }
 
+/**
+ * The lookups the Usage programs start from, by the name the examples use: each a complete statement in each
+ * language, against the emulator's fixture (game `space-race`, datacenter `us-east-atl`, builds tagged
+ * `channel: stable`).
+ */
+const LOOKUPS = {
+  env: {
+    ts: `const env = gamehost.getEnvironmentOutput({ game: "space-race", environment: "prod" });`,
+    yaml: `  env:
+    fn::invoke:
+      function: gamehost:index:getEnvironment
+      arguments: { game: space-race, environment: prod }`,
+    python: `env = gamehost.get_environment(game="space-race", environment="prod")`,
+  },
+  dc: {
+    ts: `const dc = gamehost.getDatacentersOutput({ gameId: env.gameId, environmentId: env.environmentId, slug: "us-east-atl" });`,
+    yaml: `  dc:
+    fn::invoke:
+      function: gamehost:index:getDatacenters
+      arguments: { gameId: "\${env.gameId}", environmentId: "\${env.environmentId}", slug: us-east-atl }`,
+    python: `dc = gamehost.get_datacenters(game_id=env.game_id, environment_id=env.environment_id, slug="us-east-atl")`,
+  },
+  build: {
+    ts: `const build = gamehost.getBuildsOutput({ gameId: env.gameId, environmentId: env.environmentId, tags: { channel: "stable" } });`,
+    yaml: `  build:
+    fn::invoke:
+      function: gamehost:index:getBuilds
+      arguments: { gameId: "\${env.gameId}", environmentId: "\${env.environmentId}", tags: { channel: stable } }`,
+    python: `build = gamehost.get_builds(game_id=env.game_id, environment_id=env.environment_id, tags={"channel": "stable"})`,
+  },
+  games: {
+    ts: `const games = gamehost.getGamesOutput();`,
+    yaml: `  games:
+    fn::invoke:
+      function: gamehost:index:getGames`,
+    python: `games = gamehost.get_games()`,
+  },
+};
+
+/**
+ * Each function's example: the lookups it needs, its arguments (TypeScript and YAML in camelCase, Python in
+ * snake_case) and the result property the program exports.
+ */
+const FUNCTION_EXAMPLES = {
+  getBootstrap: { uses: [], args: null, output: "cluster" },
+  getGames: { uses: [], args: null, output: "games" },
+  getGame: { uses: ["env"], args: { gameId: "env.gameId" }, output: "game" },
+  getEnvironment: {
+    uses: [],
+    args: { game: '"space-race"', environment: '"prod"' },
+    output: "environmentId",
+  },
+  getDatacenters: {
+    uses: ["env"],
+    args: { gameId: "env.gameId", environmentId: "env.environmentId", slug: '"us-east-atl"' },
+    output: "datacenters",
+  },
+  getBuilds: {
+    uses: ["env"],
+    args: { gameId: "env.gameId", environmentId: "env.environmentId", tags: { channel: '"stable"' } },
+    output: "builds",
+  },
+  getGroupBilling: { uses: ["games"], args: { groupId: "games.groups[0].groupId" }, output: "group" },
+  createPaymentPortalSession: {
+    uses: ["games"],
+    args: { groupId: "games.groups[0].groupId", intent: '"general"' },
+    output: "url",
+  },
+};
+
+/** An example argument value (a quoted literal, a reference such as `env.gameId`, or an object of them). */
+function argText(value, lang) {
+  if (typeof value === "object") {
+    const entries = Object.entries(value).map(
+      ([k, v]) => `${lang === "python" ? JSON.stringify(k) : k}: ${argText(v, lang)}`,
+    );
+    return `{ ${entries.join(", ")} }`.replace(/^\{ (.*) \}$/, lang === "python" ? "{$1}" : "{ $1 }");
+  }
+  if (value.startsWith('"')) return lang === "yaml" ? JSON.parse(value) : value;
+  if (lang === "ts") return value;
+  const path = value.replace(/\[0\]\.(\w+)/g, (_, p) => `[0].${lang === "python" ? snake(p) : p}`);
+  const [head, ...rest] = path.split(".");
+  if (lang === "yaml") return `"\${${value}}"`;
+  return [head, ...rest.map((p) => (p.startsWith("groups") ? p : snake(p)))].join(".");
+}
+
+/** The three programs of a function's Usage section. */
+function functionPrograms(name, token) {
+  const example = FUNCTION_EXAMPLES[name];
+  if (!example)
+    throw new Error(`docs.mjs has no Usage example for the function ${name}: add it to FUNCTION_EXAMPLES`);
+  const lookups = (lang) => example.uses.map((u) => LOOKUPS[u][lang]);
+  const args = (lang, join) =>
+    example.args ? Object.entries(example.args).map(([k, v]) => join(k, argText(v, lang))) : [];
+  const tsArgs = args("ts", (k, v) => `${k}: ${v}`);
+  const pyArgs = args("python", (k, v) => `${snake(k)}=${v}`);
+  const yamlArgs = args("yaml", (k, v) => `${k}: ${v}`);
+  const ts = [
+    `import * as gamehost from "pulumi-gamehost";`,
+    "",
+    ...lookups("ts"),
+    `const result = gamehost.${name}Output(${tsArgs.length ? `{ ${tsArgs.join(", ")} }` : ""});`,
+    `export const ${example.output} = result.${example.output};`,
+  ].join("\n");
+  const yaml = [
+    `name: ${kebab(name)}-example`,
+    "runtime: yaml",
+    "plugins:",
+    "  providers:",
+    "    - name: gamehost",
+    "      path: ./node_modules/pulumi-gamehost/plugin",
+    "variables:",
+    ...lookups("yaml"),
+    "  result:",
+    "    fn::invoke:",
+    `      function: ${token}`,
+    ...(yamlArgs.length ? [`      arguments: { ${yamlArgs.join(", ")} }`] : []),
+    "outputs:",
+    `  ${example.output}: \${result.${example.output}}`,
+  ].join("\n");
+  const python = [
+    "import pulumi",
+    "import pulumi_gamehost as gamehost",
+    "",
+    ...lookups("python"),
+    `result = gamehost.${snake(name)}(${pyArgs.join(", ")})`,
+    `pulumi.export("${example.output}", result.${snake(example.output)})`,
+  ].join("\n");
+  return { ts, yaml, python };
+}
+
+/** A resource example's statement as a whole program: the lookups it uses, then it, then its export. */
+function resourcePrograms(name, example) {
+  const lookups = (lang) => example.uses.map((u) => LOOKUPS[u][lang]);
+  const [variable, output] = example.export;
+  const ts = [
+    `import * as gamehost from "pulumi-gamehost";`,
+    "",
+    ...lookups("ts"),
+    "",
+    example.ts,
+    `export const ${output} = ${variable}.${output};`,
+  ].join("\n");
+  const yaml = [
+    `name: ${kebab(name)}-example`,
+    "runtime: yaml",
+    "plugins:",
+    "  providers:",
+    "    - name: gamehost",
+    "      path: ./node_modules/pulumi-gamehost/plugin",
+    "variables:",
+    ...lookups("yaml"),
+    "resources:",
+    example.yaml,
+    "outputs:",
+    `  ${output}: \${${example.yaml.trim().split(":")[0]}.${output}}`,
+  ].join("\n");
+  const python = [
+    "import pulumi",
+    "import pulumi_gamehost as gamehost",
+    "",
+    ...lookups("python"),
+    "",
+    example.python,
+    `pulumi.export("${output}", ${variable}.${snake(output)})`,
+  ].join("\n");
+  return { ts, yaml, python };
+}
+
 const EXAMPLES = {
   Server: {
+    uses: ["env", "dc", "build"],
+    export: ["server", "endpoints"],
     ts: `const server = new gamehost.Server("match", {
   gameId: env.gameId,
   environmentId: env.environmentId,
@@ -99,7 +270,7 @@ const EXAMPLES = {
       environmentId: \${env.environmentId}
       datacenter: \${dc.datacenters[0].id}
       tags: { role: match }
-      runtime: { build: \${build.builds[0].id} }
+      runtime: { build: "\${build.builds[0].id}" }
       network: { ports: { game: { protocol: udp, internalPort: 7777, routing: { host: {} } } } }
       resources: { cpu: 1000, memory: 1024 }`,
     python: `server = gamehost.Server("match",
@@ -122,6 +293,8 @@ spec it has: the next \`pulumi up\` shows no changes. \`gamehost.native.Server.g
 managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts with \`adoptServerId\` instead.`,
   },
   LobbyHistoryExport: {
+    uses: ["env"],
+    export: ["history", "rowCount"],
     ts: `const history = new gamehost.LobbyHistoryExport("yesterday", {
   gameId: env.gameId,
   queryStart: "2026-11-22T00:00:00Z",
@@ -146,28 +319,28 @@ managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts wit
 function resourcePage(schema, token, resource, typescriptAccepts = {}) {
   const name = nameOf(token);
   const example = EXAMPLES[name];
-  const usage = example
+  const programs = example ? resourcePrograms(name, example) : undefined;
+  const usage = programs
     ? `
 ## Usage
 
-TypeScript (\`import * as gamehost from "pulumi-gamehost"\`: the dynamic resource; the same arguments work
-with \`gamehost.native.${name}\`, which uses the provider plugin):
+Complete programs, type-checked by the suite (\`test/lint/referenceUsage.test.ts\`). TypeScript, the dynamic
+resource (the same arguments work with \`gamehost.native.${name}\`, which uses the provider plugin):
 
-\`\`\`ts
-${example.ts}
+\`\`\`ts check
+${programs.ts}
 \`\`\`
 
-YAML (with the plugin, see [languages](../languages.md)):
+YAML (with the plugin, see [languages](../languages.md#yaml)):
 
-\`\`\`yaml
-resources:
-${example.yaml}
+\`\`\`yaml check
+${programs.yaml}
 \`\`\`
 
-Python (after \`pulumi package add\`):
+Python (after \`pulumi package add\`, see [languages](../languages.md#python)):
 
-\`\`\`python
-${example.python}
+\`\`\`python check
+${programs.python}
 \`\`\`
 `
     : "";
@@ -196,9 +369,7 @@ ${importSection}${typesSection(schema, resource.properties)}`;
 
 function functionPage(schema, token, fn) {
   const name = nameOf(token);
-  const hasArgs = fn.inputs !== undefined;
-  const tsArgs = hasArgs ? "{ ... }" : "";
-  const pyArgs = hasArgs ? "..." : "";
+  const programs = functionPrograms(name, token);
   return `${HEADER}
 # ${name}
 
@@ -208,24 +379,28 @@ ${fn.description}
 
 ## Usage
 
-\`\`\`ts
-const result = await gamehost.${name}(${tsArgs}); // or gamehost.${name}Output(${tsArgs}) for an Output
+Complete programs, type-checked by the suite (\`test/lint/referenceUsage.test.ts\`). TypeScript (the
+\`Output\` form; \`await gamehost.${name}(…)\` gives the plain result):
+
+\`\`\`ts check
+${programs.ts}
 \`\`\`
 
-\`\`\`yaml
-variables:
-  result:
-    fn::invoke:
-      function: ${token}${hasArgs ? "\n      arguments: { ... }" : ""}
+YAML (with the plugin, see [languages](../languages.md#yaml)):
+
+\`\`\`yaml check
+${programs.yaml}
 \`\`\`
 
-\`\`\`python
-result = gamehost.${snake(name)}(${pyArgs})
+Python (after \`pulumi package add\`, see [languages](../languages.md#python)):
+
+\`\`\`python check
+${programs.python}
 \`\`\`
 
 ## Arguments
 
-${hasArgs ? table(schema, fn.inputs.properties, fn.inputs.required) : "None."}
+${fn.inputs !== undefined ? table(schema, fn.inputs.properties, fn.inputs.required) : "None."}
 
 ## Result
 

@@ -1,6 +1,6 @@
 // The TypeScript faces of the kinds and data sources (src/kinds/), as Pulumi's code generator shapes them:
 // the dynamic resource classes with their serialized shims and the modules those shims load
-// (src/dynamic/host/), the native classes with `version` and resource-module registration, and the
+// (src/dynamic/generated/host/), the native classes with `version` and resource-module registration, and the
 // data-source wrappers of both faces. Everything a face says about a kind comes from its definition (name,
 // description, secrets) or from the package schema's generated types, so adding a kind is one definition.
 import { existsSync } from "node:fs";
@@ -15,23 +15,23 @@ const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
 const pascal = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /**
- * What the TypeScript classes of a kind take beyond the schema's types: `src/typescript/<kind>.ts`, when it
+ * What the TypeScript classes of a kind take beyond the schema's types: `src/programArgs/<kind>.ts`, when it
  * exists, exports `<Kind>Args` and `<kind>Inputs(args)` (e.g. a `Date` where the schema has a string).
  */
-function argsOf(repo, kind) {
+export function argsOf(repo, kind) {
   const lower = lowerFirst(kind.name);
-  if (existsSync(path.join(repo, "src", "typescript", `${lower}.ts`)))
-    return { module: `../typescript/${lower}`, type: `${kind.name}Args`, convert: `${lower}Inputs` };
+  if (existsSync(path.join(repo, "src", "programArgs", `${lower}.ts`)))
+    return { module: `../programArgs/${lower}`, type: `${kind.name}Args`, convert: `${lower}Inputs` };
   return undefined;
 }
 
 function dynamicResources(repo, kinds) {
   const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
-  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\nimport * as types from "../../types";\n`;
+  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\n`;
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../typescript/registration";\n\n`;
+  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\n\n`;
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
     const subpath = `pulumi-gamehost/provider/${kind.hostSubpath}`;
@@ -71,7 +71,12 @@ function dynamicResources(repo, kinds) {
   return text;
 }
 
-function hostModule(kind) {
+/**
+ * The host module of a kind: `definedIn` is where its definition is exported (`{ module, name }`, the module
+ * repo-relative without extension), found by identity by the generator, so no file or export name is assumed.
+ */
+function hostModule(kind, definedIn) {
+  const from = `../../../${definedIn.module.replace(/^src\//, "")}`;
   return (
     `${HEADER}` +
     doc(
@@ -79,10 +84,10 @@ function hostModule(kind) {
         `The serialized shim of every ${kind.name} in stack state \`require\`s that subpath at call time, so the exported\n` +
         "names and shapes stay as deployed stacks call them.",
     ) +
-    `import { ${lowerFirst(kind.name)}Kind } from "../../kinds/${lowerFirst(kind.name)}/implementation";\n` +
-    `import { dynamicHostModule } from "../hostModule";\n\n` +
-    `export { configure } from "../settings";\n\n` +
-    `const host = dynamicHostModule(${lowerFirst(kind.name)}Kind);\n` +
+    `import { ${definedIn.name} } from "${from}";\n` +
+    `import { dynamicHostModule } from "../../hostModule";\n\n` +
+    `export { configure } from "../../settings";\n\n` +
+    `const host = dynamicHostModule(${definedIn.name});\n` +
     "export const { check, diff, create, read, update } = host;\n" +
     "const deleteResource = host.delete;\n\nexport { deleteResource as delete };\n"
   );
@@ -116,11 +121,11 @@ function providerClass(schema) {
 
 function nativeResources(repo, kinds, schema) {
   const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
-  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\nimport * as types from "../../types";\n`;
+  let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\n`;
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../typescript/registration";\nimport { PACKAGE_VERSION } from "../../version";\n\n`;
+  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\nimport { PACKAGE_VERSION } from "../../version";\n\n`;
   text += providerClass(schema);
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
@@ -196,7 +201,7 @@ function functionWrappers(functions, face) {
 }
 
 /** Every generated face file, by repo-relative path. */
-export function faceModules(repo, kinds, functions, schema) {
+export function faceModules(repo, kinds, functions, schema, definitionOf) {
   const list = Object.values(functions);
   const dynamicFunctions = functionWrappers(list, "dynamic");
   const typeNames = [...dynamicFunctions.typeNames].sort();
@@ -210,6 +215,28 @@ export function faceModules(repo, kinds, functions, schema) {
     "src/native/generated/resources.ts": nativeResources(repo, kinds, schema),
     "src/dynamic/generated/functionTypes.ts": typeList,
   };
-  for (const kind of kinds) files[`src/dynamic/host/${lowerFirst(kind.name)}.ts`] = hostModule(kind);
+  for (const kind of kinds)
+    files[`src/dynamic/generated/host/${lowerFirst(kind.name)}.ts`] = hostModule(kind, definitionOf(kind));
   return files;
+}
+
+/**
+ * `manifest` (package.json) with the shim subpath of every kind, `./provider/<hostSubpath>`, pointing at its
+ * host module in dist/ (and in typesVersions, for the older `node` resolution). Other entries keep their place;
+ * a new kind's go before `./package.json`. A released subpath must never change: stack state `require`s it.
+ */
+export function withShimSubpaths(manifest, kinds) {
+  const exports = { ...manifest.exports };
+  const typesVersions = { ...manifest.typesVersions["*"] };
+  const { "./package.json": self, ...rest } = exports;
+  for (const kind of kinds) {
+    const file = `dist/dynamic/generated/host/${lowerFirst(kind.name)}`;
+    rest[`./provider/${kind.hostSubpath}`] = { types: `./${file}.d.ts`, default: `./${file}.js` };
+    typesVersions[`provider/${kind.hostSubpath}`] = [`${file}.d.ts`];
+  }
+  return {
+    ...manifest,
+    exports: { ...rest, ...(self ? { "./package.json": self } : {}) },
+    typesVersions: { ...manifest.typesVersions, "*": typesVersions },
+  };
 }

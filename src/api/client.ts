@@ -68,7 +68,7 @@ export type { RetryPolicy } from "./retry";
 export type { ClientEvent, Timeouts } from "./transport";
 export type { WatchPacing } from "./watch";
 
-/** The longest the service holds a watch call before answering (service-facts §5), in ms. */
+/** The longest the service holds a watch call before answering (docs/service-contract.md §5), in ms. */
 export const WATCH_HOLD_MS = 40_000;
 
 /** Options of a {@link GamehostClient}. Explicit values win over `GAMEHOST_*` environment variables. */

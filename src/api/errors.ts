@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   billingNotEnabled: "BILLING_NOT_ENABLED",
   rateLimit: "API_RATE_LIMIT",
   requestTimeout: "API_REQUEST_TIMEOUT",
+  /** The emulator's only: a change it could not write to its state file, so did not make; retryable. */
+  stateNotSaved: "EMULATOR_STATE_NOT_SAVED",
   internal: "ERROR",
 } as const;
 

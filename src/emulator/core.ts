@@ -1,33 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
-import { WatchIndex } from "../api/schemas/common";
-import { portNeverStarts, type Server } from "../api/schemas/servers";
+import type { Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
 import type { JsonReply, Reply } from "./http";
-import { PortAllocator, placeServer, releasePorts, reservePorts, type ServerRecord } from "./servers";
-import { StateFile } from "./stateFile";
-import {
-  dropExportChange,
-  dropServerChange,
-  exportChange,
-  type PersistedState,
-  type StateText,
-  serverChange,
-  snapshotText,
-} from "./stateFormat";
-import { parseQuery } from "./validation";
+import { Placement, type PlacementMode } from "./placement";
+import { PortAllocator, releasePorts, reservePorts, type ServerRecord } from "./servers";
+import { exportChange, type PersistedState, serverChange } from "./stateFormat";
+import { StateKeeping } from "./stateKeeping";
 import { WatchHub } from "./watch";
+import { type WatchedView, WatchViews } from "./watchViews";
 import { type Game, type Principal, World } from "./world";
 
-/** The `watch_index` query parameter, by the shared rule. */
-const WatchIndexQuery = z.object({ watch_index: WatchIndex });
-
-/** Whether new servers get placed. */
-export type PlacementMode = "auto" | "never";
+export type { PlacementMode } from "./placement";
+export type { WatchedView } from "./watchViews";
 
 /** Options after defaults. */
 export interface CoreOptions {
@@ -67,32 +55,10 @@ export type Handler = (
 ) => Promise<Reply | undefined> | Reply | undefined;
 
 /**
- * Watchable data as one route shows it to one caller. Whatever `keys` and `render` return must
- * depend only on the emulator's data (every change to it goes through {@link EmulatorCore.changed})
- * and on what `cacheKey` names.
+ * The emulator's data and the rules shared by its routes: the servers and export records (their
+ * changes kept by {@link StateKeeping}, placed by {@link Placement}, dropped after their retention
+ * here), and watchable answers ({@link WatchViews}).
  */
-export interface WatchedView {
-  /** Names the view, e.g. `games:user:<identity id>`: equal keys must render equal answers. */
-  cacheKey: string;
-  /** The watch keys of the game updates that wake a watch of the view (docs/service-contract.md §5). */
-  keys(): readonly string[];
-  /** The answer without its `watch` field. */
-  render(): Record<string, unknown>;
-}
-
-/** A view at one data version: its watch keys, and what was rendered of it so far. */
-interface RenderedView {
-  version: number;
-  keys: readonly string[];
-  /** `render()`'s result, and its JSON up to where the `watch` field goes. */
-  data?: Record<string, unknown>;
-  head?: string;
-  /** The last answer, for the index it carries. */
-  index?: number;
-  reply?: JsonReply;
-}
-
-/** The emulator's state and the rules shared by its routes. */
 export class EmulatorCore {
   readonly world: World;
   readonly watch: WatchHub;
@@ -103,25 +69,15 @@ export class EmulatorCore {
   readonly jobDomain: string;
   /** Set once the HTTP server listens. */
   baseUrl = "";
-  placement: PlacementMode;
   private readonly secret: string;
   private seq = 0;
-  /** Servers waiting for placement, by id, in due order (the delay is the same for all). */
-  private readonly placementQueue = new Map<string, { record: ServerRecord; due: number }>();
-  /** One timer for the whole queue, set for its first entry. */
-  private placementTimer: NodeJS.Timeout | undefined;
-  private readonly views = new Map<string, RenderedView>();
-  /** Where the state is kept, with `--state`. */
-  private readonly stateFile: StateFile | undefined;
-  /** Each server's JSON in the state file, kept until the server changes (see {@link touch}). */
-  private readonly serverText = new Map<string, string>();
-  /** Servers and exports changed since the last journal write, by id (only with a state file). */
-  private readonly dirtyServers = new Set<string>();
-  private readonly dirtyExports = new Set<string>();
+  private readonly views: WatchViews;
+  private readonly placement: Placement;
+  private readonly keeping: StateKeeping;
+  /** Deletes waiting for their state write, by server id. */
+  private readonly pendingDeletes = new Map<string, Promise<void>>();
   /** Destroyed servers by id, oldest `destroyed_at` first: the order they are pruned in. */
   private readonly destroyed = new Map<string, number>();
-  /** Counts changes of any data: rendered views stay valid until the next one. */
-  private dataVersion = 0;
 
   constructor(
     readonly fixture: Fixture,
@@ -129,22 +85,41 @@ export class EmulatorCore {
   ) {
     this.world = new World(fixture);
     this.watch = new WatchHub(options.now, options.now());
+    this.views = new WatchViews(this.watch, options);
     this.jobDomain = jobDomainOf(fixture);
-    this.placement = options.placement;
-    this.stateFile = options.stateFile
-      ? new StateFile(
-          options.stateFile,
-          { changes: () => this.takeChanges(), snapshot: (generation) => this.snapshot(generation) },
-          options.warn,
-        )
-      : undefined;
-    const saved = this.stateFile?.load();
-    this.secret = saved?.secret ?? randomBytes(32).toString("hex");
-    this.signer = new ExportSigner(this.secret);
-    if (saved) this.restore(saved);
-    this.prune();
-    // Written once before listening: a state file that cannot be written refuses the start.
-    this.stateFile?.writeNow();
+    this.placement = new Placement(
+      {
+        ports: this.ports,
+        jobDomain: this.jobDomain,
+        now: () => this.now(),
+        warn: options.warn,
+        datacenterOf: (server) => this.datacenterOf(server),
+        servers: () => this.servers.values(),
+        changed: (record) => this.serverChanged(record.server.id),
+        destroyed: (record) => this.markDestroyed(record),
+        persist: () => this.persist(),
+      },
+      options.placement,
+      options.placementDelayMs,
+    );
+    this.keeping = new StateKeeping(
+      options.stateFile,
+      { servers: this.servers, exports: this.exports, secret: () => this.secret },
+      options.warn,
+    );
+    try {
+      const saved = this.keeping.load();
+      this.secret = saved?.secret ?? randomBytes(32).toString("hex");
+      this.signer = new ExportSigner(this.secret);
+      if (saved) this.restore(saved);
+      this.prune();
+      // Written once before listening: a state file that cannot be written refuses the start.
+      this.keeping.writeNow();
+    } catch (err) {
+      this.shutdown();
+      this.close();
+      throw err;
+    }
   }
 
   now(): number {
@@ -157,7 +132,7 @@ export class EmulatorCore {
       this.seq = Math.max(this.seq, record.seq);
       if (record.server.destroyed_at === undefined) {
         reservePorts(record.server, this.ports, this.nodeIpOf(record.server));
-        if (record.server.started_at === undefined) this.schedulePlacement(record);
+        if (record.server.started_at === undefined) this.placement.schedule(record);
       }
     }
     const destroyed = saved.servers.filter((r) => r.server.destroyed_at !== undefined);
@@ -167,47 +142,53 @@ export class EmulatorCore {
   }
 
   /**
-   * Records a change to the servers or exports (each changed record was marked by {@link touch} or
-   * {@link addExport}): drops what is past retention, then writes the changes to the state file's
-   * journal when there is one. Resolves once they are on disk, so a request that awaits it before
-   * answering is never lost by a crash; the write runs in the background, coalesced with the writes
-   * of other changes (see {@link StateFile}).
+   * Records the emulator's own changes (placement): drops what is past retention, then writes the
+   * changes to the state file's journal when there is one. They are in effect at once; a failed
+   * write is tried again with the next one (see {@link StateKeeping.save}).
    */
   persist(): Promise<void> {
     this.prune();
-    return this.stateFile?.save() ?? Promise.resolve();
+    return this.keeping.save();
+  }
+
+  /** A request's change, in effect once written (see {@link StateKeeping.commit}); prunes first. */
+  private commit(changes: () => string[], apply: () => void): Promise<void> {
+    this.prune();
+    return this.keeping.commit(changes, apply);
   }
 
   /** Resolves when every state write started so far has ended (stop waits for it). */
   settled(): Promise<void> {
-    return this.stateFile?.idle() ?? Promise.resolve();
+    return this.keeping.settled();
   }
 
-  /** Marks a server as changed: the next write journals it, serialized again. */
-  private touch(record: ServerRecord): void {
-    this.serverChanged(record.server.id);
+  /** Releases the state file (its lock) once the emulator has stopped; after {@link settled}. */
+  close(): void {
+    this.keeping.close();
   }
 
-  /** A server was added, changed or dropped: its old JSON is stale and its id goes into the next write. */
-  private serverChanged(id: string): void {
-    this.serverText.delete(id);
-    if (this.stateFile) this.dirtyServers.add(id);
-  }
-
-  /** An export record was added or dropped: its id goes into the next write. */
-  private exportChanged(uploadId: string): void {
-    if (this.stateFile) this.dirtyExports.add(uploadId);
-  }
-
-  /** Adds an export record; resolves once it is on disk (see {@link persist}). */
+  /** Adds an export record, in effect once it is on disk (see {@link commit}). */
   addExport(record: ExportRecord): Promise<void> {
-    this.exports.set(record.uploadId, record);
-    this.exportChanged(record.uploadId);
-    return this.persist();
+    return this.commit(
+      () => [exportChange(record)],
+      () => {
+        this.exports.set(record.uploadId, record);
+      },
+    );
+  }
+
+  /** A server was changed or dropped by the emulator itself: written with the next state write. */
+  private serverChanged(id: string): void {
+    this.keeping.serverChanged(id);
+  }
+
+  /** An export record was dropped by the emulator itself: written with the next state write. */
+  private exportChanged(uploadId: string): void {
+    this.keeping.exportChanged(uploadId);
   }
 
   private markDestroyed(record: ServerRecord): void {
-    this.touch(record);
+    this.serverChanged(record.server.id);
     this.destroyed.set(record.server.id, record.server.destroyed_at ?? this.now());
   }
 
@@ -238,41 +219,6 @@ export class EmulatorCore {
     }
   }
 
-  /** A server's JSON, serialized once per change (journal writes and snapshots share it). */
-  private textOf(record: ServerRecord): string {
-    let text = this.serverText.get(record.server.id);
-    if (text === undefined) {
-      text = JSON.stringify(record);
-      this.serverText.set(record.server.id, text);
-    }
-    return text;
-  }
-
-  /** The changes since the last call, as journal changes: each changed record as it is now. */
-  private takeChanges(): string[] {
-    const changes: string[] = [];
-    for (const id of this.dirtyServers) {
-      const record = this.servers.get(id);
-      changes.push(record ? serverChange(this.textOf(record)) : dropServerChange(id));
-    }
-    for (const id of this.dirtyExports) {
-      const record = this.exports.get(id);
-      changes.push(record ? exportChange(record) : dropExportChange(id));
-    }
-    this.dirtyServers.clear();
-    this.dirtyExports.clear();
-    return changes;
-  }
-
-  /** A snapshot of the state: unchanged servers reuse their JSON from earlier writes. */
-  private snapshot(generation: number): StateText {
-    const textOf = (record: ServerRecord) => this.textOf(record);
-    function* servers(records: Iterable<ServerRecord>): Generator<string> {
-      for (const record of records) yield textOf(record);
-    }
-    return snapshotText(this.secret, generation, servers(this.servers.values()), [...this.exports.values()]);
-  }
-
   /** The token of a request as a principal; see {@link authenticate}. */
   principal(ctx: RequestContext): Principal;
   principal(ctx: RequestContext, optional: true): Principal | undefined;
@@ -289,220 +235,103 @@ export class EmulatorCore {
     return hit?.game.datacenters.find((d) => d.id === server.datacenter);
   }
 
-  /** Adds a new server; resolves once it is on disk (see {@link persist}). */
+  /**
+   * Adds a new server, listed and placed only once it is on disk (see {@link commit}): a create
+   * answered with an error never shows, and is never written later.
+   */
   addServer(server: Server, gameId: string): Promise<void> {
     const record: ServerRecord = { server, gameId, seq: ++this.seq };
-    this.servers.set(server.id, record);
-    this.touch(record);
-    this.schedulePlacement(record);
-    return this.persist();
-  }
-
-  private schedulePlacement(record: ServerRecord): void {
-    if (this.placement === "never" || this.placementQueue.has(record.server.id)) return;
-    const due = performance.now() + this.options.placementDelayMs;
-    this.placementQueue.set(record.server.id, { record, due });
-    if (this.placementTimer === undefined) this.armPlacement(due);
-  }
-
-  private armPlacement(due: number): void {
-    this.placementTimer = setTimeout(() => this.placeDue(), Math.max(0, Math.ceil(due - performance.now())));
-  }
-
-  /** Places every server whose delay has passed (timers fire on whole milliseconds: 1 ms of slack). */
-  private placeDue(): void {
-    this.placementTimer = undefined;
-    const now = performance.now();
-    let changed = 0;
-    for (const { record, due } of this.placementQueue.values()) {
-      if (due > now + 1) {
-        this.armPlacement(due);
-        break;
-      }
-      const id = record.server.id;
-      this.placementQueue.delete(id);
-      // A timer callback that throws would take the whole emulator down: never let it.
-      try {
-        if (this.place(record)) changed++;
-      } catch (err) {
-        this.options.warn(`placing server ${id} failed: ${String(err)}`);
-      }
-    }
-    if (changed === 0) return;
-    this.persist().catch((err: unknown) =>
-      this.options.warn(`cannot write the state file after placement: ${String(err)}`),
+    let text: string | undefined;
+    return this.commit(
+      () => {
+        text = JSON.stringify(record);
+        return [serverChange(text)];
+      },
+      () => {
+        this.servers.set(server.id, record);
+        this.keeping.written(server.id, text);
+        this.placement.schedule(record);
+      },
     );
-  }
-
-  private cancelPlacements(): void {
-    clearTimeout(this.placementTimer);
-    this.placementTimer = undefined;
-    this.placementQueue.clear();
-  }
-
-  /**
-   * Places a server after its delay; `true` when that changed it. A server that cannot start exits
-   * without ever starting, as on the service (`destroyed_at`, no `started_at`, ports without public
-   * addresses), and the emulator carries on: one with a game-guard port without `internal_port`,
-   * which the API accepts (docs/service-contract.md §4), or one whose datacenter has no free public port left.
-   */
-  private place(record: ServerRecord): boolean {
-    const { server } = record;
-    if (this.placement === "never" || server.destroyed_at !== undefined || server.started_at !== undefined)
-      return false;
-    const unstartable = Object.keys(server.network.ports).find((name) =>
-      portNeverStarts(server.network.ports[name] as Server["network"]["ports"][string]),
-    );
-    this.touch(record);
-    if (unstartable !== undefined) {
-      server.destroyed_at = this.now();
-      this.markDestroyed(record);
-      this.options.warn(
-        `server ${server.id} never starts: its game-guard port ${JSON.stringify(unstartable)} has no internal_port.`,
-      );
-      return true;
-    }
-    const datacenter = this.datacenterOf(server);
-    const placed = placeServer(server, this.ports, {
-      nodeIp: datacenter?.nodeIp ?? "127.0.0.1",
-      jobDomain: this.jobDomain,
-      now: this.now(),
-      hostPorts: datacenter?.hostPorts,
-      gameGuardPorts: datacenter?.gameGuardPorts,
-    });
-    if (!placed) {
-      server.destroyed_at = this.now();
-      this.markDestroyed(record);
-      this.options.warn(
-        `server ${server.id} could not be placed: datacenter ${server.datacenter} has no free public port left; it exits without starting.`,
-      );
-    }
-    return true;
   }
 
   /** `never` holds servers unplaced; back to `auto` schedules every server still waiting. */
   setPlacement(mode: PlacementMode): void {
-    this.placement = mode;
-    if (mode === "never") {
-      this.cancelPlacements();
-      return;
-    }
-    for (const record of this.servers.values()) {
-      if (record.server.destroyed_at === undefined && record.server.started_at === undefined) {
-        this.schedulePlacement(record);
-      }
-    }
+    this.placement.setMode(mode);
   }
 
   /**
-   * Delete: `destroyed_at` now, SIGKILL due after the override or the stored kill timeout. Resolves
-   * once that is on disk; a second delete waits for it too, as its answer says the server is gone.
+   * Delete: `destroyed_at` now, SIGKILL due after the override or the stored kill timeout, in effect
+   * (ports freed, the server shown destroyed) once that is on disk (see {@link commit}). A second
+   * delete meanwhile waits for the first, as its answer says the server is gone; one of a server
+   * already destroyed waits for what is still being written.
    */
   destroyServer(record: ServerRecord, overrideKillTimeout: number | undefined): Promise<void> {
     const { server } = record;
-    if (server.destroyed_at === undefined) {
-      const now = this.now();
-      server.destroyed_at = now;
-      record.killAt = now + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0);
-      releasePorts(server, this.ports, this.nodeIpOf(server));
-      this.placementQueue.delete(server.id);
-      this.markDestroyed(record);
-    }
-    return this.persist();
+    if (server.destroyed_at !== undefined) return this.persist();
+    const pending = this.pendingDeletes.get(server.id);
+    if (pending) return pending;
+    // Stamped when the write starts (or at once without a state file), so `destroyed_at` is the
+    // instant the delete is written.
+    let stamped: { destroyedAt: number; killAt: number } | undefined;
+    const stamp = () => {
+      if (stamped === undefined) {
+        const destroyedAt = this.now();
+        stamped = {
+          destroyedAt,
+          killAt: destroyedAt + (overrideKillTimeout ?? server.lifecycle.kill_timeout ?? 0),
+        };
+      }
+      return stamped;
+    };
+    const deleted = this.commit(
+      () => {
+        const { destroyedAt, killAt } = stamp();
+        const written: ServerRecord = { ...record, killAt, server: { ...server, destroyed_at: destroyedAt } };
+        return [serverChange(JSON.stringify(written))];
+      },
+      () => {
+        if (server.destroyed_at !== undefined) return;
+        const { destroyedAt, killAt } = stamp();
+        server.destroyed_at = destroyedAt;
+        record.killAt = killAt;
+        releasePorts(server, this.ports, this.nodeIpOf(server));
+        this.placement.forget(server.id);
+        // Its journal line holds it already: marked stale for snapshots, not written again.
+        this.keeping.written(server.id, undefined);
+        this.destroyed.set(server.id, destroyedAt);
+      },
+    ).finally(() => this.pendingDeletes.delete(server.id));
+    this.pendingDeletes.set(server.id, deleted);
+    return deleted;
   }
 
   nextUploadId(): string {
     return crypto.randomUUID();
   }
 
-  /**
-   * Records a change to the data the routes show. The next answer of every view shows it; only
-   * game updates (`wakes`: their watch keys) also wake held watches and move the index a watch
-   * compares with (docs/service-contract.md §5). Player counts, display names, group membership and billing
-   * wake nothing: they show at the next answer, at the latest when a held watch times out.
-   */
+  /** Records a change to the data the routes show (see {@link WatchViews.changed}). */
   changed(wakes: readonly string[] = []): void {
-    this.dataVersion++;
-    if (wakes.length > 0) this.watch.bump(wakes);
+    this.views.changed(wakes);
   }
 
-  /**
-   * The request's `watch_index`, checked early (validation comes before existence): the shared
-   * `WatchIndex` rule, else 400 `API_BAD_QUERY_PARAMETER`.
-   */
+  /** The request's `watch_index`, checked early (see {@link WatchViews.indexOf}). */
   watchIndexOf(ctx: RequestContext): number | undefined {
-    const raw = ctx.query.get("watch_index");
-    if (raw === null) return undefined;
-    return Number(parseQuery(WatchIndexQuery, { watch_index: raw }).watch_index);
+    return this.views.indexOf(ctx);
   }
 
-  /**
-   * A watchable answer (docs/service-contract.md §5): at once without `watch_index` (its index is the
-   * answer's time plus one), when a game update came after the index, or when the index is too
-   * old; otherwise held until the next game update or `watchHoldMs`, then answered with the
-   * current data and a fresh index. Answered synchronously unless it is held.
-   */
+  /** A watchable answer, held or at once (see {@link WatchViews.answerOf}). */
   watchable(
     ctx: RequestContext,
     since: number | undefined,
     view: WatchedView,
   ): JsonReply | Promise<JsonReply | undefined> {
-    const keys = this.viewOf(view).keys;
-    if (since === undefined) return this.answer(view, this.watch.freshIndex(keys));
-    const current = this.watch.index(keys);
-    if (current > since) return this.answer(view, current);
-    if (this.now() - (since - 1) > this.options.watchMaxIndexAgeMs)
-      return this.answer(view, this.watch.freshIndex(keys));
-    return this.held(ctx, view, keys);
-  }
-
-  private async held(
-    ctx: RequestContext,
-    view: WatchedView,
-    keys: readonly string[],
-  ): Promise<JsonReply | undefined> {
-    const reason = await this.watch.wait(keys, this.options.watchHoldMs, ctx.signal);
-    if (reason === "aborted") return undefined;
-    // The index comes from the keys the request waited on, even if a change altered the view's keys.
-    return this.answer(view, reason === "changed" ? this.watch.index(keys) : this.watch.freshIndex(keys));
-  }
-
-  /**
-   * The view's answer at `index`. What a view renders is kept, serialized, until the data changes,
-   * so answers that differ only in their index (every one without `watch_index` carries its own
-   * time) do not render and serialize it again; watchers woken together by one change share the
-   * very same bytes.
-   */
-  private answer(view: WatchedView, index: number): JsonReply {
-    const cached = this.viewOf(view);
-    if (cached.reply !== undefined && cached.index === index) return cached.reply;
-    if (cached.data === undefined || cached.head === undefined) {
-      cached.data = view.render();
-      const json = JSON.stringify(cached.data);
-      cached.head = json === "{}" ? "{" : `${json.slice(0, -1)},`;
-    }
-    const watch = { index: String(index) };
-    const body = { ...cached.data, watch };
-    const text = Buffer.from(`${cached.head}"watch":${JSON.stringify(watch)}}`);
-    const reply: JsonReply = { kind: "json", status: 200, body, text };
-    cached.index = index;
-    cached.reply = reply;
-    return reply;
-  }
-
-  /** The view at the current data version: its watch keys, and what was rendered of it. */
-  private viewOf(view: WatchedView): RenderedView {
-    let cached = this.views.get(view.cacheKey);
-    if (cached === undefined || cached.version !== this.dataVersion) {
-      cached = { version: this.dataVersion, keys: view.keys() };
-      this.views.set(view.cacheKey, cached);
-    }
-    return cached;
+    return this.views.answerOf(ctx, since, view);
   }
 
   /** Frees timers and held watches. */
   shutdown(): void {
-    this.cancelPlacements();
+    this.placement.cancel();
     this.watch.releaseAll();
   }
 }

@@ -1,9 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import * as os from "node:os";
-import * as path from "node:path";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_CODES } from "../api/errors";
 import type { Server } from "../api/schemas/servers";
 import { adminRefusal, newAdminToken } from "./adminAccess";
@@ -13,10 +9,12 @@ import { Exchange, type ExchangeHost, parseTarget, type RequestLogEntry, type Ta
 import { type FaultController, FaultQueue, type PendingFault } from "./faults";
 import { type Fixture, type FixtureInput, loadFixture } from "./fixture";
 import { internalError, methodNotAllowed, notFoundRoute, ServiceError, writeError } from "./http";
+import { type Listening, listen } from "./listener";
 import { type Mutations, mutationsOf } from "./mutations";
 import { RateLimiter } from "./rateLimit";
 import { adminRouter } from "./routes/admin";
 import { accessOf, apiRouter } from "./routes/index";
+import { DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
 import { TimeCap } from "./timeCap";
 
 export type { RequestLogEntry } from "./exchange";
@@ -113,16 +111,6 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
-const DEFAULTS = {
-  port: 0,
-  watchHoldMs: 40_000,
-  watchMaxIndexAgeMs: 300_000,
-  placementDelayMs: 1_000,
-  bodyLimitBytes: 1024 * 1024,
-  requestTimeCapMs: 50_000,
-  destroyedRetentionMs: 86_400_000,
-} as const;
-
 const REQUEST_LOG_LIMIT = 100_000;
 
 function tokensOf(fixture: Fixture, now: number): EmulatorTokens {
@@ -145,12 +133,6 @@ function emitEmulatorWarning(message: string): void {
   process.emitWarning(`gamehost emulator: ${message}`, "GamehostEmulatorWarning");
 }
 
-function checkMs(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`Emulator option ${name} must be an integer ≥ 0, got ${value}`);
-  return value;
-}
-
 /**
  * Starts the emulator of the hosting service on 127.0.0.1. It answers as docs/service-contract.md
  * describes: same routes, auth rules, errors, watch semantics and placement.
@@ -158,36 +140,13 @@ function checkMs(name: string, value: number): number {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const onWarning = options.onWarning ?? emitEmulatorWarning;
   const fixture = loadFixture(options.fixture);
-  const now = options.now ?? Date.now;
-  const requestTimeCapMs = checkMs("requestTimeCapMs", options.requestTimeCapMs ?? DEFAULTS.requestTimeCapMs);
-  const settings = {
-    watchHoldMs: checkMs("watchHoldMs", options.watchHoldMs ?? DEFAULTS.watchHoldMs),
-    watchMaxIndexAgeMs: checkMs(
-      "watchMaxIndexAgeMs",
-      options.watchMaxIndexAgeMs ?? DEFAULTS.watchMaxIndexAgeMs,
-    ),
-    placementDelayMs: checkMs("placementDelayMs", options.placementDelayMs ?? DEFAULTS.placementDelayMs),
-    placement: options.placement ?? "auto",
-    bodyLimitBytes: checkMs("bodyLimitBytes", options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes),
-    stateFile: options.stateFile,
-    destroyedRetentionMs: checkMs(
-      "destroyedRetentionMs",
-      options.destroyedRetentionMs ?? DEFAULTS.destroyedRetentionMs,
-    ),
-    now,
-  };
-  // With a state file, exports sit beside it and are kept: their records and URLs outlive a restart.
-  const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
-  const exportDir =
-    options.exportDir ??
-    (options.stateFile !== undefined
-      ? `${options.stateFile}.exports`
-      : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
+  const settings = settingsOf(options, onWarning);
+  const { now } = settings.core;
   let core: EmulatorCore;
   try {
-    core = new EmulatorCore(fixture, { ...settings, exportDir, warn: onWarning });
+    core = new EmulatorCore(fixture, settings.core);
   } catch (err) {
-    if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
+    removeTempExportDir(settings);
     throw err;
   }
   const faults = new FaultQueue();
@@ -209,7 +168,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const warn = (err: unknown) => onWarning(String(err));
   const host: ExchangeHost = {
     core,
-    caps: new TimeCap(requestTimeCapMs, warn),
+    caps: new TimeCap(settings.requestTimeCapMs, warn),
     log(entry) {
       if (requests.length >= REQUEST_LOG_LIMIT) requests = requests.slice(REQUEST_LOG_LIMIT / 2);
       requests.push(entry);
@@ -288,43 +247,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return undefined;
   }
 
-  const server = createServer((req, res) => {
-    try {
-      handle(req, res);
-    } catch (err) {
-      // Last line of defence: never a crash or a stack trace to the client.
-      warn(err);
-      try {
-        writeError(res, randomUUID(), internalError());
-      } catch {
-        res.destroy();
-      }
-    }
-  });
-  let connections = 0;
-  server.on("connection", () => {
-    connections++;
-  });
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-    else socket.destroy();
-  });
+  let listening: Listening;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port ?? DEFAULTS.port, "127.0.0.1", () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    listening = await listen(handle, options.port ?? DEFAULTS.port, warn);
   } catch (err) {
     core.shutdown();
-    if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
-    throw new Error(`Cannot start the emulator on 127.0.0.1:${options.port ?? 0}: ${(err as Error).message}`);
+    core.close();
+    removeTempExportDir(settings);
+    throw err;
   }
-  // Accept failures (e.g. out of file descriptors) are emitted here; unheard, they would crash.
-  server.on("error", warn);
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = listening;
   const url = `http://127.0.0.1:${port}`;
   core.baseUrl = url;
 
@@ -346,7 +278,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       requests = [];
     },
     watcherCount: () => core.watch.count,
-    connectionCount: () => connections,
+    connectionCount: () => listening.connections(),
     mutate: mutations,
     stop() {
       stopped ??= (async () => {
@@ -357,9 +289,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         // Answers waiting for their state write go out before the connections close.
         await core.settled();
+        core.close();
         server.closeAllConnections();
         await closed;
-        if (tempExportDir) rmSync(exportDir, { recursive: true, force: true });
+        removeTempExportDir(settings);
       })();
       return stopped;
     },

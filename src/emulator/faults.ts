@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { describeIssues } from "../api/issues";
+import { toFieldIssues } from "../api/validate";
 import { MAX_GLOB_LENGTH, PathGlob } from "./pathGlob";
 
 /** What an injected fault does to a matching request. */
@@ -13,6 +15,18 @@ export const FAULT_KINDS = [
 /** One of {@link FAULT_KINDS}. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/**
+ * Most faults pending at once: every routed request is matched against each, so the queue's length
+ * is a cost on every request (a fault hits many requests through `count`, not by repetition).
+ */
+export const MAX_PENDING_FAULTS = 100;
+
+/** Largest `retryAfterMs`: 100 years, so the instant it names is always a valid HTTP date. */
+export const MAX_RETRY_AFTER_MS = 100 * 365.25 * 86_400_000;
+
+/** Largest `count`: a fault that never runs out is as good as one this large. */
+export const MAX_FAULT_COUNT = 1_000_000_000;
+
 /** A fault for the next `count` requests matching `method` and `path`. */
 export interface FaultSpec {
   /** HTTP method to match (any when omitted). */
@@ -26,11 +40,11 @@ export interface FaultSpec {
   /** Glob the request path must match, as {@link PathGlob} reads it (`*` within a segment, `**` across). */
   pathGlob?: string;
   kind: FaultKind;
-  /** How many matching requests it hits; default 1. */
+  /** How many matching requests it hits, 1 to {@link MAX_FAULT_COUNT}; default 1. */
   count?: number;
   /** `rate_limit` only: `retry-after` as an HTTP date (default) or in seconds. */
   retryAfter?: "date" | "seconds";
-  /** `rate_limit` only: how far ahead `retry-after` points, in ms; default 1000. */
+  /** `rate_limit` only: how far ahead `retry-after` points, in ms, 0 to {@link MAX_RETRY_AFTER_MS}; default 1000. */
   retryAfterMs?: number;
 }
 
@@ -69,9 +83,21 @@ export const FaultSpecJson = z
       })
       .optional(),
     kind: z.enum(FAULT_KINDS),
-    count: z.number().int().min(1).optional(),
+    count: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FAULT_COUNT, { error: `must be at most ${MAX_FAULT_COUNT}` })
+      .optional(),
     retryAfter: z.enum(["date", "seconds"]).optional(),
-    retryAfterMs: z.number().int().min(0).optional(),
+    retryAfterMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RETRY_AFTER_MS, {
+        error: `must be at most ${MAX_RETRY_AFTER_MS} (100 years), so that retry-after is a valid date`,
+      })
+      .optional(),
   })
   .refine((spec) => spec.path === undefined || spec.pathGlob === undefined, {
     error: "give path or pathGlob, not both",
@@ -80,6 +106,16 @@ export const FaultSpecJson = z
 
 /** A pending fault with its glob compiled. */
 type QueuedFault = PendingFault & { glob?: PathGlob };
+
+/** Thrown when the queue already holds {@link MAX_PENDING_FAULTS}; the admin route answers it with a 400. */
+export class FaultQueueFull extends Error {
+  constructor() {
+    super(
+      `Invalid fault: the queue holds ${MAX_PENDING_FAULTS} pending faults, the most it takes; clear them (DELETE /__admin/faults), or give a fault a count instead of injecting it again.`,
+    );
+    this.name = "FaultQueueFull";
+  }
+}
 
 /** Queue of injected faults; the first pending one that matches a request takes it. */
 export class FaultQueue implements FaultController {
@@ -95,9 +131,10 @@ export class FaultQueue implements FaultController {
       retryAfter: spec.retryAfter,
       retryAfterMs: spec.retryAfterMs,
     });
-    if (!parsed.success) throw new Error(`Invalid fault: ${parsed.error.message}`);
+    if (!parsed.success) throw new Error(`Invalid fault: ${describeIssues(toFieldIssues(parsed.error))}`);
     if (spec.path instanceof RegExp && spec.pathGlob !== undefined)
       throw new Error("Invalid fault: give path or pathGlob, not both");
+    if (this.faults.length >= MAX_PENDING_FAULTS) throw new FaultQueueFull();
     this.faults.push({
       ...(spec.method ? { method: spec.method.toUpperCase() } : {}),
       ...(spec.path !== undefined ? { path: spec.path } : {}),

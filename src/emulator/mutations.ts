@@ -6,7 +6,7 @@ import { DisplayName, NameId, Rfc3339, Uint32, Uuid } from "../api/schemas/commo
 import { toFieldIssues } from "../api/validate";
 import type { EmulatorCore } from "./core";
 import { CloudTimestamp } from "./fixture";
-import { watchKeys } from "./routes/cloud";
+import { watchKeys } from "./watch";
 import type { Environment, Game, Group } from "./world";
 
 /** A billing patch: a timestamp sets a field, `null` removes it, an absent key leaves it. */

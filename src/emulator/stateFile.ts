@@ -1,5 +1,15 @@
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { type FileHandle, open, rename, rm, unlink } from "node:fs/promises";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from "node:fs";
+import { type FileHandle, open, rename, rm, truncate, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import {
   journalFileOf,
@@ -11,10 +21,14 @@ import {
   type StateText,
   tempFileOf,
 } from "./stateFormat";
+import { StateLock } from "./stateLock";
 
 /** What the state file asks of the emulator's state, each answered at once (synchronously). */
 export interface StateSource {
-  /** The changes since the last call, as journal changes in the order made (see stateFormat.ts). */
+  /**
+   * The emulator's own changes since the last call (placement, retention drops), already in effect,
+   * as journal changes in the order made (see stateFormat.ts). Written until they are on disk.
+   */
   changes(): string[];
   /** The whole state as it is now, as snapshot `generation`. */
   snapshot(generation: number): StateText;
@@ -33,7 +47,39 @@ export const stateIo = {
   unlink,
   /** Makes a journal append durable: the moment its changes may be acknowledged. */
   datasync: (handle: FileHandle): Promise<void> => handle.datasync(),
+  /** Cuts a journal back to its last whole line after a failed append. */
+  truncate,
 };
+
+/**
+ * A change a request asks for, kept back until it is on disk: nobody sees it before (a create is
+ * not listed, a delete frees no port), and a failed write drops it, so what the emulator shows is
+ * always what it keeps.
+ */
+export interface StagedChange {
+  /** Its journal changes, taken when its write starts (so they hold the records as they then are). */
+  changes(): string[];
+  /** Puts it in effect, once written. */
+  apply(): void;
+}
+
+/** A state write failed: the changes of its requests were dropped, those of the emulator's own kept. */
+export class StateWriteError extends Error {
+  constructor(
+    message: string,
+    /** The file-system error code, e.g. `ENOSPC`. */
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = "StateWriteError";
+  }
+}
+
+/** How long after a failed write the emulator's own changes (placements) are tried again unprompted. */
+export const retryPolicy = { delayMs: 1_000 };
+
+/** Errors that say the disk is full: a start goes on without a new snapshot, and writes resume with space. */
+const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
 
 /**
  * When a journal is folded into a new snapshot: once it is larger than the last snapshot and than
@@ -93,13 +139,19 @@ async function syncDir(dir: string): Promise<void> {
 
 /**
  * The state file of one emulator: a snapshot, `FILE`, and a journal of the changes made since,
- * `FILE.journal.<generation>` (docs/reliability.md, "The emulator's state").
+ * `FILE.journal.<generation>` (docs/reliability.md, "The emulator's state"), with the lock
+ * `FILE.lock` that keeps a second emulator off them (see stateLock.ts).
  *
  * A change is written by appending one line to the journal and flushing it (fdatasync): the bytes
  * written are those of the records that changed, whatever the size of the state. Appends run in the
  * background, one at a time: changes made while one is in flight are written together by the next
- * one, as they are when it starts. {@link save} resolves once an append holding the caller's change
- * is on disk, so a request answered after it can never be lost.
+ * one, as they are when it starts. A request's change is {@link commit}ted: put in effect only once
+ * an append holding it is on disk, and dropped, never written later, when that append fails. The
+ * emulator's own changes (placement, retention) are in effect at once and written with the next
+ * append ({@link save}), tried again until they are on disk.
+ *
+ * A failed append cuts the journal back to its last whole line, so the next one goes on in the same
+ * file: a full disk costs no new files, and writes resume by themselves once space returns.
  *
  * Once the journal outgrows the snapshot ({@link journalPolicy}), appends switch to the journal of the
  * next generation and a snapshot of that generation is taken, at one and the same moment; the
@@ -111,14 +163,19 @@ async function syncDir(dir: string): Promise<void> {
 export class StateFile {
   private writing = false;
   /** Callers waiting for the next append (it starts when the one in flight ends). */
-  private waiting: { resolve: () => void; reject: (err: unknown) => void }[] | undefined;
+  private waiting:
+    | { staged: StagedChange | undefined; resolve: () => void; reject: (err: unknown) => void }[]
+    | undefined;
   private idleWaiters: (() => void)[] = [];
   private readonly dir: string;
+  private readonly lock: StateLock;
   /** The highest generation loaded; the start's snapshot is the next one. */
   private loadedGeneration = 0;
+  /** The newest journal loaded, where appends go on when no snapshot can be written at start. */
+  private loadedJournal: { generation: number; wholeBytes: number } | undefined;
   /** The generation appends go to. */
   private generation = 0;
-  /** Bytes in that journal. */
+  /** Bytes in that journal: all whole lines, as a failed append is cut off again. */
   private journalBytes = 0;
   /** Bytes of the newest snapshot written. */
   private snapshotBytes = 0;
@@ -126,17 +183,18 @@ export class StateFile {
   private journalDurable = false;
   /** The snapshot being written in the background, if any. */
   private compacting: Promise<void> | undefined;
-  /** Changes of a failed append, written with the next one. */
+  /** The emulator's own changes of a failed append, written with the next one. */
   private unwritten: string[] = [];
-  /**
-   * After a failed append the journal may end in a part of a line: no line may follow it, so the next
-   * write switches to a new generation (a torn last line is skipped on load; one in the middle is not).
-   */
-  private mustSwitch = false;
+  /** The journal may end in a part of a line that could not be cut off yet: cut it before appending. */
+  private tornEnd = false;
+  /** The unprompted retry of {@link unwritten}. */
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
 
   /**
-   * Checks that `file` can be kept: its directory exists, it is not a directory, and temporary files
-   * left by a killed emulator are removed. Throws naming the path and the fix.
+   * Checks that `file` can be kept: its directory exists, it is not a directory, no other emulator
+   * uses it (the lock is taken here), and temporary files left by a killed emulator are removed.
+   * Throws naming the path and the fix.
    */
   constructor(
     readonly file: string,
@@ -164,7 +222,14 @@ export class StateFile {
         `Cannot keep emulator state in ${file}: it is a directory; pass a file path (--state).`,
       );
     }
-    for (const leftover of leftoverTempFiles(file)) rmSync(leftover, { force: true });
+    // Before anything is read or removed: another emulator's files are not this one's to touch.
+    this.lock = StateLock.acquire(file, warn);
+    try {
+      for (const leftover of leftoverTempFiles(file)) rmSync(leftover, { force: true });
+    } catch (err) {
+      this.lock.release();
+      throw err;
+    }
   }
 
   /**
@@ -174,6 +239,7 @@ export class StateFile {
   load(): LoadedState | undefined {
     const state = readState(this.file, this.warn);
     this.loadedGeneration = state?.generation ?? 0;
+    this.loadedJournal = state?.lastJournal;
     return state;
   }
 
@@ -181,11 +247,15 @@ export class StateFile {
    * Writes a snapshot of the state now, synchronously, with an empty journal after it: at start,
    * before any request, so a state file that cannot be written stops the emulator from starting
    * instead of failing its first create. Journals folded into it are deleted once it is in place.
+   *
+   * On a full disk, a state that loaded starts anyway on the files it has (nothing on them is
+   * changed but a torn end of the newest journal, cut off): its reads are served, and its writes
+   * answer 503 until space returns.
    */
   writeNow(): void {
     const generation = Math.max(this.loadedGeneration, ...journalsOf(this.file).map((j) => j.generation)) + 1;
     // The snapshot holds every change made so far (restore, pruning at start).
-    this.source.changes();
+    const changes = this.source.changes();
     const tmp = tempFileOf(this.file);
     const journal = journalFileOf(this.file, generation);
     let bytes = 0;
@@ -202,6 +272,7 @@ export class StateFile {
       syncDirSync(this.dir);
     } catch (err) {
       rmSync(tmp, { force: true });
+      if (this.startOnLoadedFiles(err, changes)) return;
       throw new Error(
         `Cannot write emulator state file ${this.file} (${reasonOf(err)}): make ${this.dir} writable, or pass another state file path (--state).`,
       );
@@ -215,11 +286,53 @@ export class StateFile {
     this.journalDurable = true;
   }
 
+  /**
+   * After a start's snapshot failed for a full disk: appends go on in the newest journal loaded, cut
+   * back to its last whole line. `false` when that cannot be (no state loaded, or another error).
+   */
+  private startOnLoadedFiles(err: unknown, changes: string[]): boolean {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined || !DISK_FULL.has(code) || !existsSync(this.file)) return false;
+    const journal = this.loadedJournal ?? { generation: this.loadedGeneration, wholeBytes: 0 };
+    const journalFile = journalFileOf(this.file, journal.generation);
+    if (existsSync(journalFile) && statSync(journalFile).size > journal.wholeBytes) {
+      // Cutting frees space; it needs none.
+      try {
+        truncateSync(journalFile, journal.wholeBytes);
+      } catch {
+        return false;
+      }
+    }
+    this.generation = journal.generation;
+    this.journalBytes = journal.wholeBytes;
+    this.snapshotBytes = statSync(this.file).size;
+    this.journalDurable = existsSync(journalFile);
+    this.unwritten = changes;
+    this.scheduleRetry();
+    this.warn(
+      `cannot write a new snapshot of ${this.file} (${reasonOf(err)}): started on the files as they are; changes answer 503 until the disk has space again.`,
+    );
+    return true;
+  }
+
   /** Resolves once the state as it is now (or later) is on disk; rejects when that write fails. */
   save(): Promise<void> {
+    return this.enqueue(undefined);
+  }
+
+  /**
+   * Writes a request's change and then puts it in effect; resolves once both are done. Rejects with
+   * a {@link StateWriteError} when the write fails: the change is then dropped, never in effect and
+   * never written.
+   */
+  commit(staged: StagedChange): Promise<void> {
+    return this.enqueue(staged);
+  }
+
+  private enqueue(staged: StagedChange | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       this.waiting ??= [];
-      this.waiting.push({ resolve, reject });
+      this.waiting.push({ staged, resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -233,37 +346,67 @@ export class StateFile {
     }
   }
 
+  /** Stops retrying and releases the lock: after {@link idle}, when the emulator stops. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.lock.release();
+  }
+
   private async drain(): Promise<void> {
     this.writing = true;
     while (this.waiting) {
       const batch = this.waiting;
       this.waiting = undefined;
+      let own = this.unwritten;
+      this.unwritten = [];
       try {
-        // A switch forced by a failed append waits for the snapshot in flight, before the changes
-        // are taken: the next snapshot must be taken at the very moment they are.
-        if (this.mustSwitch) await this.compacting;
-        const changes = [...this.unwritten, ...this.source.changes()];
-        this.unwritten = [];
+        own = [...own, ...this.source.changes()];
         if (this.compactionDue()) this.compact();
+        const requested = batch.flatMap((w) => w.staged?.changes() ?? []);
+        // The emulator's own changes first: a request's change of the same record is the newer one.
+        const changes = [...own, ...requested];
         if (changes.length > 0) await this.append(changes);
-        for (const w of batch) w.resolve();
       } catch (err) {
+        this.unwritten = own;
+        this.scheduleRetry();
         for (const w of batch) w.reject(err);
+        continue;
+      }
+      for (const w of batch) {
+        try {
+          w.staged?.apply();
+          w.resolve();
+        } catch (err) {
+          w.reject(err);
+        }
       }
     }
     this.writing = false;
     for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
+  /** Writes the emulator's own changes of a failed append again later, even if no request comes. */
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer !== undefined || this.unwritten.length === 0) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.save().catch(() => undefined);
+    }, retryPolicy.delayMs);
+    this.retryTimer.unref();
+  }
+
   private compactionDue(): boolean {
     if (this.compacting) return false;
-    return this.mustSwitch || this.journalBytes > Math.max(this.snapshotBytes, journalPolicy.minBytes);
+    return this.journalBytes > Math.max(this.snapshotBytes, journalPolicy.minBytes);
   }
 
   /**
    * Switches appends to the next generation's journal and takes that generation's snapshot, in one
-   * synchronous step: the snapshot holds exactly what the journals before it hold. Its write runs in
-   * the background, appends going on meanwhile.
+   * synchronous step: the snapshot holds exactly what the journals before it hold (requests' changes
+   * not yet written are in neither: they go into the new journal). Its write runs in the background,
+   * appends going on meanwhile.
    */
   private compact(): void {
     const generation = this.generation + 1;
@@ -271,7 +414,7 @@ export class StateFile {
     this.generation = generation;
     this.journalBytes = 0;
     this.journalDurable = false;
-    this.mustSwitch = false;
+    this.tornEnd = false;
     this.compacting = this.writeSnapshot(text, generation)
       .catch((err: unknown) =>
         this.warn(
@@ -317,7 +460,14 @@ export class StateFile {
     const journal = journalFileOf(this.file, this.generation);
     const bytes = Buffer.from(journalLine(changes));
     try {
+      // A part of a line left by an earlier failure would make this line unreadable: cut it first.
+      if (this.tornEnd) {
+        await stateIo.truncate(journal, this.journalBytes);
+        this.tornEnd = false;
+      }
       const handle = await stateIo.open(journal, "a");
+      // From here on a failure may leave some of the line (or all of it, unflushed): it is cut off.
+      this.tornEnd = true;
       try {
         for (let at = 0; at < bytes.length; ) at += (await handle.write(bytes, at)).bytesWritten;
         await stateIo.datasync(handle);
@@ -328,11 +478,27 @@ export class StateFile {
         await syncDir(this.dir);
         this.journalDurable = true;
       }
+      this.tornEnd = false;
     } catch (err) {
-      this.unwritten = changes;
-      this.mustSwitch = true;
-      throw new Error(`Cannot write emulator state journal ${journal}: ${reasonOf(err)}`);
+      await this.cutTornEnd(journal);
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new StateWriteError(`Cannot write emulator state journal ${journal}: ${reasonOf(err)}`, code);
     }
     this.journalBytes += bytes.length;
+  }
+
+  /**
+   * Cuts the journal back to its last whole line after a failed append: the failed line never
+   * counts, and the next append goes on in the same file. When even that fails, the next append
+   * tries it again before writing.
+   */
+  private async cutTornEnd(journal: string): Promise<void> {
+    if (!this.tornEnd) return;
+    try {
+      await stateIo.truncate(journal, this.journalBytes);
+      this.tornEnd = false;
+    } catch {
+      // See above.
+    }
   }
 }

@@ -64,6 +64,11 @@ export interface PersistedState {
 /** The state as loaded, with the highest generation found (the next snapshot's is above it). */
 export interface LoadedState extends PersistedState {
   generation: number;
+  /**
+   * The newest journal replayed, with its bytes up to its last whole line (a torn end excluded):
+   * where appends may go on when no new snapshot can be written at start (a full disk).
+   */
+  lastJournal?: { file: string; generation: number; wholeBytes: number };
 }
 
 /**
@@ -110,20 +115,59 @@ export function journalFileOf(file: string, generation: number): string {
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Files beside `file` named `<its name><suffix>`, with the number the suffix pattern captures. */
-function besides(file: string, suffix: string): { file: string; n: number }[] {
+/** Files beside `file` named `<its name><suffix>`, with what the suffix pattern captures. */
+function besides(
+  file: string,
+  suffix: string,
+): { file: string; name: string; captured: string; isDir: boolean }[] {
   const pattern = new RegExp(`^${escapeRegex(path.basename(file))}${suffix}$`);
   const dir = path.dirname(file);
-  return readdirSync(dir).flatMap((name) => {
-    const match = pattern.exec(name);
-    return match ? [{ file: path.join(dir, name), n: Number(match[1]) }] : [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const match = pattern.exec(entry.name);
+    return match
+      ? [
+          {
+            file: path.join(dir, entry.name),
+            name: entry.name,
+            captured: match[1] ?? "",
+            isDir: entry.isDirectory(),
+          },
+        ]
+      : [];
   });
 }
 
-/** The journals beside `file`, oldest generation first. */
+/**
+ * The generation a journal's name spells: a whole number from 0 to 2^53 - 1 in plain decimal, as
+ * the emulator writes it. Anything else (`1e+23`, `007`, a number past what a double holds exactly)
+ * is no journal of the emulator's, and guessing its place in the order could replay it wrongly.
+ */
+function generationOf(text: string): number | undefined {
+  if (!/^(0|[1-9]\d*)$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * The journals beside `file`, oldest generation first. Throws naming the entry when one is named like
+ * a journal but cannot be one: a directory, or a generation that is not a safe whole number.
+ */
 export function journalsOf(file: string): { file: string; generation: number }[] {
-  return besides(file, "\\.journal\\.(\\d+)")
-    .map(({ file: journal, n }) => ({ file: journal, generation: n }))
+  return besides(file, "\\.journal\\.(\\d[\\de+.]*)")
+    .map((entry) => {
+      const generation = generationOf(entry.captured);
+      if (generation === undefined) {
+        throw new Error(
+          `Unexpected file ${entry.file} beside the emulator state file ${file}: a journal's generation is a whole number from 0 to ${Number.MAX_SAFE_INTEGER} without leading zeros, not ${JSON.stringify(entry.captured)}; the emulator did not write it. Move it away, or pass another state file path (--state).`,
+        );
+      }
+      if (entry.isDir) {
+        throw new Error(
+          `Unexpected directory ${entry.file} beside the emulator state file ${file}: the emulator keeps its journals there as files. Move it away, or pass another state file path (--state).`,
+        );
+      }
+      return { file: entry.file, generation };
+    })
     .sort((a, b) => a.generation - b.generation);
 }
 
@@ -134,7 +178,9 @@ export function tempFileOf(file: string): string {
 
 /** `FILE.<pid>.tmp` files a killed emulator may have left beside `file`. */
 export function leftoverTempFiles(file: string): string[] {
-  return besides(file, "\\.(\\d+)\\.tmp").map(({ file: tmp }) => tmp);
+  return besides(file, "\\.(\\d+)\\.tmp")
+    .filter((entry) => !entry.isDir)
+    .map(({ file: tmp }) => tmp);
 }
 
 function readSnapshot(file: string): z.infer<typeof Snapshot> {
@@ -166,32 +212,39 @@ function parseLine(line: string): { changes: z.infer<typeof JournalLine> } | { r
 }
 
 /**
- * Applies a journal's changes in order. Its last line may be cut short by a kill during its write,
- * which was then never acknowledged: it is skipped with a warning. Any other line that cannot be read
- * means the file was damaged or written by something else, and is refused naming the file and line.
+ * Applies a journal's changes in order. A write cut off by a kill leaves a last line without its
+ * newline, and that write was never acknowledged: it is skipped with a warning. Any other line that
+ * cannot be read, the last one included when it is complete, means the file was damaged or written
+ * by something else, and is refused naming the file and line.
  */
 function replay(
   journal: string,
   servers: Map<string, ServerRecord>,
   exports: Map<string, ExportRecord>,
   warn: (message: string) => void,
-): void {
-  const text = readFileSync(journal, "utf8");
-  if (text === "") return;
-  const lines = (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
+): number {
+  let text: string;
+  try {
+    text = readFileSync(journal, "utf8");
+  } catch (err) {
+    throw new Error(`Cannot read emulator state journal ${journal}: ${(err as Error).message}`);
+  }
+  if (text === "") return 0;
+  const torn = !text.endsWith("\n");
+  const lines = (torn ? text : text.slice(0, -1)).split("\n");
   lines.forEach((line, i) => {
+    if (torn && i === lines.length - 1) {
+      warn(
+        `skipped the last line of ${journal}: a write cut off by a crash (no newline), never acknowledged.`,
+      );
+      return;
+    }
     const read = parseLine(line);
     if ("reason" in read) {
-      if (i === lines.length - 1) {
-        warn(
-          `skipped the last line of ${journal}: a write cut off by a crash, never acknowledged (${read.reason}).`,
-        );
-        return;
-      }
       throw new Error(
         `Corrupt emulator state journal ${journal}, line ${i + 1} of ${lines.length}: ${read.reason}. ` +
-          "Only its last line can be cut short by a crash: restore the file, or delete it to start " +
-          "without the changes it holds.",
+          "Only a last line without its newline can be cut short by a crash: restore the file, or delete " +
+          "it to start without the changes it holds.",
       );
     }
     for (const change of read.changes) {
@@ -201,6 +254,7 @@ function replay(
       else exports.delete(change.dropExport);
     }
   });
+  return torn ? Buffer.byteLength(text.slice(0, text.lastIndexOf("\n") + 1)) : Buffer.byteLength(text);
 }
 
 /**
@@ -219,16 +273,19 @@ export function readState(
   const exports = new Map<string, ExportRecord>();
   for (const record of snapshot.exports) exports.set(record.uploadId, record);
   let generation = snapshot.generation;
+  let lastJournal: LoadedState["lastJournal"];
   for (const journal of journalsOf(file)) {
     // Older journals are folded into the snapshot already: removed at start.
     if (journal.generation < snapshot.generation) continue;
-    replay(journal.file, servers, exports, warn);
+    const wholeBytes = replay(journal.file, servers, exports, warn);
     generation = journal.generation;
+    lastJournal = { ...journal, wholeBytes };
   }
   return {
     version: 1,
     secret: snapshot.secret,
     generation,
+    ...(lastJournal ? { lastJournal } : {}),
     servers: [...servers.values()],
     exports: [...exports.values()],
   };

@@ -1,3 +1,11 @@
+/**
+ * Watch keys: each names what a waking update touches. Only game updates wake a watch
+ * (docs/service-contract.md §5), so a game is all there is to name.
+ */
+export const watchKeys = {
+  game: (id: string) => `game:${id}`,
+};
+
 /** Why a held watch ended. */
 export type WakeReason = "changed" | "timeout" | "aborted";
 

@@ -260,8 +260,11 @@ export function packageSchema(): PackageSchema {
     // are 0.0.0 (a placeholder for a publishing step to fill in), and a program on such an SDK asks the
     // engine for gamehost 0.0.0, which no plugin is.
     language: {
+      // packageName is what generated TypeScript imports (`pulumi import`, `convert`): the plugin's TypeScript
+      // face that the npm package ships, so that code compiles as printed. (A nodejs SDK generated from this
+      // schema is not a product: TypeScript programs use pulumi-gamehost/native; see docs/languages.md.)
       nodejs: {
-        packageName: `@${PACKAGE_NAME}/sdk`,
+        packageName: `${PACKAGE_NAME}/native`,
         packageDescription: "A Pulumi SDK for the gamehost provider plugin (pulumi-resource-gamehost).",
         respectSchemaVersion: true,
       },

@@ -6,6 +6,7 @@ import { GamehostApiError } from "../../src/api/errors";
 import { closeSharedDispatchers } from "../../src/api/transport";
 import { watchVersions } from "../../src/api/watch";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { until } from "../support/until";
 
 interface Version {
   value: number;
@@ -200,7 +201,7 @@ describe("watch against the emulator", () => {
     const first = await iterator.next();
     const versions = first.done ? 0 : first.value.game.versions.length;
     const next = iterator.next();
-    await waitFor(() => emu.watcherCount() === 1);
+    await until(() => emu.watcherCount() === 1, "the watch to be held");
     const changedAt = Date.now();
     const versionId = emu.mutate.publishVersion(game, { displayName: "v-next" });
     const second = await next;
@@ -217,7 +218,7 @@ describe("watch against the emulator", () => {
     const first = await iterator.next();
     const count = first.done ? 0 : first.value.game.total_player_count;
     const next = iterator.next();
-    await waitFor(() => emu.watcherCount() === 1);
+    await until(() => emu.watcherCount() === 1, "the watch to be held");
     emu.mutate.setTotalPlayerCount(game, count + 7);
     // Not woken: the watch is still held, and the change comes with the hold's end.
     expect(emu.watcherCount()).toBe(1);
@@ -243,7 +244,7 @@ describe("watch against the emulator", () => {
     expect(holds.length).toBeGreaterThanOrEqual(2);
 
     // A billing change wakes no watch: the next hold to end brings it.
-    await waitFor(() => emu.watcherCount() === 1);
+    await until(() => emu.watcherCount() === 1, "the watch to be held");
     emu.mutate.setBilling(group, { payment_failed_ts: "2024-09-01T00:00:00.000Z" });
     expect(emu.watcherCount()).toBe(1);
     const changed = await next;
@@ -256,10 +257,10 @@ describe("watch against the emulator", () => {
     const iterator = client().watchGames({ signal: controller.signal, ...PACING });
     await iterator.next();
     const next = iterator.next();
-    await waitFor(() => emu.watcherCount() === 1);
+    await until(() => emu.watcherCount() === 1, "the watch to be held");
     controller.abort();
     await expect(next).resolves.toEqual({ done: true, value: undefined });
-    await waitFor(() => emu.watcherCount() === 0);
+    await until(() => emu.watcherCount() === 0, "the watch to end");
   });
 
   it("propagates a refusal", async () => {
@@ -273,11 +274,3 @@ describe("watch against the emulator", () => {
     await expect(iterator.next()).rejects.toMatchObject({ status: 403, code: "API_FORBIDDEN" });
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -83,7 +83,8 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
     }
     // The schema's respectSchemaVersion: the SDK carries the package's version, not a placeholder.
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as unknown;
-    expect(manifest).toMatchObject({ name: "@pulumi-gamehost/sdk", version: PACKAGE_VERSION });
+    // The schema's packageName is the TypeScript face the npm package ships (what `pulumi import` imports).
+    expect(manifest).toMatchObject({ name: "pulumi-gamehost/native", version: PACKAGE_VERSION });
     tool("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefer-offline"], dir);
     tool(path.join(dir, "node_modules", ".bin", "tsc"), ["--noEmit", "-p", "."], dir);
   });
@@ -164,7 +165,16 @@ describe.skipIf(!realCli)(realCliTitle("SDK generation through the wrapped langu
       path.join(node, "package.json"),
       '{\n  "name": "add-nodejs",\n  "main": "index.js"\n}\n',
     );
-    const nodeOut = await new CliProject(node, root).ok(["package", "add", SCHEMA]);
+    // Our schema names `pulumi-gamehost/native` as the nodejs package, which npm cannot install under that
+    // name (TypeScript programs use the shipped face instead; docs/languages.md): the wrapper's Link is
+    // checked with a copy of the schema that names an installable package, as other providers' schemas do.
+    const nodeSchema = path.join(root, "schema-nodejs-package.json");
+    const spec = JSON.parse(fs.readFileSync(SCHEMA, "utf8")) as {
+      language: { nodejs: { packageName: string } };
+    };
+    spec.language.nodejs.packageName = "@pulumi-gamehost/sdk";
+    fs.writeFileSync(nodeSchema, JSON.stringify(spec));
+    const nodeOut = await new CliProject(node, root).ok(["package", "add", nodeSchema]);
     expect(nodeOut).toContain('import * as gamehost from "@pulumi-gamehost/sdk";');
     expect(JSON.parse(fs.readFileSync(path.join(node, "package.json"), "utf8"))).toEqual({
       name: "add-nodejs",

@@ -2,13 +2,15 @@
  * `pulumi import gamehost:index:Server <name> <gameId>/<environmentId>/<serverId>` through the real CLI, of a
  * server made beforehand straight through the emulator's API, in a project of each language: the code it
  * prints with `--out` (YAML by the YAML host, TypeScript and Python by the pinned build's hosts, see
- * ./languages.ts), put into that project's program, gives a preview with no changes.
+ * ./languages.ts), put as printed into that project's program (TypeScript type-checked against
+ * `pulumi-gamehost/native`, Python on the SDK `pulumi package add` makes), gives a preview with no changes.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { dist, REPO_ROOT } from "../support/dist";
+import { docBlock, shellCommands } from "../support/docBlocks";
 import { serverTarget } from "../support/emulator";
 import { linkNodeModules, QUICKSTART_DIR } from "../support/examples";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
@@ -16,6 +18,15 @@ import { useCliEnvironment } from "./helpers";
 import { generateSdk, PLUGIN_DIR, pipInstall, pythonVenv, SCHEMA_FILE } from "./languages";
 
 const SERVER = "gamehost:index:Server";
+const ADOPTING = "docs/adopting-servers.md";
+const IMPORT_SECTION = "With the provider plugin: `pulumi import`";
+/** What the page says each language's printed code starts with: the line that imports the package. */
+function documentedImport(language: string): string {
+  const page = fs.readFileSync(path.join(REPO_ROOT, ADOPTING), "utf8");
+  const line = new RegExp(`^- ${language}: \`([^\`]+)\``, "m").exec(page)?.[1];
+  if (!line) throw new Error(`${ADOPTING} says nothing of the ${language} code \`pulumi import\` prints`);
+  return line;
+}
 
 /** A Pulumi.yaml of a project `name` in `runtime`, with the plugin from this repo. */
 function manifest(name: string, runtime: string): string {
@@ -53,7 +64,21 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
       "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
     });
     const out = path.join(setup.root, `match-${language}.code`);
-    await project.ok(["import", SERVER, "match", importId, "--yes", "--out", out]);
+    // docs/adopting-servers.md's command as written, its id placeholder filled, non-interactive.
+    const [command] = shellCommands(docBlock(ADOPTING, IMPORT_SECTION, "bash"), [
+      ["<gameId>/<environmentId>/<serverId>", importId],
+    ]);
+    // docs/languages.md ("Import and get") and the reference page of Server ("Import") show the same command.
+    for (const [page, section] of [
+      ["docs/languages.md", "Import and get"],
+      ["docs/reference/server.md", "Import"],
+    ] as const)
+      expect(shellCommands(docBlock(page, section, "sh")), page).toEqual(
+        shellCommands(docBlock(ADOPTING, IMPORT_SECTION, "bash")),
+      );
+    const args = (command ?? "").split(" ");
+    expect(args.slice(0, 4)).toEqual(["pulumi", "import", SERVER, "match"]);
+    await project.ok([...args.slice(1), "--yes", "--out", out]);
     return { project, code: fs.readFileSync(out, "utf8") };
   }
 
@@ -80,19 +105,20 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     expect(await yaml.project.stateIds([SERVER])).toEqual({ match: server.id });
     // The YAML generator writes the short token (`gamehost:Server`), which means the same.
     expect(yaml.code).toMatch(/^ {4}type: gamehost:(index:)?Server$/m);
+    expect(yaml.code).toContain(documentedImport("YAML"));
     fs.appendFileSync(path.join(yaml.project.dir, "Pulumi.yaml"), yaml.code);
     await yaml.project.ok(["preview", "--expect-no-changes"]);
 
-    // TypeScript: the generated program on `pulumi-gamehost/native`, the TypeScript face of the plugin, in
-    // place of the generated SDK package (same classes and types; see genSdk.test.ts).
+    // TypeScript: the generated program as printed. The schema's language.nodejs.packageName makes it import
+    // `pulumi-gamehost/native`, the TypeScript face of the plugin that the npm package ships.
     const ts = await imported("typescript", "nodejs", importId);
-    const sdkImport = `import * as gamehost from "${JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")).language.nodejs.packageName}";`;
-    expect(ts.code).toContain(sdkImport);
-    const tsDir = ts.project.dir;
-    fs.writeFileSync(
-      path.join(tsDir, "index.ts"),
-      ts.code.replace(sdkImport, `import * as gamehost from "pulumi-gamehost/native";`),
+    expect(ts.code).toContain('import * as gamehost from "pulumi-gamehost/native";');
+    expect(ts.code).toContain(documentedImport("TypeScript"));
+    expect(ts.code).toContain(
+      `import * as gamehost from "${JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")).language.nodejs.packageName}";`,
     );
+    const tsDir = ts.project.dir;
+    fs.writeFileSync(path.join(tsDir, "index.ts"), ts.code);
     fs.copyFileSync(path.join(QUICKSTART_DIR, "tsconfig.json"), path.join(tsDir, "tsconfig.json"));
     fs.writeFileSync(
       path.join(tsDir, "package.json"),
@@ -113,6 +139,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     const installed = pipInstall(python, sdk, path.join(setup.root, "site-packages"));
     const py = await imported("python", "python", importId, { ...venv, ...installed });
     expect(py.code).toContain("import pulumi_gamehost as gamehost");
+    expect(py.code).toContain(documentedImport("Python"));
     fs.writeFileSync(path.join(py.project.dir, "__main__.py"), py.code);
     await py.project.ok(["preview", "--expect-no-changes"]);
 

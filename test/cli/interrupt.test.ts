@@ -19,6 +19,7 @@ import {
 } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { realCli, realCliTitle } from "../support/realPulumi";
+import { until } from "../support/until";
 import { useCliEnvironment } from "./helpers";
 import { configure, programProject } from "./programProject";
 
@@ -28,14 +29,6 @@ const NAMES = ["a", "b", "c"];
  * host has no Cancel, so the CLI waits for its creates to reach this deadline (kept short).
  */
 const READY_TIMEOUT_S = { plugin: 120, dynamic: 15 } as const;
-
-async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface PendingOperation {
   type: string;
@@ -72,7 +65,7 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
       let interrupted: number;
       let result: Awaited<typeof up.done>;
       try {
-        await until("the three creates", () => tagged().length === NAMES.length);
+        await until(() => tagged().length === NAMES.length, "the three creates");
         interrupted = Date.now();
         up.child.kill("SIGINT");
         result = await up.done;

@@ -111,12 +111,3 @@ export function pipInstall(python: string, sdkDir: string, target: string): Node
   ]);
   return { PYTHONPATH: target };
 }
-
-/** The first fenced block of `lang` under the `## <heading>` section of docs/languages.md, as written. */
-export function languagesDocBlock(heading: string, lang: string): string {
-  const doc = fs.readFileSync(path.join(REPO_ROOT, "docs", "languages.md"), "utf8");
-  const section = doc.split(/^## /m).find((s) => s.startsWith(`${heading}\n`));
-  const block = section?.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``))?.[1];
-  if (!block) throw new Error(`docs/languages.md has no \`\`\`${lang} block under "## ${heading}"`);
-  return block;
-}

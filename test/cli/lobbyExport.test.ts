@@ -1,12 +1,13 @@
 /**
  * examples/lobby-export as written, through the real `pulumi` CLI against the emulator: the export of the
  * fixture's sample span and its summary, which matches the CSV behind the secret URL; a second `up` changes
- * nothing; destroy.
+ * nothing; a new `generation` (a trigger) exports again; destroy calls no service.
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { EXPORT_TYPE, ROUTES, routesCalled } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
 import { copiedProject, realCli, realCliTitle } from "../support/realPulumi";
 import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
@@ -46,7 +47,19 @@ describe.skipIf(!realCli)(realCliTitle("examples/lobby-export"), () => {
     expect(JSON.stringify(await project.exported())).not.toContain(String(outputs.url));
 
     await project.ok(["up", "--yes", "--expect-no-changes"]);
+
+    // A trigger changed: a fresh export of the same span (a new URL), made before the old one goes.
+    setup.emulator.resetRequests();
+    await project.setConfig({ "gamehost-lobby-export:generation": { value: "2" } });
+    const steps = await project.stepsOf(["up", "--yes", "--skip-preview"], [EXPORT_TYPE]);
+    expect(steps.map(([op]) => op)).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    expect(routesCalled(setup.emulator).filter((r) => r === ROUTES.exportHistory)).toHaveLength(1);
+    expect((await project.outputsJson()).url).not.toBe(outputs.url);
+
+    // An export has nothing to delete on the service.
+    setup.emulator.resetRequests();
     await project.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(routesCalled(setup.emulator)).toEqual([]);
     expect(await project.exported()).toEqual([]);
     project.expectNoLeak(setup.emulator.tokens.user);
   });

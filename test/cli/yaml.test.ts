@@ -1,41 +1,51 @@
 /**
- * `examples/yaml-quickstart` as written, through the real `pulumi` CLI and its YAML language host, against
- * the emulator: the example is copied to a temp project, and only its `plugins.providers` path is pointed at
- * this repo's `plugin/` folder (what `npm install` would put in node_modules), as its README says.
+ * `examples/yaml-quickstart` as its README says to run it from a clone, through the real `pulumi` CLI and its
+ * YAML language host, against the emulator: the example is copied to a temp project (its `file:../..`
+ * reference pointed at this clone, the one change the move needs), and the README's "From a clone" commands
+ * run line by line (`npm install` links the clone without the registry; the emulator's URL and token are
+ * this file's emulator's).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
+import { docBlock, shellCommands } from "../support/docBlocks";
 import { liveServers } from "../support/emulator";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
+import { shell } from "./shell";
 
 const EXAMPLE = path.join(REPO_ROOT, "examples", "yaml-quickstart");
-const PLUGIN_ENTRY = "path: ./node_modules/pulumi-gamehost/plugin";
+const CLONE_REFERENCE = '"pulumi-gamehost": "file:../.."';
 
 describe.skipIf(!realCli)(realCliTitle("examples/yaml-quickstart through the YAML host"), () => {
   const setup = useCliEnvironment("yaml");
 
   it("runs up, reports both endpoints, and destroys", { timeout: 600_000 }, async () => {
     const dir = path.join(setup.root, "yaml-quickstart");
-    fs.cpSync(EXAMPLE, dir, { recursive: true });
-    const manifest = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
-    expect(manifest).toContain(PLUGIN_ENTRY);
+    // The project, not its README (whose commands name the emulator's well-known token).
+    fs.cpSync(EXAMPLE, dir, { recursive: true, filter: (f) => path.basename(f) !== "README.md" });
+    const manifest = fs.readFileSync(path.join(dir, "package.json"), "utf8");
+    expect(manifest).toContain(CLONE_REFERENCE);
     fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      manifest.replace(PLUGIN_ENTRY, `path: ${path.join(REPO_ROOT, "plugin")}`),
+      path.join(dir, "package.json"),
+      manifest.replace(CLONE_REFERENCE, `"pulumi-gamehost": ${JSON.stringify(`file:${REPO_ROOT}`)}`),
     );
     const game = setup.emulator.fixture.games[0];
+    expect([game?.nameId, game?.datacenters[0]?.slug]).toEqual(["space-race", "us-east-atl"]);
     const project = new CliProject(dir, setup.root);
-    await project.configure({
-      game: { value: game?.nameId ?? "" },
-      datacenter: { value: game?.datacenters[0]?.slug ?? "" },
-      "gamehost:baseUrl": { value: setup.emulator.url },
-      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-    });
+    const commands = shellCommands(
+      docBlock("examples/yaml-quickstart/README.md", "From a clone of this repository", "sh"),
+      [
+        ["http://127.0.0.1:8787", setup.emulator.url],
+        ["emu_user_alice", setup.emulator.tokens.user],
+      ],
+    );
+    expect(commands.at(-1)).toBe("pulumi up");
+    for (const command of commands) await shell(project, command);
+    // Linked, not fetched: the registry has no pulumi-gamehost.
+    expect(fs.lstatSync(path.join(dir, "node_modules", "pulumi-gamehost")).isSymbolicLink()).toBe(true);
 
-    await project.ok(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputsJson();
     const live = liveServers(setup.emulator);
     expect(live).toHaveLength(2);

@@ -99,16 +99,4 @@ export function serverBody(emu: RunningEmulator, overrides: Record<string, unkno
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `fn` returns a value or the deadline passes. */
-export async function until<T>(
-  fn: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 2_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await sleep(5);
-  }
-}
+export { until } from "../support/until";

@@ -164,11 +164,13 @@ describe("timer callbacks never crash the emulator", () => {
   it("turns a failing state-file write during placement into a warning", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-placement-"));
     try {
-      emu = await start({ stateFile: path.join(dir, "state.json"), placementDelayMs: 50 });
+      // Placement held until the directory is gone: a timer racing the test's own steps would flake under load.
+      emu = await start({ stateFile: path.join(dir, "state.json"), placement: "never" });
       const server = await create(hostPort);
       // The state file's directory vanishes before placement writes to it.
       rmSync(dir, { recursive: true, force: true });
-      await until(() => (warnings.some((m) => m.includes("state file")) ? true : undefined));
+      emu.setPlacement("auto");
+      await until(() => warnings.some((m) => m.includes("state file")), "the state-file warning");
       expect(emu.servers().find((s) => s.id === server.id)?.started_at).toBeDefined();
       await expectServing();
     } finally {

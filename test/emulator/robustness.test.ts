@@ -227,14 +227,14 @@ describe("slow and departing clients", () => {
         () => "aborted",
       ),
     );
-    await until(() => (running.watcherCount() === count ? true : undefined), 5_000);
+    await until(() => (running.watcherCount() === count ? true : undefined));
     const leftAt = Date.now();
     for (const c of controllers) c.abort();
     expect(await Promise.all(watches)).toEqual(Array(count).fill("aborted"));
-    await until(() => (running.watcherCount() === 0 ? true : undefined), 2_000);
+    await until(() => (running.watcherCount() === 0 ? true : undefined));
     // Freed at once, not when the 20 s hold would have ended.
     expect(Date.now() - leftAt).toBeLessThan(2_000);
-    await until(() => (running.requests.length === count ? true : undefined), 2_000);
+    await until(() => (running.requests.length === count ? true : undefined));
     expect(running.requests.every((r) => r.status === 0)).toBe(true);
 
     // A new watch is still held and woken normally.
@@ -273,7 +273,7 @@ describe("load", () => {
     const { gameId } = ids(emu);
     const index = ((await call(emu, "GET", "/cloud/games")).body as GamesAnswer).watch.index;
     const answers = watchGames(running, index, WATCHERS);
-    await until(() => (running.watcherCount() === WATCHERS ? true : undefined), 10_000);
+    await until(() => (running.watcherCount() === WATCHERS ? true : undefined));
 
     // Everyone else is served while the watches are held.
     const servedAt = Date.now();
@@ -326,7 +326,7 @@ describe("load", () => {
     const placed = await until(() => {
       const servers = running.servers();
       return servers.every((s) => s.started_at !== undefined) ? servers : undefined;
-    }, 5_000);
+    }, "every server placed");
     const endpoints = placed.map(
       (s) => `${s.network.ports.game?.public_hostname}:${s.network.ports.game?.public_port}`,
     );

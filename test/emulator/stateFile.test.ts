@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { ServerResponse } from "../../src/api/schemas/servers";
 import { startEmulator } from "../../src/emulator";
 import { parseCli } from "../../src/emulator/cli";
-import { stateIo } from "../../src/emulator/stateFile";
+import { StateFile, stateIo } from "../../src/emulator/stateFile";
 import { journalFileOf, readState } from "../../src/emulator/stateFormat";
 import { call, codeOf, ids, serverBody, start, until } from "./helpers";
 
@@ -43,8 +43,8 @@ async function killUnderLoad(
     proc.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
-    const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1], 10_000);
-    await until(() => (out.includes("Press Ctrl+C") ? true : undefined), 10_000);
+    const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1]);
+    await until(() => (out.includes("Press Ctrl+C") ? true : undefined));
     const token = /user\s+(\S+)/.exec(out)?.[1] ?? "";
     const probe = await startEmulator({ placement: "never" });
     const body = JSON.stringify(serverBody(probe));
@@ -91,7 +91,7 @@ async function killUnderLoad(
 }
 
 describe("state writes", () => {
-  it("serve other requests while a write is in flight, answer a create once it is on disk, and coalesce", async () => {
+  it("serve other requests while a write is in flight, show and answer a create once it is on disk, and coalesce", async () => {
     const stateFile = path.join(dir, "inflight.json");
     const emu = await start({ stateFile, placement: "never" });
     try {
@@ -104,6 +104,7 @@ describe("state writes", () => {
         await gate;
         return datasync(handle);
       });
+      const commits = vi.spyOn(StateFile.prototype, "commit");
       const path_ = ids(emu).serversPath;
       let firstAnswered = false;
       const first = call(emu, "POST", path_, { body: serverBody(emu) }).then((res) => {
@@ -115,13 +116,17 @@ describe("state writes", () => {
       const bootstrap = await call(emu, "GET", "/cloud/bootstrap", { token: null });
       expect(bootstrap.status).toBe(200);
       expect(firstAnswered).toBe(false);
-      // Five more creates while the write is held: in memory at once, then all in the next write.
+      // Five more creates while the write is held: none shown before it is on disk, then all in the next write.
       const more = Array.from({ length: 5 }, () => call(emu, "POST", path_, { body: serverBody(emu) }));
-      await until(() => (emu.servers().length === 6 ? true : undefined));
+      await until(() => (commits.mock.calls.length === 6 ? true : undefined));
       expect(firstAnswered).toBe(false);
+      expect(emu.servers()).toEqual([]);
+      const listed = await call(emu, "GET", path_);
+      expect((listed.body as { servers: unknown[] }).servers).toEqual([]);
       release();
       const answers = await Promise.all([first, ...more]);
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(emu.servers()).toHaveLength(6);
       expect(syncs).toHaveBeenCalledTimes(2);
       const created = answers.map((a) => ServerResponse.parse(a.body).server.id);
       expect(idsOnDisk(stateFile).sort()).toEqual([...created].sort());

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type ConfigEntry, type RunResult, Stack, UNKNOWN } from "../../harness/src";
 import { dist } from "../support/dist";
 import { liveServers } from "../support/emulator";
+import { until } from "../support/until";
 import {
   connectionConfig,
   expectNoLeak,
@@ -56,7 +57,8 @@ async function serverMadeByHand(tags: Record<string, string>) {
     network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
     resources: { cpu: 250, memory: 256 },
   });
-  await new Promise((resolve) => setTimeout(resolve, 100)); // placed after the engine.emulator's 20 ms delay
+  const placed = () => engine.emulator.servers().find((s) => s.id === server.id)?.started_at !== undefined;
+  await until(placed, "the server made by hand to be placed");
   return { ...ids, serverId: server.id };
 }
 
@@ -150,63 +152,6 @@ describe("the plugin face", () => {
     expect(up.error).toContain("<gameId>/<environmentId>/<serverId>");
     expect(stateOf(stack, "web")).toBeUndefined();
     expect(liveServers(engine.emulator).filter((s) => s.tags.role === "bad-import")).toHaveLength(1);
-  });
-
-  it("reads an existing server with get, and leaves it alone on destroy", async () => {
-    const made = await serverMadeByHand({ role: "looked-up" });
-    const stack = pluginStack({
-      [SERVERS_KEY]: serversEntry({}),
-      [key("lookups")]: { value: { other: `${made.gameId}/${made.environmentId}/${made.serverId}` } },
-    });
-
-    const up = await run(stack, "up");
-
-    expect(up.error).toBeUndefined();
-    expect(opsOf(up.steps)).toEqual(["other: read"]);
-    const [serverId, tags, endpoints] =
-      (up.outputs.found?.value as Record<string, unknown[]> | undefined)?.other ?? [];
-    expect(serverId).toBe(made.serverId);
-    expect(tags).toEqual({ role: "looked-up" });
-    expect(Object.keys(endpoints as object)).toEqual(["web"]);
-    expect(stateOf(stack, "other")).toMatchObject({ external: true });
-
-    const destroy = await run(stack, "destroy");
-    expect(destroy.error).toBeUndefined();
-    expect(engine.emulator.requests.map((r) => r.route)).not.toContain(ROUTES.deleteServer);
-    expect(liveServers(engine.emulator).map((s) => s.id)).toContain(made.serverId);
-  });
-
-  it("ends the readiness wait at customTimeouts.create, records the server, and the next up finishes it", async () => {
-    const stack = pluginStack({
-      [SERVERS_KEY]: serversEntry({
-        slow: serverArgs(engine.emulator, { tags: { role: "timeout" }, readyTimeoutSeconds: 300 }),
-      }),
-      [key("options")]: { value: { slow: { customTimeouts: { create: "2s" } } } },
-    });
-    engine.emulator.setPlacement("never");
-    let failed: RunResult;
-    try {
-      failed = await run(stack, "up");
-    } finally {
-      engine.emulator.setPlacement("auto");
-    }
-
-    const [made] = serversTagged(engine.emulator, "role", "timeout");
-    expect(failed.error).toContain("was not ready after 2s");
-    expect(failed.error).toContain("customTimeouts");
-    expect(failed.error).toContain(made?.id);
-    expect(failed.durationMs).toBeLessThan(20_000);
-    const step = failed.steps.find((s) => s.name === "slow");
-    expect(step?.initErrors?.length).toBeGreaterThan(0);
-    expect(stateOf(stack, "slow")?.id).toBe(made?.id);
-    // Set timeouts are stored (a later delete honours them); see changes.test.ts for unset ones.
-    expect(stateOf(stack, "slow")?.customTimeouts).toMatchObject({ create: 2 });
-
-    const healed = await run(stack, "up");
-    expect(healed.error).toBeUndefined();
-    expect(opsOf(healed.steps)).toEqual(["slow: update"]);
-    expect(serversTagged(engine.emulator, "role", "timeout").map((s) => s.id)).toEqual([made?.id]);
-    expect((await run(stack, "destroy")).error).toBeUndefined();
   });
 
   it("after a plugin killed with SIGKILL mid-create, the next up converges; the unrecorded server is found by its key", async () => {

@@ -400,6 +400,9 @@ function readmeProgram(projectDir: string): Deployment {
       expect(others).toEqual([]);
       expect(server?.datacenter).toBe(datacenter?.id);
       expect(server?.tags.role).toBe("match");
+      // The snippet picks its build by tag: the newest upload of the fixture is a debug build.
+      const prod = emulator.fixture.games[0]?.environments.find((e) => e.nameId === "prod");
+      expect(prod?.builds.find((b) => b.id === server?.runtime.build)?.tags.channel).toBe("stable");
       const port = server?.network.ports.game;
       expect(shown.endpoint).toBe(`${port?.public_hostname}:${port?.public_port}`);
     },

@@ -7,7 +7,13 @@ import Ajv2020 from "ajv/dist/2020";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, requireFromRepo } from "../support/dist";
-import { liveServers, type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
+import {
+  liveServers,
+  type ServerTarget,
+  serverArgs,
+  serverTarget,
+  startTestEmulator,
+} from "../support/emulator";
 import {
   isSecret,
   PluginCallError,
@@ -47,17 +53,7 @@ afterEach(() => {
 });
 
 function spec(overrides: Props = {}): Props {
-  return {
-    gameId: target.gameId,
-    environmentId: target.environmentId,
-    datacenter: target.datacenter,
-    tags: { role: "plugin" },
-    runtime: { build: target.build },
-    network: { ports: { web: { protocol: "http", internalPort: 8080 } } },
-    resources: { cpu: 250, memory: 256 },
-    readyTimeoutSeconds: 10,
-    ...overrides,
-  };
+  return serverArgs(emulator, { tags: { role: "plugin" }, readyTimeoutSeconds: 10, ...overrides });
 }
 
 /** Checked inputs of a fresh server (its own name, so its idempotency key is its own). */

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { closeSharedDispatchers } from "../../src/api/transport";
 import { emptyproto, grpc, provproto, provrpc, structproto } from "../../src/plugin/proto";
 import { GamehostProvider } from "../../src/plugin/provider";
+import { until } from "../support/until";
 
 const GAME = "00000000-0000-4000-8000-000000000003";
 const ENV = "00000000-0000-4000-8000-000000000005";
@@ -92,14 +93,6 @@ function failureOf(start: (cb: (err: ServiceError | null) => void) => void): Pro
   return new Promise((resolve, reject) =>
     start((err) => (err ? resolve(err) : reject(new Error("expected the call to fail")))),
   );
-}
-
-async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe("Invoke", () => {

@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { check, diff } from "../../src/dynamic/host/lobbyHistoryExport";
+import { check, diff } from "../../src/dynamic/generated/host/lobbyHistoryExport";
 import { UNKNOWN } from "../../src/kinds/checks";
 import type { LobbyHistoryExportOutputs } from "../../src/kinds/lobbyHistoryExport/spec";
 import { summarizeCsv } from "../../src/kinds/lobbyHistoryExport/summary";

@@ -5,7 +5,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
-import { serverTarget, startTestEmulator } from "../support/emulator";
+import { serverArgs, serverTarget, startTestEmulator } from "../support/emulator";
 import { recordSecretOutputs } from "../support/mocks";
 import { resolvedValue } from "../support/outputs";
 
@@ -56,22 +56,11 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.stop());
 
-function serverArgs() {
-  const t = serverTarget(emulator);
-  return {
-    gameId: t.gameId,
-    environmentId: t.environmentId,
-    datacenter: t.datacenter,
-    tags: { a: "b" },
-    runtime: { build: t.build },
-    network: { ports: { web: { protocol: "http" as const } } },
-    resources: { cpu: 100, memory: 128 },
-  };
-}
+const args = () => serverArgs(emulator);
 
 describe("resources under mocks", () => {
   it("register with the gamehost type tokens and a small serialized provider without the token", async () => {
-    const server = new gamehost.Server("mock-server", serverArgs());
+    const server = new gamehost.Server("mock-server", args());
     const exp = new gamehost.LobbyHistoryExport("mock-export", {
       gameId: serverTarget(emulator).gameId,
       queryStart: new Date("2024-08-16T00:00:00Z"),
@@ -84,7 +73,7 @@ describe("resources under mocks", () => {
     expect(s.type).toBe("pulumi-nodejs:dynamic/gamehost:Server");
     expect(e.type).toBe("pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport");
     // Only the declared inputs and the provider: nothing that names the stack salts a key any more.
-    expect(Object.keys(s.inputs).sort()).toEqual([...Object.keys(serverArgs()), "__provider"].sort());
+    expect(Object.keys(s.inputs).sort()).toEqual([...Object.keys(args()), "__provider"].sort());
     expect(e.inputs.queryStart).toBe("2024-08-16T00:00:00.000Z");
     for (const r of [s, e]) {
       const text = r.inputs.__provider as string;
@@ -190,7 +179,7 @@ describe("data sources", () => {
   });
 
   it("waits for dependsOn resources before calling the service", async () => {
-    const server = new gamehost.Server("dep-server", serverArgs());
+    const server = new gamehost.Server("dep-server", args());
     emulator.resetRequests();
     const gameCalls = () => emulator.requests.filter((r) => r.route === "GET /cloud/games/:game").length;
     const game = gamehost.getGameOutput({ gameId: serverTarget(emulator).gameId }, { dependsOn: [server] });

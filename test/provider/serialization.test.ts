@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT, requireFromRepo } from "../support/dist";
-import { liveServers, serverTarget, startTestEmulator } from "../support/emulator";
+import { liveServers, serverArgs, serverTarget, startTestEmulator } from "../support/emulator";
 import { resolvedValue } from "../support/outputs";
 
 const pulumi = dist.pulumi();
@@ -35,15 +35,7 @@ beforeAll(async () => {
   );
   pulumi.runtime.setAllConfig({ "gamehost:token": emulator.tokens.user }, ["gamehost:token"]);
   const t = serverTarget(emulator);
-  const server = new gamehost.Server("s", {
-    gameId: t.gameId,
-    environmentId: t.environmentId,
-    datacenter: t.datacenter,
-    tags: {},
-    runtime: { build: t.build },
-    network: { ports: { web: { protocol: "https", internalPort: 8443 } } },
-    resources: { cpu: 100, memory: 64 },
-  });
+  const server = new gamehost.Server("s", serverArgs(emulator));
   const exp = new gamehost.LobbyHistoryExport("e", { gameId: t.gameId, queryStart: 0, queryEnd: Date.now() });
   await Promise.all([resolvedValue(server.id), resolvedValue(exp.id)]);
   // A program directory where the package is installed from npm (node_modules/pulumi-gamehost).

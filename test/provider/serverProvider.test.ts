@@ -2,7 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import type { ServerInputs } from "../../src/kinds/server/spec";
 import { dist } from "../support/dist";
-import { liveServers, type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
+import {
+  liveServers,
+  type ServerTarget,
+  serverArgs,
+  serverTarget,
+  startTestEmulator,
+} from "../support/emulator";
 
 const impl = dist.serverImpl();
 const { IDEMPOTENCY_TAG } = dist.pkg();
@@ -28,21 +34,16 @@ afterEach(() => {
 
 /** Checked inputs for a resource to be created (checked without olds, so with a key of its own). */
 async function inputs(overrides: Record<string, unknown> = {}): Promise<ServerInputs> {
-  const news = {
-    gameId: target.gameId,
-    environmentId: target.environmentId,
-    datacenter: target.datacenter,
+  const news = serverArgs(emulator, {
     tags: { role: "test" },
-    runtime: { build: target.build },
     network: {
       ports: {
         web: { protocol: "http", internalPort: 8080 },
         voice: { protocol: "udp", internalPort: 7777, routing: { host: {} } },
       },
     },
-    resources: { cpu: 250, memory: 256 },
     ...overrides,
-  };
+  });
   const { inputs: checked, failures } = await impl.check({}, news);
   expect(failures).toEqual([]);
   return checked as unknown as ServerInputs;

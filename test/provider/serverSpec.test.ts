@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, diff } from "../../src/dynamic/host/server";
+import { check, diff } from "../../src/dynamic/generated/host/server";
 import { UNKNOWN } from "../../src/kinds/checks";
 import { serverKind } from "../../src/kinds/server/implementation";
 import {

@@ -10,8 +10,8 @@ export const REPO_ROOT = path.resolve(__dirname, "..", "..");
 export const requireFromRepo = createRequire(path.join(REPO_ROOT, "package.json"));
 
 export type EmulatorModule = typeof import("../../src/emulator");
-export type ServerImpl = typeof import("../../src/dynamic/host/server");
-export type ExportImpl = typeof import("../../src/dynamic/host/lobbyHistoryExport");
+export type ServerImpl = typeof import("../../src/dynamic/generated/host/server");
+export type ExportImpl = typeof import("../../src/dynamic/generated/host/lobbyHistoryExport");
 export type ApiModule = typeof import("../../src/api");
 export type PulumiModule = typeof import("@pulumi/pulumi");
 export type PackageModule = typeof import("../../src/index");

@@ -32,3 +32,22 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
 export function liveServers(emulator: RunningEmulator) {
   return emulator.servers().filter((s) => s.destroyed_at === undefined);
 }
+
+/**
+ * Arguments of a Server (camelCase, as a program or a provider gets them) in the emulator's first game,
+ * environment and datacenter: one HTTP port behind game guard, small resources. `overrides` replace
+ * top-level fields.
+ */
+export function serverArgs<O extends Record<string, unknown>>(emulator: RunningEmulator, overrides?: O) {
+  const target = serverTarget(emulator);
+  return {
+    gameId: target.gameId,
+    environmentId: target.environmentId,
+    datacenter: target.datacenter,
+    tags: { role: "web" } as Record<string, string>,
+    runtime: { build: target.build },
+    network: { ports: { web: { protocol: "http" as const, internalPort: 8080 } } },
+    resources: { cpu: 250, memory: 256 },
+    ...overrides,
+  };
+}

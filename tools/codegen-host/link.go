@@ -11,12 +11,14 @@ import (
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"golang.org/x/mod/modfile"
 )
 
 // Link records generated SDKs (`pulumi package add`, `convert`) as dependencies of the project; the CLI then asks
 // the old host to install the project's dependencies, which it knows how to do. nodejs: a `file:` dependency in
 // package.json (a local SDK compiles itself in its postinstall script); python: the SDK's folder as a line of
-// requirements.txt. Go is left to the old host, which does not know the method.
+// requirements.txt; go: a `replace` of the SDK's module by its folder in go.mod, as current go hosts do (the old
+// host's InstallDependencies, `go mod tidy`, then adds the requirement the program's import asks for).
 func (g *generator) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
 	if len(req.Packages) == 0 {
 		// `pulumi convert` links even when the program uses no package.
@@ -28,6 +30,8 @@ func (g *generator) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulu
 		return linkNodejs(root, req.Packages)
 	case "python":
 		return linkPython(root, req.Packages)
+	case "go":
+		return linkGo(req.GetInfo().GetProgramDirectory(), root, req.Packages)
 	}
 	return g.old.Link(ctx, req)
 }
@@ -118,4 +122,58 @@ func pythonModule(dir string) (string, error) {
 		return "", fmt.Errorf("expected one Python package in the generated SDK at %s, found %d", dir, len(matches))
 	}
 	return filepath.Base(filepath.Dir(matches[0])), nil
+}
+
+func linkGo(program, root string, packages []*pulumirpc.LinkRequest_LinkDependency) (*pulumirpc.LinkResponse, error) {
+	if program == "" {
+		program = root
+	}
+	gomodPath := filepath.Join(program, "go.mod")
+	raw, err := os.ReadFile(gomodPath)
+	if err != nil {
+		return nil, fmt.Errorf("linking needs the project's go.mod: %w", err)
+	}
+	gomod, err := modfile.Parse(gomodPath, raw, nil)
+	if err != nil {
+		return nil, err
+	}
+	var imports []string
+	for _, dep := range packages {
+		sdkMod := filepath.Join(root, dep.Path, "go.mod")
+		sdkRaw, err := os.ReadFile(sdkMod)
+		if err != nil {
+			return nil, fmt.Errorf("the generated Go SDK has no go.mod at %s: %w", sdkMod, err)
+		}
+		module := modfile.ModulePath(sdkRaw)
+		if module == "" {
+			return nil, fmt.Errorf("the generated Go SDK's go.mod at %s names no module", sdkMod)
+		}
+		// A relative replacement must start with ./ (https://go.dev/ref/mod#go-mod-file-replace).
+		target := filepath.ToSlash(dep.Path)
+		if !strings.HasPrefix(target, ".") && !strings.HasPrefix(target, "/") {
+			target = "./" + target
+		}
+		if err := gomod.AddReplace(module, "", target, ""); err != nil {
+			return nil, err
+		}
+		packageDirs, err := filepath.Glob(filepath.Join(root, dep.Path, "*", "pulumi-plugin.json"))
+		if err != nil {
+			return nil, err
+		}
+		for _, manifest := range packageDirs {
+			imports = append(imports, fmt.Sprintf("    %q", module+"/"+filepath.Base(filepath.Dir(manifest))))
+		}
+	}
+	formatted, err := gomod.Format()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(gomodPath, formatted, 0o644); err != nil {
+		return nil, err
+	}
+	sort.Strings(imports)
+	return &pulumirpc.LinkResponse{
+		ImportInstructions: "You can import the SDK in your Go code with:\n\n  import (\n" +
+			strings.Join(imports, "\n") + "\n  )\n",
+	}, nil
 }

@@ -5,7 +5,8 @@
 // implement the LanguageRuntime code-generation RPCs the CLI calls for `pulumi package gen-sdk`, `pulumi package add`
 // and `pulumi import`. This wrapper is installed under the host's name (pulumi-language-<lang>); the CLI starts it as
 // it starts any language host. It starts the old host (pulumi-language-<lang>-<version> beside it, found by prefix)
-// with the same arguments, serves GeneratePackage, GenerateProject, GenerateProgram and Link itself (pkg/v3's code
+// with the same arguments (preceded by the project's runtime options as flags, as the CLI of its release passed them:
+// options.go), serves GeneratePackage, GenerateProject, GenerateProgram and Link itself (pkg/v3's code
 // generators; Link for nodejs and python), and forwards every other call to the old host byte for byte.
 package main
 
@@ -71,7 +72,11 @@ func run() error {
 		return err
 	}
 
-	child := exec.Command(old, os.Args[1:]...)
+	flags, err := projectFlags(lang, workingDirectory())
+	if err != nil {
+		return err
+	}
+	child := exec.Command(old, append(flags, os.Args[1:]...)...)
 	child.Stdin = os.Stdin
 	child.Stderr = os.Stderr
 	child.SysProcAttr = childAttributes()

@@ -76,7 +76,8 @@ func serve(lang, oldAddress string) (int, func(), error) {
 // maxMessage matches the 400 MiB limit Pulumi's own plugins accept (schemas and generated programs can be large).
 const maxMessage = 400 * 1024 * 1024
 
-// generatorService is the LanguageRuntime service with only the methods this wrapper serves: grpc-go hands
+// generatorService is the LanguageRuntime service with only the methods this wrapper serves (and
+// InstallDependencies and RunPlugin, see install.go and runplugin.go): grpc-go hands
 // calls of the service's other methods to the unknown-service handler, which forwards them.
 func generatorService() *grpc.ServiceDesc {
 	desc := pulumirpc.LanguageRuntime_ServiceDesc
@@ -86,6 +87,11 @@ func generatorService() *grpc.ServiceDesc {
 		switch m.MethodName {
 		case "GeneratePackage", "GenerateProgram", "GenerateProject", "Link":
 			desc.Methods = append(desc.Methods, m)
+		}
+	}
+	for _, s := range pulumirpc.LanguageRuntime_ServiceDesc.Streams {
+		if s.StreamName == "InstallDependencies" || s.StreamName == "RunPlugin" {
+			desc.Streams = append(desc.Streams, s)
 		}
 	}
 	return &desc

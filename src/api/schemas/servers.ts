@@ -51,7 +51,7 @@ export const RULE_CODES = {
 } as const;
 
 /**
- * Most ports one server may declare. The service documents no limit (hosting-api-seed.md, "Limits");
+ * Most ports one server may declare. The service documents no limit (docs/service-contract.md names none);
  * without one a single create could claim all 12 000 game-guard ports of a datacenter. 64 is far
  * above what a game server uses and still leaves room for hundreds of servers per datacenter. The
  * emulator refuses more (400 `API_BAD_BODY`) and the provider's checks refuse it before any request.

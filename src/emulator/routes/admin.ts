@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../../api/errors";
 import type { Handler } from "../core";
-import { type FaultQueue, FaultSpecJson } from "../faults";
+import { type FaultQueue, FaultQueueFull, FaultSpecJson } from "../faults";
 import { ok, ServiceError } from "../http";
 import { applyMutation, MutationJson, type Mutations } from "../mutations";
 import { Router } from "../router";
@@ -26,7 +26,12 @@ export function adminRouter(deps: AdminDeps): Router<Handler> {
   const router = new Router<Handler>();
   router.add("POST", "/__admin/faults", async (_core, ctx) => {
     const { pathRegex: _refused, ...spec } = parseBody(FaultSpecJson, await ctx.json());
-    deps.faults.inject(spec);
+    try {
+      deps.faults.inject(spec);
+    } catch (err) {
+      if (err instanceof FaultQueueFull) throw new ServiceError(400, ERROR_CODES.badBody, err.message);
+      throw err;
+    }
     return ok({ faults: pendingJson(deps.faults) });
   });
   router.add("GET", "/__admin/faults", () => ok({ faults: pendingJson(deps.faults) }));

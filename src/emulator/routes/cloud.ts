@@ -7,15 +7,8 @@ import type { EmulatorCore, Handler } from "../core";
 import { hubOf } from "../fixture";
 import { ok, ServiceError } from "../http";
 import { parseBody } from "../validation";
+import { watchKeys } from "../watch";
 import type { Game, Group } from "../world";
-
-/**
- * Watch keys: each names what a waking update touches. Only game updates wake a watch
- * (docs/service-contract.md §5), so a game is all there is to name.
- */
-export const watchKeys = {
-  game: (id: string) => `game:${id}`,
-};
 
 const profileOf = (core: EmulatorCore, groupId: string) => `${hubOf(core.fixture)}/groups/${groupId}`;
 

@@ -1,4 +1,6 @@
 import { createReadStream, statSync } from "node:fs";
+import { rm, rmdir } from "node:fs/promises";
+import * as path from "node:path";
 import { ERROR_CODES } from "../../api/errors";
 import { EXPORT_URL_TTL_MS, ExportLobbyHistoryRequestAsServed } from "../../api/schemas/lobbies";
 import { authorizeGame } from "../auth";
@@ -20,21 +22,49 @@ export const exportLobbyHistory: Handler = async (core, ctx) => {
   if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
   const uploadId = core.nextUploadId();
   const file = exportFile(core.options.exportDir, uploadId);
-  const rows = await writeLobbyExport(core.fixture, game, body.query_start, body.query_end, file);
-  const createdAt = core.now();
-  const expiresAt = createdAt + EXPORT_URL_TTL_MS;
-  await core.addExport({
-    uploadId,
-    gameId,
-    queryStart: body.query_start,
-    queryEnd: body.query_end,
-    createdAt,
-    expiresAt,
-    rows,
-    file,
-  });
-  return ok({ url: core.signer.url(core.baseUrl, uploadId, expiresAt) });
+  try {
+    const rows = await writeLobbyExport(core.fixture, game, body.query_start, body.query_end, file).catch(
+      (err: unknown) => {
+        throw exportNotWritten(err);
+      },
+    );
+    const createdAt = core.now();
+    const expiresAt = createdAt + EXPORT_URL_TTL_MS;
+    await core.addExport({
+      uploadId,
+      gameId,
+      queryStart: body.query_start,
+      queryEnd: body.query_end,
+      createdAt,
+      expiresAt,
+      rows,
+      file,
+    });
+    return ok({ url: core.signer.url(core.baseUrl, uploadId, expiresAt) });
+  } catch (err) {
+    // Not kept, so never served: its CSV goes too (the file, then its own directory).
+    await rm(file, { force: true })
+      .then(() => rmdir(path.dirname(file)))
+      .catch(() => undefined);
+    throw err;
+  }
 };
+
+/**
+ * The CSV could not be written (a full disk, a read-only mount): 503 `EMULATOR_STATE_NOT_SAVED`,
+ * like a state write that fails, as nothing was made. Other errors stay internal.
+ */
+function exportNotWritten(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return err;
+  return new ServiceError(
+    503,
+    ERROR_CODES.stateNotSaved,
+    `The emulator could not write the export file (${code}), so it made none: try again later.`,
+    undefined,
+    { "retry-after": "1" },
+  );
+}
 
 const denied = (message: string) => new ServiceError(403, ERROR_CODES.forbidden, message);
 

@@ -1,6 +1,6 @@
 /**
  * The LobbyHistoryExport kind: one implementation of an export's lifecycle, used by the dynamic shim
- * (`src/dynamic/host/`) and by the provider plugin.
+ * (`src/dynamic/generated/host/`) and by the provider plugin.
  */
 import { GamehostError } from "../../api/errors";
 import { EXPORT_URL_TTL_MS } from "../../api/schemas";

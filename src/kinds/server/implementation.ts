@@ -1,6 +1,6 @@
 /**
  * The Server kind: one implementation of a dynamic game server's lifecycle, used by the dynamic shim
- * (`src/dynamic/host/`) and by the provider plugin.
+ * (`src/dynamic/generated/host/`) and by the provider plugin.
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
 import {
@@ -12,6 +12,7 @@ import {
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { CreateServerRequest, type Server, ServerScope, Uuid } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
+import { omit, pickDefined } from "../fields";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
 import {
   canonicalSpec,
@@ -24,6 +25,7 @@ import {
   KNOB_FIELDS,
   missingForReady,
   newIdempotencyKey,
+  OUTPUT_ONLY_FIELDS,
   ServerComputedOutputs,
   type ServerInputs,
   ServerKnobs,
@@ -54,7 +56,7 @@ function isRetryableBeforeCommit(error: unknown): boolean {
   );
 }
 
-async function findByKey(
+async function findByKeyDroppingDuplicates(
   client: GamehostClient,
   inputs: ServerInputs,
   o: RequestOptions,
@@ -90,7 +92,7 @@ async function confirmCreate(
   for (let lookup = 0; lookup < CONFIRM_ATTEMPTS; lookup++) {
     await sleep(backoffMs(attempt + lookup), ctx.signal);
     try {
-      return (await findByKey(client, inputs, o)) ?? null;
+      return (await findByKeyDroppingDuplicates(client, inputs, o)) ?? null;
     } catch (error) {
       lookupError = error;
     }
@@ -223,8 +225,7 @@ function isReady(outputs: ServerOutputs): boolean {
 
 /** The inputs recorded in outputs (outputs echo every input). */
 function inputsOf(outputs: ServerOutputs): ServerInputs {
-  const { serverId, createdAt, startedAt, destroyedAt, ports, endpoints, ...inputs } = outputs;
-  return inputs;
+  return omit(outputs, OUTPUT_ONLY_FIELDS);
 }
 
 const IMPORT_ID_RULE =
@@ -339,16 +340,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
       const server = await ctx.client().getServer(news.gameId, news.environmentId, id, callOptions(ctx));
       return serverOutputs(news, await waitUntilReady(ctx, news, server));
     }
-    const { serverId, createdAt, startedAt, destroyedAt, ports, endpoints } = olds;
-    return {
-      ...news,
-      serverId,
-      createdAt,
-      ...(startedAt !== undefined ? { startedAt } : {}),
-      ...(destroyedAt !== undefined ? { destroyedAt } : {}),
-      ports,
-      endpoints,
-    };
+    return { ...news, ...pickDefined(olds, OUTPUT_ONLY_FIELDS) } as ServerOutputs;
   },
 
   async delete(ctx, id, outputs) {

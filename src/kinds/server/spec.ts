@@ -14,6 +14,7 @@ import {
   Uuid,
 } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks";
+import { omit, pick } from "../fields";
 import type { CheckContext } from "../kind";
 
 import { IDEMPOTENCY_TAG } from "./tags";
@@ -111,44 +112,40 @@ export const ServerComputedOutputs = z.object({
     ),
 });
 
-const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as const;
+/** Fields the provider keeps in a Server's inputs beside what the user declares (never sent as such). */
+export const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as const;
 
-/** The create body (snake_case) of checked inputs, without the reserved tag. */
+/** The scope's fields in camelCase (the create's path, not its body), from their schema. */
+const SCOPE_FIELDS = ServerScope.keyof().options.map(snakeToCamel) as ("gameId" | "environmentId")[];
+
+/** Every provider-only knob, adopting included, from its schema. */
+const ALL_KNOB_FIELDS = ServerKnobs.keyof().options;
+
+/** Computed outputs that are not inputs too (`idempotencyKey` is both): what {@link ServerInputs} lack. */
+export const OUTPUT_ONLY_FIELDS = ServerComputedOutputs.keyof().options.filter(
+  (field): field is Exclude<typeof field, (typeof INTERNAL_FIELDS)[number]> =>
+    !(INTERNAL_FIELDS as readonly string[]).includes(field),
+);
+
+/** The create body (snake_case) of checked inputs, without the reserved tag: all but scope, knobs and internals. */
 export function wireBody(inputs: Partial<ServerInputs>): unknown {
-  const {
-    gameId,
-    environmentId,
-    waitForReady,
-    readyTimeoutSeconds,
-    destroyKillTimeout,
-    adoptServerId,
-    ...rest
-  } = inputs;
-  const body: Record<string, unknown> = { ...rest };
-  for (const key of INTERNAL_FIELDS) delete body[key];
+  const body = omit(inputs as Record<string, unknown>, [
+    ...SCOPE_FIELDS,
+    ...ALL_KNOB_FIELDS,
+    ...INTERNAL_FIELDS,
+  ]);
   return toSnakeKeys(body, SERVER_MAP_PATHS);
 }
 
 /** Validates raw inputs with the API's own rules; failures name camelCase properties. */
 export function checkServerInputs(news: Record<string, unknown>): CheckFailure[] {
-  const { gameId, environmentId, waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId } =
-    news;
-  const { resourceScope: _scope, idempotencyKey: _key, __provider: _provider, ...declared } = news;
+  const declared = omit(news, INTERNAL_FIELDS);
+  const scope = pick(news, SCOPE_FIELDS);
+  const knobs = pick(news, ALL_KNOB_FIELDS);
   const wireFailures = [
-    ...checkWire(
-      ServerScope,
-      { game_id: gameId, environment_id: environmentId },
-      { gameId, environmentId },
-      [],
-    ),
+    ...checkWire(ServerScope, toSnakeKeys(scope), scope, []),
     ...checkWire(CreateServerRequest, wireBody(news), news, SERVER_MAP_PATHS),
-    ...checkWire(
-      ServerKnobs,
-      { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
-      { waitForReady, readyTimeoutSeconds, destroyKillTimeout, adoptServerId },
-      [],
-      "camelCase",
-    ),
+    ...checkWire(ServerKnobs, knobs, knobs, [], "camelCase"),
   ];
   const failures = withStrayKeys(wireFailures, declared, SERVER_MAP_PATHS);
   failures.push(...portsThatNeverStart(news.network));

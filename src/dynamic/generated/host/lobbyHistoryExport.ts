@@ -5,10 +5,10 @@
  * The serialized shim of every LobbyHistoryExport in stack state `require`s that subpath at call time, so the exported
  * names and shapes stay as deployed stacks call them.
  */
-import { lobbyHistoryExportKind } from "../../kinds/lobbyHistoryExport/implementation";
-import { dynamicHostModule } from "../hostModule";
+import { lobbyHistoryExportKind } from "../../../kinds/lobbyHistoryExport/implementation";
+import { dynamicHostModule } from "../../hostModule";
 
-export { configure } from "../settings";
+export { configure } from "../../settings";
 
 const host = dynamicHostModule(lobbyHistoryExportKind);
 export const { check, diff, create, read, update } = host;

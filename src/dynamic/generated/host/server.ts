@@ -5,10 +5,10 @@
  * The serialized shim of every Server in stack state `require`s that subpath at call time, so the exported
  * names and shapes stay as deployed stacks call them.
  */
-import { serverKind } from "../../kinds/server/implementation";
-import { dynamicHostModule } from "../hostModule";
+import { serverKind } from "../../../kinds/server/implementation";
+import { dynamicHostModule } from "../../hostModule";
 
-export { configure } from "../settings";
+export { configure } from "../../settings";
 
 const host = dynamicHostModule(serverKind);
 export const { check, diff, create, read, update } = host;

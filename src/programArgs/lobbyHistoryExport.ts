@@ -18,12 +18,17 @@ export interface LobbyHistoryExportArgs
 
 /**
  * The arguments whose TypeScript type also takes a `Date`, which {@link lobbyHistoryExportInputs} turns into RFC 3339
- * before the provider sees it. The generated reference reads this list to say so.
+ * before the provider sees it.
  */
-export const DATE_INPUTS = [
-  "queryStart",
-  "queryEnd",
-] as const satisfies readonly (keyof LobbyHistoryExportArgs)[];
+const DATE_INPUTS = ["queryStart", "queryEnd"] as const satisfies readonly (keyof LobbyHistoryExportArgs)[];
+
+/**
+ * What these arguments take beyond the schema's types, by field; the generated reference says so (every
+ * `src/programArgs/<kind>.ts` may export one).
+ */
+export const ACCEPTS_BEYOND_SCHEMA: Readonly<Record<string, string>> = Object.fromEntries(
+  DATE_INPUTS.map((name) => [name, "a `Date`"]),
+);
 
 function timeForWire(value: TimeInput): string | number {
   return value instanceof Date ? value.toISOString() : value;

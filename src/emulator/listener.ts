@@ -1,0 +1,59 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { internalError, writeError } from "./http";
+
+/** An HTTP server listening on 127.0.0.1. */
+export interface Listening {
+  server: Server;
+  port: number;
+  /** TCP connections accepted so far. */
+  connections(): number;
+}
+
+/**
+ * Serves `handle` on 127.0.0.1:`port` (0: a free one). Nothing a request does can crash the
+ * process: a handler's throw is a 500 (and a warning), a malformed request a 400, an accept failure
+ * a warning. Throws naming the address when it cannot listen.
+ */
+export async function listen(
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  warn: (err: unknown) => void,
+): Promise<Listening> {
+  const server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch (err) {
+      // Last line of defence: never a crash or a stack trace to the client.
+      warn(err);
+      try {
+        writeError(res, randomUUID(), internalError());
+      } catch {
+        res.destroy();
+      }
+    }
+  });
+  let connections = 0;
+  server.on("connection", () => {
+    connections++;
+  });
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    throw new Error(`Cannot start the emulator on 127.0.0.1:${port}: ${(err as Error).message}`);
+  }
+  // Accept failures (e.g. out of file descriptors) are emitted here; unheard, they would crash.
+  server.on("error", warn);
+  return { server, port: (server.address() as AddressInfo).port, connections: () => connections };
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { CoreOptions } from "./core";
+import type { EmulatorOptions } from "./emulator";
+
+/** Defaults of {@link EmulatorOptions}. */
+export const DEFAULTS = {
+  port: 0,
+  watchHoldMs: 40_000,
+  watchMaxIndexAgeMs: 300_000,
+  placementDelayMs: 1_000,
+  bodyLimitBytes: 1024 * 1024,
+  requestTimeCapMs: 50_000,
+  destroyedRetentionMs: 86_400_000,
+} as const;
+
+function checkMs(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`Emulator option ${name} must be an integer ≥ 0, got ${value}`);
+  return value;
+}
+
+/** The options of an emulator after defaults and checks. */
+export interface Settings {
+  /** What the core takes. */
+  core: CoreOptions;
+  requestTimeCapMs: number;
+  /** Whether the export directory is a temporary one of this emulator's, removed on stop. */
+  tempExportDir: boolean;
+}
+
+/**
+ * Fills in the defaults and checks each duration (an error names the option). With a state file,
+ * exports sit beside it and are kept, so their records and URLs outlive a restart; without one, and
+ * without `exportDir`, they go to a fresh temporary directory.
+ */
+export function settingsOf(options: EmulatorOptions, warn: (message: string) => void): Settings {
+  const requestTimeCapMs = checkMs("requestTimeCapMs", options.requestTimeCapMs ?? DEFAULTS.requestTimeCapMs);
+  const core = {
+    watchHoldMs: checkMs("watchHoldMs", options.watchHoldMs ?? DEFAULTS.watchHoldMs),
+    watchMaxIndexAgeMs: checkMs(
+      "watchMaxIndexAgeMs",
+      options.watchMaxIndexAgeMs ?? DEFAULTS.watchMaxIndexAgeMs,
+    ),
+    placementDelayMs: checkMs("placementDelayMs", options.placementDelayMs ?? DEFAULTS.placementDelayMs),
+    placement: options.placement ?? "auto",
+    bodyLimitBytes: checkMs("bodyLimitBytes", options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes),
+    stateFile: options.stateFile,
+    destroyedRetentionMs: checkMs(
+      "destroyedRetentionMs",
+      options.destroyedRetentionMs ?? DEFAULTS.destroyedRetentionMs,
+    ),
+    now: options.now ?? Date.now,
+    warn,
+  };
+  const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
+  const exportDir =
+    options.exportDir ??
+    (options.stateFile !== undefined
+      ? `${options.stateFile}.exports`
+      : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
+  return { core: { ...core, exportDir }, requestTimeCapMs, tempExportDir };
+}
+
+/** Removes the export directory if it is a temporary one of this emulator's. */
+export function removeTempExportDir(settings: Settings): void {
+  if (settings.tempExportDir) rmSync(settings.core.exportDir, { recursive: true, force: true });
+}

@@ -1,0 +1,112 @@
+/**
+ * Every fenced block of README.md and docs/ is accounted for (docs/testing.md, "How the docs are tested"):
+ * output (```text without `file=`), marked `no-run`, type-checked (`check`, the generated reference's Usage
+ * blocks: test/lint/referenceUsage.test.ts), or run by the suite test named in RUN_BY, which must extract it by
+ * its page and heading (not copy it). A block that is none of these fails here, so a new program or command
+ * sequence in the docs cannot go untested unnoticed.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../support/dist";
+import { blockId, blocksOf, docPages } from "../support/docBlocks";
+
+interface RunBy {
+  readonly page: string;
+  readonly section: string;
+  readonly lang: string;
+  readonly file?: string;
+  /** The test that extracts the block (by page and heading) and runs it. */
+  readonly test: string;
+}
+const LANGUAGES_DOCS = "test/cli/languagesDocs.test.ts";
+const RUN_BY: readonly RunBy[] = [
+  { page: "README.md", section: "Using the package", lang: "typescript", test: "test/packaging/support.ts" },
+  { page: "README.md", section: "YAML, Python, Go and .NET", lang: "bash", test: LANGUAGES_DOCS },
+  ...["YAML", "Python", "Go"].flatMap((section) => [
+    { page: "docs/languages.md", section, lang: "sh", test: LANGUAGES_DOCS },
+    { page: "docs/languages.md", section, lang: "yaml", file: "Pulumi.yaml", test: LANGUAGES_DOCS },
+  ]),
+  {
+    page: "docs/languages.md",
+    section: "Python",
+    lang: "text",
+    file: "requirements.txt",
+    test: LANGUAGES_DOCS,
+  },
+  { page: "docs/languages.md", section: "Python", lang: "python", file: "__main__.py", test: LANGUAGES_DOCS },
+  { page: "docs/languages.md", section: "Go", lang: "text", file: "go.mod", test: LANGUAGES_DOCS },
+  { page: "docs/languages.md", section: "Go", lang: "go", file: "main.go", test: LANGUAGES_DOCS },
+  {
+    page: "docs/adopting-servers.md",
+    section: "With the provider plugin: `pulumi import`",
+    lang: "bash",
+    test: "test/cli/importCodegen.test.ts",
+  },
+  {
+    page: "docs/languages.md",
+    section: "Import and get",
+    lang: "sh",
+    test: "test/cli/importCodegen.test.ts",
+  },
+  { page: "docs/reference/server.md", section: "Import", lang: "sh", test: "test/cli/importCodegen.test.ts" },
+  { page: "docs/client.md", section: "", lang: "typescript", test: "test/api/clientDocs.test.ts" },
+];
+const runIds = new Set(RUN_BY.map(blockId));
+
+/**
+ * Programs and command sequences of the docs that no test runs yet (issue 25 is open until this is empty),
+ * each with what running it needs. Listed, so that the gap is visible and cannot grow: a block that is run or
+ * marked must leave this list.
+ */
+const NOT_YET_RUN: Record<string, string> = {
+  "README.md#The emulator:bash": "the emulator CLI on a fixed port, then curl",
+  "docs/_index.md#Example:typescript": "a program with placeholder ids",
+  "docs/client.md#Watches:typescript": "a fragment needing a client and a done() of the reader's",
+  "docs/emulator.md#Running it:bash": "the emulator CLI on a fixed port",
+  "docs/emulator.md#Starting it from code:typescript": "a script on pulumi-gamehost/emulator",
+  "docs/emulator.md#The admin API:bash": "the emulator CLI with --admin, then curl",
+  "docs/installation-configuration.md#Installation:bash": "installs from GitHub and from a tarball",
+  "docs/installation-configuration.md#Running against the local emulator:bash":
+    "the emulator CLI and a TypeScript project",
+  "docs/real-service.md#Base URL:typescript": "a program against the real service's URL",
+  "docs/testing.md#Unit tests with `pulumi.runtime.setMocks`:typescript": "a vitest file beside a program",
+  "docs/testing.md#Data sources under mocks:typescript": "a fragment of such a test",
+  "docs/testing.md#Integration tests against the emulator:bash":
+    "the emulator CLI on a fixed port and a stack",
+};
+
+const allBlocks = docPages().flatMap(blocksOf);
+
+describe("the fenced blocks of README.md and docs/", () => {
+  it("are output, marked no-run, type-checked, or run by the suite from the page's text", () => {
+    const unaccounted: string[] = [];
+    const notYetRun = new Set<string>();
+    for (const block of allBlocks) {
+      const id = blockId(block);
+      const output = block.lang === "text" && !block.file;
+      if (output || block.noRun || block.check || runIds.has(id)) continue;
+      if (NOT_YET_RUN[id]) notYetRun.add(id);
+      else unaccounted.push(`${block.page}:${block.line} (${id})`);
+    }
+    expect(unaccounted, "blocks neither run, checked nor marked no-run").toEqual([]);
+    // The list only shrinks: an entry whose block is now run, marked or gone must be removed.
+    expect([...notYetRun].sort()).toEqual(Object.keys(NOT_YET_RUN).sort());
+  });
+
+  it("that the suite runs exist, and their tests extract them by page and heading", () => {
+    const ids = new Set(allBlocks.map(blockId));
+    for (const entry of RUN_BY) {
+      expect(ids.has(blockId(entry)), `${blockId(entry)} is no block of the docs`).toBe(true);
+      const source = fs.readFileSync(path.join(REPO_ROOT, entry.test), "utf8");
+      expect(source, `${entry.test} names ${entry.page}`).toContain(entry.page);
+      expect(source, `${entry.test} names the heading "${entry.section}"`).toContain(entry.section);
+    }
+  });
+
+  it("have info strings the suite knows: a language, then no-run, check or file=<name>", () => {
+    for (const block of allBlocks) {
+      expect(block.lang, `${block.page}:${block.line}`).toMatch(/^[a-z]+$/);
+    }
+  });
+});
