@@ -5,6 +5,7 @@
  * made (found by the key in its inputs), then `up` converges: the live servers of the run are exactly the
  * stack's, none twice, none orphaned.
  */
+import type { ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import { configure, programProject } from "../cli/programProject";
@@ -31,6 +32,26 @@ async function until(what: string, check: () => boolean, ms = 120_000): Promise<
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Ctrl-C twice: the second as soon as the CLI has taken the first (it prints that it is cancelling), so
+ * the two never reach the CLI as one signal (which only cancels), and the plugin's Cancel has no time to
+ * end its creates first (then nothing would be pending: the plugin records its servers on a cancel).
+ */
+function doubleInterrupt(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    let printed = "";
+    const onData = (c: Buffer) => {
+      printed += c.toString();
+      if (!printed.includes("received; cancelling")) return;
+      child.stdout?.off("data", onData);
+      child.kill("SIGINT");
+      resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.kill("SIGINT");
+  });
 }
 
 interface Exported {
@@ -64,9 +85,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
       const up = cli.start(["up", "--yes", "--skip-preview"]);
       try {
         await until("the creates", () => live().length === COUNT);
-        up.child.kill("SIGINT");
-        await new Promise((r) => setTimeout(r, 30));
-        up.child.kill("SIGINT");
+        await doubleInterrupt(up.child);
         const result = await up.done;
         expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
       } finally {
@@ -135,9 +154,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     const up = cli.start(["up", "--yes", "--skip-preview"]);
     try {
       await until("the create", () => live().length === 1);
-      up.child.kill("SIGINT");
-      await new Promise((r) => setTimeout(r, 30));
-      up.child.kill("SIGINT");
+      await doubleInterrupt(up.child);
       await up.done;
     } finally {
       setup.emulator.setPlacement("auto");
