@@ -33,6 +33,7 @@ const unit = [
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
+  "test/reconcile/**/*.test.ts",
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
   "test/engine/demo.test.ts",
