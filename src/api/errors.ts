@@ -82,7 +82,9 @@ export class GamehostError extends Error {
     options: InspectOptions,
     inspect: (value: unknown, options: InspectOptions) => string,
   ): string {
-    return inspect(this, { ...options, colors: false, customInspect: false });
+    // Without the caller's `stylize` either, which colours whatever `colors` says.
+    const { stylize: _stylize, ...plain } = options as InspectOptions & { stylize?: unknown };
+    return inspect(this, { ...plain, colors: false, customInspect: false });
   }
 }
 

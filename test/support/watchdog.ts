@@ -114,6 +114,8 @@ export function watchMemory(rootPid: number, limitBytes: number): { stop: () => 
         seen.set(pid, entry);
       }
       entry.lastSeenMs = now;
+      // Read again each time: a child first seen between fork and exec still shows its parent's command.
+      entry.command = commandOf(pid) || entry.command;
       entry.cpuMs = cpuMsOf(pid) ?? entry.cpuMs;
       entry.peakRssBytes = Math.max(entry.peakRssBytes, rss);
       if (rss > limitBytes && !killed) {
