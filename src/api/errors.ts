@@ -1,3 +1,4 @@
+import type { InspectOptions } from "node:util";
 import type { FieldIssue } from "./issues";
 import { describeIssues } from "./issues";
 import { boundField, boundText, formatCount, MAX_KEPT_ISSUES } from "./textBounds";
@@ -72,6 +73,22 @@ export class GamehostError extends Error {
       enumerable: false,
       configurable: true,
     });
+  }
+
+  /**
+   * `util.inspect` shows the error as it would, without colours. The SDK formats a program's uncaught
+   * error with `util.inspect(err, { colors: true })` even when it prints the message alone, and Node's
+   * colouring of stack frames never ends on a source-mapped SDK frame (`node_modules/@pulumi/output.ts`):
+   * the program would grow to GBs and die unreported (docs/known-issues.md).
+   */
+  [Symbol.for("nodejs.util.inspect.custom")](
+    _depth: number,
+    options: InspectOptions,
+    inspect: (value: unknown, options: InspectOptions) => string,
+  ): string {
+    // Without the caller's `stylize` either, which colours whatever `colors` says.
+    const { stylize: _stylize, ...plain } = options as InspectOptions & { stylize?: unknown };
+    return inspect(this, { ...plain, colors: false, customInspect: false });
   }
 }
 
