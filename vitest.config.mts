@@ -17,23 +17,28 @@ const testFilesOf = (dir: string, except: string[] = []) =>
     .map((f) => `${dir}/${f}`);
 
 const unit = [
-  // clientExample runs examples/client, which loads `pulumi-gamehost/api` from dist/.
-  ...testFilesOf("test/api", ["clientExample"]),
+  // clientExample and clientDocs run programs that load `pulumi-gamehost/api` from dist/; errorBounds checks
+  // a 15 MB answer in a child process under a heap cap.
+  ...testFilesOf("test/api", ["clientExample", "clientDocs", "errorBounds"]),
   // Processes (the emulator's CLI, a tmpfs) or long runs: thousands of watches, 200k-lobby exports, rate limits.
   ...testFilesOf("test/emulator", [
     ...["cli", "stateFile", "stateDiskFull", "stateEdges", "stateLock"],
     ...["robustness", "faults", "export", "exportSpan"],
   ]),
   "test/provider/serverSpec.test.ts",
+  "test/provider/fleetPlanner.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
+  "test/reconcile/**/*.test.ts",
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
   "test/engine/demo.test.ts",
+  // The dashboard in Chromium, with the quickstart deployed by the real CLI.
+  "test/dashboard/**/*.test.ts",
 ];
 const overDist = { globalSetup: ["test/support/distIsCurrent.ts"] };
 

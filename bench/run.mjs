@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench` (after `npm run build`): runs the eight benchmarks one after another, each in a process of
+// `npm run bench` (after `npm run build`): runs the benchmarks one after another, each in a process of
 // its own, streams their reports, and ends with a table of every figure (median [min–max] over rounds,
 // target, met?). Options: `--only 1,4` runs a subset; `--json <file>` also writes the figures as JSON.
 // Benchmarks are not tests: nothing here runs under vitest or `npm test`.
@@ -18,6 +18,8 @@ const BENCHES = [
   { id: 6, script: "export.mjs", title: "Export" },
   { id: 7, script: "plugin-vs-dynamic.mjs", title: "Plugin vs dynamic host" },
   { id: 8, script: "real-cli.mjs", title: "Through the real Pulumi CLI" },
+  { id: 10, script: "dashboard.mjs", title: "Dashboard cost" },
+  { id: 11, script: "fleet.mjs", title: "A Fleet through the real Pulumi CLI" },
 ];
 
 const args = process.argv.slice(2);

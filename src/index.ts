@@ -17,10 +17,10 @@ export {
 export type { FieldIssue } from "./api/issues";
 export * from "./dynamic/generated/functions";
 export * from "./dynamic/generated/functionTypes";
-export { LobbyHistoryExport, Server } from "./dynamic/generated/resources";
+export { Fleet, LobbyHistoryExport, Server } from "./dynamic/generated/resources";
 export { IDEMPOTENCY_TAG } from "./kinds/server/tags";
 export * as native from "./native";
 export type { LobbyHistoryExportArgs, TimeInput } from "./programArgs/lobbyHistoryExport";
-export type { NetworkMode, PaymentIntent, PortProtocol, ServerArgs } from "./types";
+export type { FleetArgs, NetworkMode, PaymentIntent, PortProtocol, ServerArgs } from "./types";
 export * as types from "./types";
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version";

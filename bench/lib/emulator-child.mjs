@@ -40,6 +40,7 @@ const ops = {
       port: emulator.port,
       tokens: emulator.tokens,
       fixture: emulator.fixture,
+      ...(emulator.adminToken ? { adminToken: emulator.adminToken } : {}),
     };
   },
   connectionCount: () => emulator.connectionCount(),

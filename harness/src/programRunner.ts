@@ -9,11 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { track } from "./children";
-import { HARNESS_ROOT, programSdkDir, sdkEntries } from "./proto";
+import { programSdkDir, sdkEntries } from "./proto";
 import type { Diagnostic } from "./types";
-
-/** The preload that keeps failing programs from hanging in `util.inspect` (see the file). */
-export const FAST_ERROR_PRELOAD = path.join(HARNESS_ROOT, "preload", "fast-error-inspect.cjs");
 
 /** Options for {@link runProgram}. */
 export interface ProgramRunOptions {
@@ -64,9 +61,6 @@ export async function runProgram(opts: ProgramRunOptions): Promise<ProgramExit> 
   const env: Record<string, string | undefined> = {
     ...inherited,
     ...opts.env,
-    // The preload goes in NODE_OPTIONS rather than argv: run.js only enables its automatic ESM mode when
-    // `process.execArgv` has no `--require`/`--import`/`--loader`, and NODE_OPTIONS does not show there.
-    NODE_OPTIONS: `--require ${JSON.stringify(FAST_ERROR_PRELOAD)}`,
     PULUMI_CONFIG: JSON.stringify(opts.config),
     PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(opts.secretKeys),
     // The CLI sets PULUMI_NODEJS_TYPESCRIPT from the `typescript` runtime option; run.js type-checks unless

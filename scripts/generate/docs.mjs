@@ -292,6 +292,45 @@ or declare it with the \`import\` resource option (\`{ import: "<gameId>/<enviro
 spec it has: the next \`pulumi up\` shows no changes. \`gamehost.native.Server.get("match", id)\` reads one without
 managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts with \`adoptServerId\` instead.`,
   },
+  Fleet: {
+    uses: ["env", "build"],
+    export: ["fleet", "status"],
+    ts: `const fleet = new gamehost.Fleet("match", {
+  gameId: env.gameId,
+  environmentId: env.environmentId,
+  datacenters: { "us-east-atl": 3 },
+  template: {
+    tags: { role: "match" },
+    runtime: { build: build.builds[0].id },
+    network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+    resources: { cpu: 1000, memory: 1024 },
+  },
+  rollout: { maxSurge: 1, maxUnavailable: "25%" },
+});`,
+    yaml: `  match:
+    type: gamehost:index:Fleet
+    properties:
+      gameId: \${env.gameId}
+      environmentId: \${env.environmentId}
+      datacenters: { us-east-atl: 3 }
+      template:
+        tags: { role: match }
+        runtime: { build: "\${build.builds[0].id}" }
+        network: { ports: { game: { protocol: udp, internalPort: 7777, routing: { host: {} } } } }
+        resources: { cpu: 1000, memory: 1024 }
+      rollout: { maxSurge: 1, maxUnavailable: 25% }`,
+    python: `fleet = gamehost.Fleet("match",
+    game_id=env.game_id,
+    environment_id=env.environment_id,
+    datacenters={"us-east-atl": 3},
+    template={
+        "tags": {"role": "match"},
+        "runtime": {"build": build.builds[0].id},
+        "network": {"ports": {"game": {"protocol": "udp", "internal_port": 7777, "routing": {"host": {}}}}},
+        "resources": {"cpu": 1000, "memory": 1024},
+    },
+    rollout={"max_surge": 1, "max_unavailable": "25%"})`,
+  },
   LobbyHistoryExport: {
     uses: ["env"],
     export: ["history", "rowCount"],
@@ -319,7 +358,8 @@ managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts wit
 function resourcePage(schema, token, resource, typescriptAccepts = {}) {
   const name = nameOf(token);
   const example = EXAMPLES[name];
-  const programs = example ? resourcePrograms(name, example) : undefined;
+  if (!example) throw new Error(`docs.mjs has no Usage example for the resource ${name}: add it to EXAMPLES`);
+  const programs = resourcePrograms(name, example);
   const usage = programs
     ? `
 ## Usage

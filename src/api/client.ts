@@ -6,6 +6,7 @@ import { PACKAGE_NAME, PACKAGE_VERSION } from "../version";
 import {
   type ConnectionSettings,
   checkBaseUrl,
+  checkToken,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   originsOf,
@@ -22,7 +23,7 @@ import {
 // program's type check of this module does not reach zod's typings.
 import type * as wire from "./generated/wire";
 import type { FieldIssue } from "./issues";
-import { redactError } from "./redact";
+import { redactError, secretsOfUrl } from "./redact";
 import {
   parseRetryAfter,
   type ResolvedRetryPolicy,
@@ -92,6 +93,16 @@ export interface ClientOptions extends ConnectionSettings {
 export interface RequestOptions {
   /** Aborts the call; the returned promise then rejects with the signal's reason. */
   signal?: AbortSignal;
+}
+
+/** Options of {@link GamehostClient.openExport}. */
+export interface ExportOptions extends RequestOptions {
+  /**
+   * The call's deadline (`callTimeoutMs`) covers reading the whole body too, not only getting the answer:
+   * for a caller with no other way to end an endless download (no signal that ever fires). The stream then
+   * fails with a {@link GamehostDeadlineError}.
+   */
+  wholeBody?: boolean;
 }
 
 /** Options of a call to a watchable endpoint. */
@@ -248,7 +259,10 @@ export class GamehostClient {
     const env = readSettings();
     this.#origins = originsOf(options, env);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
-    this.#token = options.token !== undefined ? options.token || undefined : env.token;
+    this.#token = checkToken(
+      options.token !== undefined ? options.token || undefined : env.token,
+      this.#origins,
+    );
 
     const issues: FieldIssue[] = [];
     nonNegativeOption(issues, "maxRetries", options.maxRetries);
@@ -512,15 +526,16 @@ export class GamehostClient {
    * another origin in production) and returns the body as a byte stream, which the caller must
    * consume or destroy. Errors and events name only the URL's path: its query is the secret.
    */
-  async openExport(url: string, o?: RequestOptions): Promise<Readable> {
+  async openExport(url: string, o?: ExportOptions): Promise<Readable> {
     try {
       return await this.downloadExport(url, o);
     } catch (error) {
-      throw this.redacted(error);
+      // The URL's query is its signature: a download host that echoes the request must not leak it.
+      throw this.redacted(error, secretsOfUrl(url));
     }
   }
 
-  private async downloadExport(url: string, o?: RequestOptions): Promise<Readable> {
+  private async downloadExport(url: string, o?: ExportOptions): Promise<Readable> {
     let target: URL;
     try {
       target = new URL(url);
@@ -532,7 +547,7 @@ export class GamehostClient {
     }
     const path = target.pathname;
     // The deadline covers getting the answer; the CSV itself then streams at the caller's pace,
-    // uncapped, each pause bounded by the body timeout.
+    // uncapped, each pause bounded by the body timeout (and the whole of it by the deadline, `wholeBody`).
     const scope = this.scope("GET", path, o?.signal, false);
     try {
       const res = await this.exchange({
@@ -544,8 +559,8 @@ export class GamehostClient {
         deadline: scope.deadline,
       });
       if (res.status >= 200 && res.status < 300) {
-        // The stream is the caller's now: no deadline, but the caller's signal still ends it.
-        scope.stopDeadline();
+        // The stream is the caller's now: no deadline unless asked, but the caller's signal still ends it.
+        if (!o?.wholeBody) scope.stopDeadline();
         res.body.once("close", scope.done);
         return res.body;
       }
@@ -637,7 +652,7 @@ export class GamehostClient {
     } catch {
       throw new GamehostValidationError(where, [{ path: "", message: "is not valid JSON" }]);
     }
-    return parseWith(spec.response, json, where);
+    return parseWith(spec.response, json, where, text.length);
   }
 
   /** Sends one call and emits its events; the body of the answer is left to the caller. */
@@ -705,15 +720,18 @@ export class GamehostClient {
       ids,
       baseUrl: this.baseUrl,
       origins: this.#origins,
+      fromService: parsed !== undefined,
     });
   }
 
   /**
-   * A service or proxy that echoes the request must not leak the token through an error: every
-   * error of this package leaves the client through here (the caller's own abort reason untouched).
+   * A service or proxy that echoes the request must not leak the token (nor a presigned URL's query,
+   * `secrets`) through an error: every error of this package leaves the client through here (the
+   * caller's own abort reason untouched).
    */
-  private redacted(error: unknown): unknown {
-    return error instanceof GamehostError && this.#token ? redactError(error, [this.#token]) : error;
+  private redacted(error: unknown, secrets: readonly string[] = []): unknown {
+    if (!(error instanceof GamehostError)) return error;
+    return redactError(error, this.#token ? [this.#token, ...secrets] : secrets);
   }
 
   private emit(event: ClientEvent): void {

@@ -119,6 +119,32 @@ export function checkBaseUrl(baseUrl: string | undefined, origins?: SettingOrigi
 }
 
 /**
+ * Checks a token before it is used: a control character (most often the trailing newline of
+ * a value read or pasted from a file, or `echo` into a variable) cannot go in an HTTP header, so no request could ever carry it.
+ * Fails naming `gamehost:token` and `GAMEHOST_TOKEN`, or where the value came from, and the
+ * character's code point, never the token.
+ */
+export function checkToken(token: string | undefined, origins?: SettingOrigins): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
+  const found = token?.match(/[\u0000-\u001f\u007f]/);
+  const bad = found?.[0];
+  if (token === undefined || found?.index === undefined || bad === undefined) return token;
+  const { key, env } = CONFIG_KEYS.token;
+  const code = `U+${bad.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
+  const where = token.slice(found.index).trim() === "" ? "ends with" : "contains";
+  const named = CONTROL_NAMES[bad] ? ` (${CONTROL_NAMES[bad]})` : "";
+  const problem = `${where} a control character, ${code}${named}, which no HTTP header can carry (a newline read or pasted from a file along with the token is the usual cause: set the token alone, e.g. with \`printf %s\`)`;
+  throw new GamehostConfigError(key, env, problem, origins);
+}
+
+const CONTROL_NAMES: Readonly<Record<string, string>> = {
+  "\n": "a newline",
+  "\r": "a carriage return",
+  "\t": "a tab",
+  "\u0000": "a NUL",
+};
+
+/**
  * Where the settings of a client came from: those {@link readSettings} recorded (`given.origins`, from a
  * Pulumi face), else each value given to the client is a client option and the rest came from `env`.
  */
@@ -137,7 +163,7 @@ export function requireConnection(settings: ConnectionSettings): ConnectionSetti
   token: string;
 } {
   const baseUrl = checkBaseUrl(settings.baseUrl, settings.origins);
-  const { token } = settings;
+  const token = checkToken(settings.token, settings.origins);
   if (!token)
     throw new GamehostConfigError(CONFIG_KEYS.token.key, CONFIG_KEYS.token.env, undefined, settings.origins);
   return { ...settings, baseUrl, token };

@@ -1,5 +1,7 @@
+import type { InspectOptions } from "node:util";
 import type { FieldIssue } from "./issues";
 import { describeIssues } from "./issues";
+import { boundField, boundText, formatCount, MAX_KEPT_ISSUES } from "./textBounds";
 
 /** Error codes the service sends (docs/service-contract.md §2). */
 export const ERROR_CODES = {
@@ -57,19 +59,36 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
 export class GamehostError extends Error {
   override name = "GamehostError";
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    // Bounded before Error captures it in the stack (see textBounds.ts).
+    super(boundText(message), options);
     Object.defineProperty(this, "__pulumiRunError", { value: true, enumerable: false });
     // The SDK prefixes the message of an error that fails an input (`error serializing property "x": …`)
     // in place, once for every resource input the same rejected Output reaches: keep one of each prefix.
-    let text = message;
+    let text = this.message;
     Object.defineProperty(this, "message", {
       get: () => text,
       set: (value: string) => {
-        text = withoutRepeatedContext(String(value));
+        text = boundText(withoutRepeatedContext(String(value)));
       },
       enumerable: false,
       configurable: true,
     });
+  }
+
+  /**
+   * `util.inspect` shows the error as it would, without colours. The SDK formats a program's uncaught
+   * error with `util.inspect(err, { colors: true })` even when it prints the message alone, and Node's
+   * colouring of stack frames never ends on a source-mapped SDK frame (`node_modules/@pulumi/output.ts`):
+   * the program would grow to GBs and die unreported (docs/known-issues.md).
+   */
+  [Symbol.for("nodejs.util.inspect.custom")](
+    _depth: number,
+    options: InspectOptions,
+    inspect: (value: unknown, options: InspectOptions) => string,
+  ): string {
+    // Without the caller's `stylize` either, which colours whatever `colors` says.
+    const { stylize: _stylize, ...plain } = options as InspectOptions & { stylize?: unknown };
+    return inspect(this, { ...plain, colors: false, customInspect: false });
   }
 }
 
@@ -242,6 +261,8 @@ export interface ApiErrorInit {
   baseUrl?: string;
   /** Where the client's settings came from, so the advice says where to fix the token or base URL. */
   origins?: SettingOrigins;
+  /** False when the body was not the service's error body (a gateway's or proxy's page); default true. */
+  fromService?: boolean;
 }
 
 /** A non-200 answer from the service. */
@@ -255,6 +276,11 @@ export class GamehostApiError extends GamehostError {
   readonly serviceMessage: string;
   readonly method: string;
   readonly path: string;
+  /**
+   * Whether the service itself answered (its JSON error body): false for a gateway's or proxy's page,
+   * whose 502 or 504 says only that the service's answer never came.
+   */
+  readonly fromService: boolean;
   /** Ray id of the request (body `ray_id` or header `rvt-ray-id`): quote it to support. */
   declare readonly rayId?: string;
   /** URL of the error's page, when the service names one. */
@@ -273,17 +299,18 @@ export class GamehostApiError extends GamehostError {
     const advice = adviceFor(init);
     const said = `${init.message.trim().replace(/\.+$/, "")}.`;
     const cause = advice ? (advice.restates ? advice.text : `${said} ${advice.text}`) : said;
-    const ray = init.rayId ? `, ray id ${init.rayId}` : "";
-    super(`${cause} [${init.method} ${init.path}: ${init.status} ${init.code}${ray}]`);
+    const ray = init.rayId ? `, ray id ${boundField(init.rayId)}` : "";
+    super(`${cause} [${init.method} ${init.path}: ${init.status} ${boundField(init.code)}${ray}]`);
     this.status = init.status;
-    this.code = init.code;
-    this.serviceMessage = init.message;
+    this.code = boundField(init.code);
+    this.serviceMessage = boundText(init.message);
     this.method = init.method;
     this.path = init.path;
+    this.fromService = init.fromService ?? true;
     // Only what the answer held becomes a field: an inspected error shows no `undefined`s.
     const optional = {
-      rayId: init.rayId,
-      documentation: init.documentation,
+      rayId: init.rayId !== undefined ? boundField(init.rayId) : undefined,
+      documentation: init.documentation !== undefined ? boundField(init.documentation) : undefined,
       metadata: init.metadata,
       retryAfterMs: init.retryAfterMs,
     };
@@ -348,14 +375,31 @@ export class GamehostNetworkError extends GamehostError {
 /** A request or response that does not match the API's schema. */
 export class GamehostValidationError extends GamehostError {
   override name = "GamehostValidationError";
+  /** The fields at fault: the first 100 of {@link issueCount}. */
   readonly issues: readonly FieldIssue[];
+  /** How many fields are at fault (found, for a value checked up to its first problem); the message lists a few. */
+  readonly issueCount: number;
   /** Where the value was checked, e.g. `request body of POST /games/{game_id}/…`. */
   readonly where: string;
 
-  constructor(where: string, issues: readonly FieldIssue[]) {
-    super(`Invalid ${where}: ${describeIssues(issues)}`);
+  /**
+   * @param bounds `total`: how many fields are at fault, when `issues` holds only some; `stoppedEarly`:
+   * the size (characters of its JSON text) of a value too large to check past its first problems (the message says so).
+   */
+  constructor(
+    where: string,
+    issues: readonly FieldIssue[],
+    bounds: { total?: number; stoppedEarly?: number } = {},
+  ) {
+    const total = Math.max(bounds.total ?? 0, issues.length);
+    const stopped =
+      bounds.stoppedEarly !== undefined
+        ? `; checking stopped at the first problem: the value has ${formatCount(bounds.stoppedEarly)} characters`
+        : "";
+    super(`Invalid ${where}: ${describeIssues(issues, total)}${stopped}`);
     this.where = where;
-    this.issues = issues;
+    this.issues = issues.slice(0, MAX_KEPT_ISSUES);
+    this.issueCount = total;
   }
 }
 

@@ -1,8 +1,13 @@
 /**
  * Secrets out of errors. A service or proxy that echoes the request can put the token anywhere in an
  * answer (the error's code, message, ray id, documentation URL, metadata, a header, the raw bytes of a
- * malformed answer), so the client passes every error it raises through {@link redactError} once,
- * rather than cleaning fields one by one where they are read.
+ * malformed answer), and a download host echoes the presigned URL it was sent (its query is the
+ * signature), so the client passes every error it raises through {@link redactError} once, rather than
+ * cleaning fields one by one where they are read.
+ *
+ * The one rule: every secret the client holds (the token, each part of a presigned URL's query) is
+ * replaced wherever it occurs, in any form it may be echoed in; and whatever the client holds, the query
+ * of any URL and the value of any signature-, credential- or token-like query parameter are replaced.
  */
 
 /** What a secret is replaced with. */
@@ -30,8 +35,15 @@ function formsOf(secrets: readonly string[]): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/** The query of a URL (`?` up to a fragment, space or quote): a presigned URL's signature lives there. */
+const URL_QUERY = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)\?[^\s#"'<>]+/gi;
+
+/** `X-Amz-Signature=…`, `sig=…`, `token=…` outside a URL (an echoed query string, a canonical request). */
+const SECRET_PARAMETER =
+  /(^|[?&;,\s"'(])([\w.-]*(?:signature|credential|token|sig|secret)[\w.-]*=)(?!\[redacted\])[^&\s"'<>;,)]+/gi;
+
 function redactText(text: string, forms: readonly string[]): string {
-  let out = text;
+  let out = redactPatterns(text);
   for (const form of forms) {
     if (!out.includes(form)) continue;
     out =
@@ -40,6 +52,36 @@ function redactText(text: string, forms: readonly string[]): string {
         : out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, "g"), REDACTED);
   }
   return out;
+}
+
+function redactPatterns(text: string): string {
+  if (!text.includes("=") && !text.includes("?")) return text;
+  return text
+    .replace(URL_QUERY, `$1?${REDACTED}`)
+    .replace(SECRET_PARAMETER, (_all, before: string, name: string) => `${before}${name}${REDACTED}`);
+}
+
+/**
+ * The secrets of a presigned URL, for {@link redactError}: its whole query and each parameter's value,
+ * as sent (percent-encoded) and decoded. Values shorter than 8 characters (`X-Amz-Expires=3600`) are
+ * left to the query rule: replaced as words, they would garble unrelated numbers in the message.
+ */
+export function secretsOfUrl(url: string): string[] {
+  const at = url.indexOf("?");
+  if (at === -1) return [];
+  const query = url.slice(at + 1).split("#")[0] ?? "";
+  const secrets = new Set<string>([url, query]);
+  for (const pair of query.split("&")) {
+    const raw = pair.slice(pair.indexOf("=") + 1);
+    let decoded = raw;
+    try {
+      decoded = decodeURIComponent(raw.replace(/\+/g, " "));
+    } catch {
+      // Not valid percent-encoding: the raw value is the secret as it may be echoed.
+    }
+    for (const value of [raw, decoded]) if (value.length >= MIN_LENGTH_ANYWHERE) secrets.add(value);
+  }
+  return [...secrets].filter((secret) => secret.length > 0);
 }
 
 function escapeRegExp(text: string): string {
@@ -78,8 +120,7 @@ function redactValue(value: unknown, forms: readonly string[], depth: number): u
  * where it stands as a word. Returns `value` itself when nothing changes.
  */
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
-  const forms = formsOf(secrets);
-  return forms.length === 0 ? value : (redactValue(value, forms, 0) as T);
+  return redactValue(value, formsOf(secrets), 0) as T;
 }
 
 /**
@@ -89,8 +130,7 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
  * error of this package has one.
  */
 export function redactError<E>(error: E, secrets: readonly string[]): E {
-  const forms = formsOf(secrets);
-  if (forms.length > 0) redactObject(error, forms, new Set());
+  redactObject(error, formsOf(secrets), new Set());
   return error;
 }
 

@@ -1,29 +1,72 @@
 import type { z } from "zod";
 import { GamehostValidationError } from "./errors";
 import { type FieldIssue, formatPath } from "./issues";
+import { MAX_KEPT_ISSUES } from "./textBounds";
 
 /**
  * Parses `value` with `schema`, throwing a {@link GamehostValidationError} naming `where` and every
  * field at fault. Used for requests (strict schemas) and responses (tolerant schemas) alike.
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new GamehostValidationError(where, toFieldIssues(result.error));
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+  textLength?: number,
+): z.output<S> {
+  // A large value is checked only up to its first problem in each list: a 15 MB answer of invalid items
+  // has millions of issues, and listing them took minutes and gigabytes (issue 28 §4).
+  const large = textLength !== undefined && textLength > FULL_CHECK_CHARS;
+  const result = large ? schema.safeParse(value, STOP_AT_FIRST_PROBLEM) : schema.safeParse(value);
+  if (!result.success) {
+    const { issues, total } = keptFieldIssues(result.error);
+    throw new GamehostValidationError(where, issues, large ? { stoppedEarly: textLength } : { total });
+  }
   return result.data;
+}
+
+/**
+ * Above this size (of the JSON text) a value is checked up to its first problem only, so a failure costs
+ * no more than a success; below it every field at fault is counted.
+ */
+export const FULL_CHECK_CHARS = 64 * 1024;
+
+/**
+ * zod's own "stop at the first problem" (what its `validate` uses): each list and object stops at its
+ * first failed item. Not in zod's public `ParseContext` type, hence the cast; test/api/errorBounds.test.ts
+ * holds its effect on a 15 MB answer.
+ */
+const STOP_AT_FIRST_PROBLEM = { abortEarly: true } as z.core.ParseContext<z.core.$ZodIssue>;
+
+/**
+ * The first {@link MAX_KEPT_ISSUES} field issues of a zod error, and how many there are in all: a huge
+ * invalid answer has an issue per bad field, and the error keeps only what a person can act on.
+ */
+export function keptFieldIssues(error: z.ZodError): { issues: FieldIssue[]; total: number } {
+  const issues: FieldIssue[] = [];
+  let total = 0;
+  for (const issue of error.issues) {
+    const count = issue.code === "unrecognized_keys" ? issue.keys.length : 1;
+    total += count;
+    if (issues.length < MAX_KEPT_ISSUES)
+      issues.push(...fieldIssuesOf(issue).slice(0, MAX_KEPT_ISSUES - issues.length));
+  }
+  return { issues, total };
 }
 
 /** Flattens zod issues (including those of union branches) into field issues. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue): FieldIssue[] => {
-    // Name each unknown key as a field of its own, so the path points at what to remove.
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({
-        path: formatPath([...issue.path, key]),
-        message: "is not a known field",
-      }));
-    }
-    const params = (issue as { params?: { apiCode?: unknown } }).params;
-    const apiCode = typeof params?.apiCode === "string" ? params.apiCode : undefined;
-    return [{ path: formatPath(issue.path), message: issue.message, ...(apiCode ? { apiCode } : {}) }];
-  });
+  return error.issues.flatMap(fieldIssuesOf);
+}
+
+function fieldIssuesOf(issue: z.core.$ZodIssue): FieldIssue[] {
+  // Name each unknown key as a field of its own, so the path points at what to remove.
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({
+      path: formatPath([...issue.path, key]),
+      message: "is not a known field",
+    }));
+  }
+  const params = (issue as { params?: { apiCode?: unknown } }).params;
+  const apiCode = typeof params?.apiCode === "string" ? params.apiCode : undefined;
+  return [{ path: formatPath(issue.path), message: issue.message, ...(apiCode ? { apiCode } : {}) }];
 }

@@ -4,6 +4,7 @@ import { readSettings, requireConnection } from "../api/config";
 import { GamehostConfigError } from "../api/errors";
 import { parseWith } from "../api/validate";
 import type { FunctionDefinition } from "../kinds/functions";
+import { settledApart } from "./settledApart";
 
 /**
  * A client for data sources, which run in the program's own process: settings come from the stack
@@ -34,10 +35,15 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
   }
 }
 
-/** Runs a data source in the program's process: arguments checked, then the service called. */
-export async function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
-  const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
-  return definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+/**
+ * Runs a data source in the program's process: arguments checked, then the service called. Its promise
+ * settles apart from the work (see {@link settledApart}), so a failure reaches the program in moments.
+ */
+export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
+  return settledApart(async () => {
+    const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
+    return definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+  });
 }
 
 /** Outputs that resolve once every `dependsOn` resource exists (its id for custom resources). */

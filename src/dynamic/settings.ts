@@ -28,10 +28,14 @@ export function providerClient(): GamehostClient {
   return new GamehostClient(requireConnection(readSettings(configuredLookup)));
 }
 
-/** The context of one dynamic-provider operation: a client built on first use, no engine timeout. */
+/**
+ * The context of one dynamic-provider operation: a client built on first use, no engine timeout and no
+ * Cancel, so downloads end within the call deadline.
+ */
 export function dynamicContext(): OperationContext {
   let client: GamehostClient | undefined;
   return {
+    boundDownloads: true,
     client: () => {
       client ??= providerClient();
       return client;

@@ -20,7 +20,8 @@ export function newAdminToken(): string {
   return `emu_admin_${randomBytes(24).toString("base64url")}`;
 }
 
-function isLoopbackHost(host: string | undefined): boolean {
+/** Whether a Host header names this machine's loopback interface (not a name that merely resolves there). */
+export function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
   try {
     return LOOPBACK_NAMES.has(new URL(`http://${host}`).hostname);
@@ -66,6 +67,14 @@ export function adminRefusal(req: IncomingMessage, token: string): ServiceError 
       403,
       ERROR_CODES.forbidden,
       "Admin routes refuse requests from web pages of other origins.",
+    );
+  // Browsers say where a request comes from: only the dashboard's own pages (or no page at all) may act.
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none")
+    return new ServiceError(
+      403,
+      ERROR_CODES.forbidden,
+      "Admin routes refuse requests sent by other sites' pages (Sec-Fetch-Site).",
     );
   const auth = req.headers.authorization;
   const sent = auth?.startsWith("Bearer ") ? auth.slice("Bearer ".length).trim() : undefined;

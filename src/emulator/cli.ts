@@ -20,6 +20,8 @@ Options:
                         else a temporary directory)
   --rate-limit          enforce the service's rate limits
   --admin               serve the /__admin test-control routes (their token is printed at start)
+  --dashboard           serve the dashboard at /__dashboard/ (live servers, requests, faults; implies
+                        --admin, sign in with the admin token)
   --help                show this help
   --version             show the version`;
 
@@ -55,6 +57,7 @@ export function parseCli(argv: string[]): { help: true } | { version: true } | {
         "export-dir": { type: "string" },
         "rate-limit": { type: "boolean" },
         admin: { type: "boolean" },
+        dashboard: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -81,6 +84,7 @@ export function parseCli(argv: string[]): { help: true } | { version: true } | {
   if (values["export-dir"] !== undefined) options.exportDir = values["export-dir"];
   if (values["rate-limit"]) options.rateLimit = true;
   if (values.admin) options.admin = true;
+  if (values.dashboard) options.dashboard = true;
   return { options };
 }
 
@@ -107,13 +111,15 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
     `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`,
     `  export ${CONFIG_KEYS.token.env}=${emu.tokens.user}`,
   );
-  if (options.admin && emu.adminToken)
+  if ((options.admin || options.dashboard) && emu.adminToken)
     lines.push(
       "",
       `Admin routes: ${emu.url}/__admin/… (faults, placement, mutate, servers, requests)`,
       `  admin token ${emu.adminToken}   (Authorization: Bearer <admin token>; bodies as application/json)`,
       `  curl -H "Authorization: Bearer ${emu.adminToken}" ${emu.url}/__admin/faults`,
     );
+  if (emu.dashboardUrl)
+    lines.push("", `Dashboard: ${emu.dashboardUrl}   (sign in with the admin token; this machine only)`);
   if (options.stateFile) lines.push("", `State file: ${options.stateFile}`);
   lines.push("", "Press Ctrl+C to stop.");
   return lines.join("\n");

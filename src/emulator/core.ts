@@ -3,6 +3,7 @@ import { rm, rmdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { Server } from "../api/schemas/servers";
 import { authenticate } from "./auth";
+import { ChangeFeed } from "./changeFeed";
 import { type ExportRecord, ExportSigner } from "./exports";
 import { type Fixture, jobDomainOf } from "./fixture";
 import type { JsonReply, Reply } from "./http";
@@ -69,6 +70,10 @@ export class EmulatorCore {
   readonly jobDomain: string;
   /** Set once the HTTP server listens. */
   baseUrl = "";
+  /** Every change to servers, exports and fixture data, as it happens (the dashboard listens). */
+  readonly feed = new ChangeFeed();
+  /** Datacenters in an outage: their servers wait unplaced until it ends (see `Chaos`). */
+  readonly downDatacenters = new Set<string>();
   private readonly secret: string;
   private seq = 0;
   private readonly views: WatchViews;
@@ -96,6 +101,7 @@ export class EmulatorCore {
         datacenterOf: (server) => this.datacenterOf(server),
         servers: () => this.servers.values(),
         changed: (record) => this.serverChanged(record.server.id),
+        held: (server) => this.downDatacenters.has(server.datacenter),
         destroyed: (record) => this.markDestroyed(record),
         persist: () => this.persist(),
       },
@@ -173,6 +179,7 @@ export class EmulatorCore {
       () => [exportChange(record)],
       () => {
         this.exports.set(record.uploadId, record);
+        this.feed.export(record.uploadId);
       },
     );
   }
@@ -180,11 +187,13 @@ export class EmulatorCore {
   /** A server was changed or dropped by the emulator itself: written with the next state write. */
   private serverChanged(id: string): void {
     this.keeping.serverChanged(id);
+    this.feed.server(id);
   }
 
   /** An export record was dropped by the emulator itself: written with the next state write. */
   private exportChanged(uploadId: string): void {
     this.keeping.exportChanged(uploadId);
+    this.feed.export(uploadId);
   }
 
   private markDestroyed(record: ServerRecord): void {
@@ -251,6 +260,7 @@ export class EmulatorCore {
         this.servers.set(server.id, record);
         this.keeping.written(server.id, text);
         this.placement.schedule(record);
+        this.feed.server(server.id);
       },
     );
   }
@@ -258,6 +268,11 @@ export class EmulatorCore {
   /** `never` holds servers unplaced; back to `auto` schedules every server still waiting. */
   setPlacement(mode: PlacementMode): void {
     this.placement.setMode(mode);
+  }
+
+  /** Whether new servers get placed now. */
+  placementMode(): PlacementMode {
+    return this.placement.current;
   }
 
   /**
@@ -300,6 +315,7 @@ export class EmulatorCore {
         // Its journal line holds it already: marked stale for snapshots, not written again.
         this.keeping.written(server.id, undefined);
         this.destroyed.set(server.id, destroyedAt);
+        this.feed.server(server.id);
       },
     ).finally(() => this.pendingDeletes.delete(server.id));
     this.pendingDeletes.set(server.id, deleted);
@@ -313,6 +329,7 @@ export class EmulatorCore {
   /** Records a change to the data the routes show (see {@link WatchViews.changed}). */
   changed(wakes: readonly string[] = []): void {
     this.views.changed(wakes);
+    this.feed.data();
   }
 
   /** The request's `watch_index`, checked early (see {@link WatchViews.indexOf}). */

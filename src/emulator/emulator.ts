@@ -4,7 +4,9 @@ import { ERROR_CODES } from "../api/errors";
 import type { Server } from "../api/generated/wire";
 import { adminRefusal, newAdminToken } from "./adminAccess";
 import { bearerToken, missingToken } from "./auth";
-import { EmulatorCore } from "./core";
+import { Chaos } from "./chaos";
+import { EmulatorCore, type Handler } from "./core";
+import { DASHBOARD_PATH, Dashboard } from "./dashboard/index";
 import { Exchange, type ExchangeHost, parseTarget, type Target } from "./exchange";
 import { FaultQueue } from "./faults";
 import type { FaultController, PendingFault } from "./faultTypes";
@@ -17,6 +19,7 @@ import type { PlacementMode } from "./placementMode";
 import { RateLimiter } from "./rateLimit";
 import type { RequestLogEntry } from "./requestLog";
 import { adminRouter } from "./routes/admin";
+import { addChaosRoutes } from "./routes/chaos";
 import { accessOf, apiRouter } from "./routes/index";
 import { DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
 import { TimeCap } from "./timeCap";
@@ -53,6 +56,11 @@ export interface EmulatorOptions {
    * ({@link RunningEmulator.adminToken}) as `Authorization: Bearer …`, a loopback Host, and a JSON body.
    */
   admin?: boolean;
+  /**
+   * Serve the dashboard at `/__dashboard/` (and `/` for a browser); default false. Implies `admin`: the
+   * page signs in with the admin token and acts through the admin routes.
+   */
+  dashboard?: boolean;
   /** Largest accepted request body; default 1 MiB. */
   bodyLimitBytes?: number;
   /** Requests still unanswered after this get 500 `API_REQUEST_TIMEOUT`; default 50 000 ms. */
@@ -97,6 +105,8 @@ export interface RunningEmulator {
    * (random per start, printed by the CLI); absent otherwise.
    */
   adminToken?: string;
+  /** With `dashboard: true`, the dashboard's URL (sign in with {@link adminToken}); absent otherwise. */
+  dashboardUrl?: string;
   setPlacement(mode: PlacementMode): void;
   /** Every server including destroyed ones, in wire shape. */
   servers(): Server[];
@@ -158,8 +168,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const mutations = mutationsOf(core);
   let requests: RequestLogEntry[] = [];
   const api = apiRouter();
-  const adminToken = options.admin ? newAdminToken() : undefined;
-  const admin = options.admin
+  const adminOn = options.admin === true || options.dashboard === true;
+  const adminToken = adminOn ? newAdminToken() : undefined;
+  const chaos = new Chaos(core);
+  const admin = adminOn
     ? adminRouter({
         faults,
         mutations,
@@ -169,13 +181,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         },
       })
     : undefined;
+  if (admin) addChaosRoutes(admin, chaos);
+  let dashboard: Dashboard | undefined;
+  try {
+    dashboard = options.dashboard ? new Dashboard({ core, faults, chaos }) : undefined;
+  } catch (err) {
+    core.shutdown();
+    core.close();
+    removeTempExportDir(settings);
+    throw err;
+  }
+  if (admin && dashboard) dashboard.addRoutes(admin);
   const warn = (err: unknown) => onWarning(String(err));
   const host: ExchangeHost = {
     core,
     caps: new TimeCap(settings.requestTimeCapMs, warn),
-    log(entry) {
+    log(entry, exchange) {
       if (requests.length >= REQUEST_LOG_LIMIT) requests = requests.slice(REQUEST_LOG_LIMIT / 2);
       requests.push(entry);
+      dashboard?.record(entry, exchange);
     },
   };
 
@@ -183,7 +207,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const rayId = randomUUID();
     const method = req.method ?? "GET";
     const target = parseTarget(req.url ?? "/");
-    if (!target) {
+    if (target && dashboard?.handles(method, target.pathname, req.headers.accept)) {
+      dashboard.serve(req, res, target.pathname);
+    } else if (!target) {
       host.log({ method, route: `${method} <unknown>`, path: req.url ?? "", status: 404 });
       writeError(res, rayId, notFoundRoute());
     } else if (admin && adminToken && target.pathname.startsWith("/__admin/")) {
@@ -218,13 +244,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     const fault = faults.take(method, target.pathname, match.route.pattern);
+    if (fault?.kind === "latency") {
+      // Then served as usual, unless the client left or the time cap answered meanwhile.
+      setTimeout(() => {
+        if (!exchange.finished) serveMatched(req, exchange, match.route, route, undefined);
+      }, fault.latencyMs ?? 0);
+      return;
+    }
+    serveMatched(req, exchange, match.route, route, fault);
+  }
+
+  function serveMatched(
+    req: IncomingMessage,
+    exchange: Exchange,
+    matched: { pattern: string; handler: Handler },
+    route: string,
+    fault: PendingFault | undefined,
+  ) {
     if (fault?.kind === "reset") exchange.reset();
     else if (fault?.kind === "hang") {
       // Only the time cap (or the client leaving) ends it.
     } else {
-      const refusal = refusalOf(fault, req, match.route.pattern, route);
+      const refusal = refusalOf(fault, req, matched.pattern, route);
       if (refusal) exchange.answerError(refusal);
-      else exchange.run(match.route.handler, fault);
+      else exchange.run(matched.handler, fault);
     }
   }
 
@@ -242,6 +285,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   ): ServiceError | undefined {
     if (fault?.kind === "rate_limit") return rateLimitFault(fault, now());
     if (fault?.kind === "error_500") return internalError();
+    if (fault?.kind === "error_status") return statusFault(fault.status ?? 503);
     const access = accessOf(pattern);
     if (access === "token" && bearerToken(req.headers.authorization) === undefined) return missingToken();
     if (limiter && access !== "presigned") {
@@ -272,6 +316,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     fixture,
     faults,
     ...(adminToken !== undefined ? { adminToken } : {}),
+    ...(dashboard !== undefined ? { dashboardUrl: `${url}${DASHBOARD_PATH}` } : {}),
     setPlacement: (mode) => core.setPlacement(mode),
     servers: () => [...core.servers.values()].map((r) => structuredClone(r.server)),
     killDeadline: (id) => core.servers.get(id)?.killAt,
@@ -286,6 +331,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mutate: mutations,
     stop() {
       stopped ??= (async () => {
+        dashboard?.close();
         core.shutdown();
         // Let released watches write their answers before the sockets go.
         await new Promise((resolve) => setImmediate(resolve));
@@ -301,6 +347,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return stopped;
     },
   };
+}
+
+/** What an `error_status` fault answers: the service's internal error for 500, a gateway's failure otherwise. */
+function statusFault(status: number): ServiceError {
+  if (status === 500) return internalError();
+  const what = status === 502 ? "Bad gateway" : status === 504 ? "Gateway timeout" : "Service unavailable";
+  return new ServiceError(
+    status,
+    ERROR_CODES.internal,
+    `${what}: the service could not answer. Try again later.`,
+  );
 }
 
 const RATE_LIMIT_MESSAGE = "Rate limit exceeded for this endpoint: retry after the time in retry-after.";

@@ -7,6 +7,8 @@ import type { RequestLogEntry } from "./requestLog";
 import type { Capped, TimeCap } from "./timeCap";
 import { badBody } from "./validation";
 
+export type { RequestLogEntry } from "./requestLog";
+
 /** The path and query of a request target. */
 export interface Target {
   pathname: string;
@@ -44,7 +46,8 @@ export function parseTarget(raw: string): Target | undefined {
 export interface ExchangeHost {
   readonly core: EmulatorCore;
   readonly caps: TimeCap;
-  log(entry: RequestLogEntry): void;
+  /** `exchange` tells when the request arrived and who sent it (the dashboard's requests monitor). */
+  log(entry: RequestLogEntry, exchange?: Exchange): void;
 }
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
@@ -60,6 +63,8 @@ export class Exchange implements RequestContext, Capped {
   readonly params: Readonly<Record<string, string>>;
   readonly authorization: string | undefined;
   readonly deadline: number;
+  /** When the request arrived (`performance.now()`). */
+  readonly startedAt = performance.now();
   private readonly search: string;
   private parsedQuery: URLSearchParams | undefined;
   private controller: AbortController | undefined;
@@ -163,7 +168,7 @@ export class Exchange implements RequestContext, Capped {
     this.done = true;
     if (!this.tracked) return;
     this.host.caps.end(this);
-    this.host.log({ method: this.method, route: this.route, path: this.pathname, status });
+    this.host.log({ method: this.method, route: this.route, path: this.pathname, status }, this);
   }
 
   /**

@@ -1,5 +1,6 @@
 // What `pulumi-gamehost/emulator` declares about faults, without zod (see fixtureTypes.ts for why); the
 // queue and the admin route's JSON schema are in faults.ts.
+
 /** What an injected fault does to a matching request. */
 export const FAULT_KINDS = [
   "rate_limit",
@@ -8,6 +9,8 @@ export const FAULT_KINDS = [
   "reset",
   "commit_then_reset",
   "commit_then_500",
+  "latency",
+  "error_status",
 ] as const;
 /** One of {@link FAULT_KINDS}. */
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -37,7 +40,19 @@ export interface FaultSpec {
   retryAfter?: "date" | "seconds";
   /** `rate_limit` only: how far ahead `retry-after` points, in ms, 0 to {@link MAX_RETRY_AFTER_MS}; default 1000. */
   retryAfterMs?: number;
+  /** `latency` only: how long the request waits before it is served as usual, in ms; default 1000. */
+  latencyMs?: number;
+  /** `error_status` only: the status answered (a server or gateway failure); default 503. */
+  status?: FaultStatus;
 }
+
+/** Statuses an `error_status` fault can answer: the failures a client meets from the service or its gateway. */
+export const FAULT_STATUSES = [500, 502, 503, 504] as const;
+/** One of {@link FAULT_STATUSES}. */
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** Longest injected latency: below the service's 50 s request time cap, so a delayed request still answers. */
+export const MAX_FAULT_LATENCY_MS = 45_000;
 
 /** A fault still waiting for requests, as `pending()` lists it. */
 export interface PendingFault {
@@ -48,6 +63,10 @@ export interface PendingFault {
   remaining: number;
   retryAfter: "date" | "seconds";
   retryAfterMs: number;
+  /** `latency` faults only. */
+  latencyMs?: number;
+  /** `error_status` faults only. */
+  status?: FaultStatus;
 }
 
 /** Injects failures into the next matching requests; test code and the admin route share it. */

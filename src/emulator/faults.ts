@@ -3,9 +3,13 @@ import { describeIssues } from "../api/issues";
 import { toFieldIssues } from "../api/validate";
 import {
   FAULT_KINDS,
+  FAULT_STATUSES,
   type FaultController,
+  type FaultKind,
   type FaultSpec,
+  type FaultStatus,
   MAX_FAULT_COUNT,
+  MAX_FAULT_LATENCY_MS,
   MAX_RETRY_AFTER_MS,
   type PendingFault,
 } from "./faultTypes";
@@ -13,10 +17,13 @@ import { MAX_GLOB_LENGTH, PathGlob } from "./pathGlob";
 
 export {
   FAULT_KINDS,
+  FAULT_STATUSES,
   type FaultController,
   type FaultKind,
   type FaultSpec,
+  type FaultStatus,
   MAX_FAULT_COUNT,
+  MAX_FAULT_LATENCY_MS,
   MAX_RETRY_AFTER_MS,
   type PendingFault,
 } from "./faultTypes";
@@ -59,10 +66,20 @@ export const FaultSpecJson = z
         error: `must be at most ${MAX_RETRY_AFTER_MS} (100 years), so that retry-after is a valid date`,
       })
       .optional(),
+    latencyMs: z.number().int().min(0).max(MAX_FAULT_LATENCY_MS).optional(),
+    status: z.union(FAULT_STATUSES.map((s) => z.literal(s))).optional(),
   })
   .refine((spec) => spec.path === undefined || spec.pathGlob === undefined, {
     error: "give path or pathGlob, not both",
     path: ["pathGlob"],
+  })
+  .refine((spec) => spec.latencyMs === undefined || spec.kind === "latency", {
+    error: 'is only for kind "latency"',
+    path: ["latencyMs"],
+  })
+  .refine((spec) => spec.status === undefined || spec.kind === "error_status", {
+    error: 'is only for kind "error_status"',
+    path: ["status"],
   });
 
 /** A pending fault with its glob compiled. */
@@ -91,6 +108,8 @@ export class FaultQueue implements FaultController {
       count: spec.count,
       retryAfter: spec.retryAfter,
       retryAfterMs: spec.retryAfterMs,
+      latencyMs: spec.latencyMs,
+      status: spec.status,
     });
     if (!parsed.success) throw new Error(`Invalid fault: ${describeIssues(toFieldIssues(parsed.error))}`);
     if (spec.path instanceof RegExp && spec.pathGlob !== undefined)
@@ -104,6 +123,8 @@ export class FaultQueue implements FaultController {
       remaining: spec.count ?? 1,
       retryAfter: spec.retryAfter ?? "date",
       retryAfterMs: spec.retryAfterMs ?? 1000,
+      ...(spec.kind === "latency" ? { latencyMs: spec.latencyMs ?? 1000 } : {}),
+      ...(spec.kind === "error_status" ? { status: spec.status ?? 503 } : {}),
     });
   }
 

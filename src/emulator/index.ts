@@ -13,9 +13,11 @@ export {
 } from "./emulator";
 export {
   FAULT_KINDS,
+  FAULT_STATUSES,
   type FaultController,
   type FaultKind,
   type FaultSpec,
+  type FaultStatus,
   type PendingFault,
 } from "./faultTypes";
 export { DEFAULT_FIXTURE_PATH, loadFixture } from "./fixture";

@@ -16,6 +16,8 @@ export interface PlacementHost {
   servers(): Iterable<ServerRecord>;
   /** A server placement changed: written with the next state write. */
   changed(record: ServerRecord): void;
+  /** A server that must wait unplaced for now (its datacenter is in an outage). */
+  held(server: Server): boolean;
   /** A server placement destroyed (it cannot start): pruned after the retention. */
   destroyed(record: ServerRecord): void;
   /** Writes what placement changed, in the background. */
@@ -49,6 +51,11 @@ export class Placement {
   /** A server that must not be placed any more (deleted). */
   forget(id: string): void {
     this.queue.delete(id);
+  }
+
+  /** The mode now. */
+  get current(): PlacementMode {
+    return this.mode;
   }
 
   /** `never` holds servers unplaced; back to `auto` schedules every server still waiting. */
@@ -109,7 +116,12 @@ export class Placement {
    */
   private place(record: ServerRecord): boolean {
     const { server } = record;
-    if (this.mode === "never" || server.destroyed_at !== undefined || server.started_at !== undefined)
+    if (
+      this.mode === "never" ||
+      server.destroyed_at !== undefined ||
+      server.started_at !== undefined ||
+      this.host.held(server)
+    )
       return false;
     const unstartable = Object.keys(server.network.ports).find((name) =>
       portNeverStarts(server.network.ports[name] as Server["network"]["ports"][string]),

@@ -11,6 +11,8 @@ export type WakeReason = "changed" | "timeout" | "aborted";
 
 interface Waiter {
   keys: readonly string[];
+  /** When the hold began (epoch ms). */
+  since: number;
   timer: NodeJS.Timeout;
   finish(reason: WakeReason): void;
 }
@@ -73,6 +75,7 @@ export class WatchHub {
       const onAbort = () => waiter.finish("aborted");
       const waiter: Waiter = {
         keys,
+        since: this.now(),
         timer: setTimeout(() => waiter.finish("timeout"), holdMs),
         finish: (reason) => {
           clearTimeout(waiter.timer);
@@ -101,6 +104,16 @@ export class WatchHub {
       set?.delete(waiter);
       if (set && set.size === 0) this.waiters.delete(key);
     }
+  }
+
+  /** The held watches: what each waits on and since when (epoch ms), oldest first, at most `limit`. */
+  held(limit: number): { keys: readonly string[]; since: number }[] {
+    const out: { keys: readonly string[]; since: number }[] = [];
+    for (const w of this.all) {
+      if (out.length >= limit) break;
+      out.push({ keys: w.keys, since: w.since });
+    }
+    return out;
   }
 
   /** Ends every held watch as if it timed out (used on stop). */

@@ -32,12 +32,31 @@ function within(path: string, root: string): boolean {
  * as `app.build_id`) is kept whole, where converting the dotted string would split and rename it.
  */
 function propertyOf(path: ReadonlyArray<PropertyKey>, mapPaths: MapPaths, keys: SchemaKeys): string {
+  return segmentsOf(path, mapPaths, keys).join(".");
+}
+
+function segmentsOf(path: ReadonlyArray<PropertyKey>, mapPaths: MapPaths, keys: SchemaKeys): string[] {
   const out: string[] = [];
   for (const segment of path) {
     const text = String(segment);
     out.push(keys === "camelCase" || isMapPath(out, mapPaths) ? text : snakeToCamel(text));
   }
-  return out.join(".");
+  return out;
+}
+
+/**
+ * ` (given: -1)` for a number or boolean the user gave at nested `segments`: the engine prints a nested
+ * property's value as `{<nil>}` (it looks up top-level properties only), a top-level one as itself.
+ * Strings are left out, as a secret's text could be one.
+ */
+function givenText(camelValue: unknown, segments: readonly string[]): string {
+  if (segments.length < 2) return "";
+  let value: unknown = camelValue;
+  for (const segment of segments) {
+    if (typeof value !== "object" || value === null) return "";
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return typeof value === "number" || typeof value === "boolean" ? ` (given: ${value})` : "";
 }
 
 /**
@@ -71,7 +90,12 @@ export function checkWire(
             property: propertyOf([...issue.path, key], mapPaths, keys),
             reason: UNKNOWN_FIELD,
           }))
-        : [{ property: propertyOf(issue.path, mapPaths, keys), reason: issue.message }],
+        : [
+            {
+              property: propertyOf(issue.path, mapPaths, keys),
+              reason: `${issue.message}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys))}`,
+            },
+          ],
     )
     .filter((failure) => !unknowns.some((u) => within(failure.property, u)));
 }

@@ -19,6 +19,12 @@ export interface OperationContext {
   deadline?: number;
   /** Aborted when the engine cancels the operation. */
   signal?: AbortSignal;
+  /**
+   * The face can neither cancel an operation nor time it out (the dynamic face: no Cancel, no
+   * customTimeouts), so a download the kind reads itself must end within the client's call deadline
+   * (`gamehost:callTimeoutMs`), body included.
+   */
+  boundDownloads?: boolean;
 }
 
 /** What a face knows of a check beyond the inputs. */

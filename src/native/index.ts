@@ -10,6 +10,8 @@ export * from "../dynamic/generated/functionTypes";
 export * as types from "../types";
 export * from "../types/generated/enums";
 export type {
+  FleetArgs,
+  FleetState,
   LobbyHistoryExportArgs,
   LobbyHistoryExportState,
   ProviderArgs,

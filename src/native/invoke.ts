@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostError } from "../api/errors";
 import { dependencyReady } from "../dynamic/runFunction";
+import { settledApart } from "../dynamic/settledApart";
 import { FUNCTIONS } from "../kinds/functions";
 import { PACKAGE_VERSION } from "../version";
 
@@ -32,16 +33,20 @@ function invokeError(name: string, error: unknown): unknown {
  * as with the resources, so data sources and resources share one default provider (`default_<version>`)
  * and the engine runs the plugin of this version.
  */
-export async function invokePlugin<R>(
+export function invokePlugin<R>(
   name: keyof typeof FUNCTIONS,
   args: Record<string, unknown>,
   opts?: pulumi.InvokeOptions,
 ): Promise<R> {
-  try {
-    return (await pulumi.runtime.invoke(token(name), args, { version: PACKAGE_VERSION, ...opts })) as R;
-  } catch (error) {
-    throw invokeError(name, error);
-  }
+  // Settled apart from the work: the rethrow below, after an await, must not send Node 20 searching the
+  // promises of the program's Outputs (see settledApart).
+  return settledApart(async () => {
+    try {
+      return (await pulumi.runtime.invoke(token(name), args, { version: PACKAGE_VERSION, ...opts })) as R;
+    } catch (error) {
+      throw invokeError(name, error);
+    }
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   CONFIG_KEYS,
   type ConfigLookup,
   checkBaseUrl,
+  checkToken,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   readSettings,
@@ -79,13 +80,28 @@ export function checkConfig(inputs: Record<string, unknown>, env = process.env):
     }
     return failures;
   }
-  try {
-    const settings = readSettings(lookupOf(inputs, new Map()), env);
-    checkBaseUrl(settings.baseUrl);
-  } catch (error) {
+  const failed = (error: unknown) => {
     if (!(error instanceof GamehostConfigError)) throw error;
     const name = error.key.slice(error.key.indexOf(":") + 1);
     failures.push({ property: name, reason: error.message });
+  };
+  let settings: ReturnType<typeof readSettings>;
+  try {
+    settings = readSettings(lookupOf(inputs, new Map()), env);
+  } catch (error) {
+    failed(error);
+    return failures;
+  }
+  // Each setting is checked on its own, so one run names every setting at fault.
+  for (const check of [
+    () => checkBaseUrl(settings.baseUrl),
+    () => checkToken(settings.token, settings.origins),
+  ]) {
+    try {
+      check();
+    } catch (error) {
+      failed(error);
+    }
   }
   return failures;
 }

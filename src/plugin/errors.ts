@@ -1,10 +1,12 @@
 /**
  * Errors as gRPC answers. A partially created resource travels as `ErrorResourceInitFailed` in the
  * `grpc-status-details-bin` trailer (`provider_plugin.go: parseError` reads it), so the engine records it
- * instead of losing it.
+ * instead of losing it. Every message and reason is bounded (`textBounds.ts`): gRPC loses a status whose
+ * trailers pass its header-list limit, and the engine then shows nothing of the cause.
  */
 import type { ServerErrorResponse } from "@grpc/grpc-js";
 import { GamehostConfigError, GamehostValidationError } from "../api/errors";
+import { boundText } from "../api/textBounds";
 import { PartialCreateError } from "../kinds/kind";
 import { anyproto, grpc, provproto, statusproto } from "./proto";
 import { type PropertyMap, toStruct } from "./wire";
@@ -28,13 +30,14 @@ export function grpcError(
   error: unknown,
   finish: (properties: PropertyMap) => PropertyMap = (p) => p,
 ): ServerErrorResponse {
-  const message = error instanceof Error ? error.message : String(error);
+  // Any error, ours or not, within the bound: a status past about 70 KiB never reaches the engine.
+  const message = boundText(error instanceof Error ? error.message : String(error));
   if (error instanceof PartialCreateError) {
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(error.id);
     detail.setProperties(toStruct(finish(JSON.parse(JSON.stringify(error.properties)) as PropertyMap)));
     // The engine shows only the reasons (`provider_plugin.go: parseError` drops the status message).
-    detail.setReasonsList(error.reasons);
+    detail.setReasonsList(error.reasons.slice(0, 4).map((reason) => boundText(reason)));
     const any = new anyproto.Any();
     any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
     const status = new statusproto.Status();

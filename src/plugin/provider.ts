@@ -6,6 +6,7 @@
 import type { ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
+import { boundField, boundText, formatCount } from "../api/textBounds";
 import { toFieldIssues } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
 import type { CheckFailure } from "../kinds/checks";
@@ -45,14 +46,23 @@ const PROPERTY_CHANGES: Record<PropertyChange, provider_pb.PropertyDiff.Kind> = 
   "update-replace": provproto.PropertyDiff.Kind.UPDATE_REPLACE,
 };
 
-/** Check failures as the wire carries them. */
+/** Check failures the engine gets by name; the rest are counted in one more (as `textBounds.ts` bounds text). */
+const MAX_SENT_FAILURES = 20;
+
+/** Check failures as the wire carries them: a bounded number, each bounded. */
 function failuresOf(failures: readonly CheckFailure[]): provider_pb.CheckFailure[] {
-  return failures.map((f) => {
+  const sent = failures.slice(0, MAX_SENT_FAILURES).map((f) => {
     const failure = new provproto.CheckFailure();
-    failure.setProperty(f.property);
-    failure.setReason(f.reason);
+    failure.setProperty(boundField(f.property));
+    failure.setReason(boundText(f.reason));
     return failure;
   });
+  if (failures.length > sent.length) {
+    const more = new provproto.CheckFailure();
+    more.setReason(`…and ${formatCount(failures.length - sent.length)} more problems like these`);
+    sent.push(more);
+  }
+  return sent;
 }
 
 /** The state of one plugin process: its configuration and the operations in flight. */

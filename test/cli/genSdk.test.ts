@@ -44,6 +44,13 @@ const EXPLAINED: Record<string, string> = {
   "ServerArgs.network: ours narrower": EMPTY_OBJECT,
   "Server.network: ours narrower": EMPTY_OBJECT,
   "Server.ports: ours narrower": EMPTY_OBJECT,
+  // The Fleet's template holds the same ports.
+  "input.FleetTemplateNetworkArgs.ports: ours narrower": EMPTY_OBJECT,
+  "input.FleetTemplateArgs.network: ours narrower": EMPTY_OBJECT,
+  "output.FleetTemplateNetwork.ports: ours narrower": EMPTY_OBJECT,
+  "output.FleetTemplate.network: ours narrower": EMPTY_OBJECT,
+  "FleetArgs.template: ours narrower": EMPTY_OBJECT,
+  "Fleet.template: ours narrower": EMPTY_OBJECT,
   "LobbyHistoryExportArgs.queryEnd: ours wider":
     "the native face also takes a Date (sent as RFC 3339); the schema can only say string or integer",
   "LobbyHistoryExportArgs.queryStart: ours wider":
@@ -77,7 +84,7 @@ function nodejsSdkDeps(): string {
   return path.join(NODEJS_SDK_DEPS, "node_modules");
 }
 
-const CLASSES = ["Server", "LobbyHistoryExport", "Provider"] as const;
+const CLASSES = ["Server", "LobbyHistoryExport", "Fleet", "Provider"] as const;
 const FUNCTIONS = [
   "getBootstrap",
   "getGames",

@@ -69,6 +69,17 @@ describe("gamehost-emulator CLI", () => {
     expect((await fetch(`${url}/cloud/bootstrap`)).status).toBe(200);
   });
 
+  it("serves the dashboard with --dashboard, printing its URL and the admin token to sign in with", async () => {
+    const { out } = await startCli(["--dashboard"], /Press Ctrl\+C/);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    expect(out()).toMatch(/admin token emu_admin_\S+/);
+    const dashboard = /Dashboard: (\S+)/.exec(out())?.[1];
+    expect(dashboard).toBe(`${url}/__dashboard/`);
+    const page = await fetch(dashboard ?? "");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<form id="login-form"');
+  });
+
   it("rejects bad flags with a clear message and exit code 2", () => {
     for (const args of [["--bogus"], ["--port", "http"], ["--port", "70000"], ["stray"]]) {
       const result = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });

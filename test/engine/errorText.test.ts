@@ -79,9 +79,10 @@ describe.each(FACES)("failures as the %s face reports them", (face) => {
     const errors = errorsOf(up);
     expect(errors).toHaveLength(1);
     const message = errors[0]?.message ?? "";
-    // The real engine's words: it looks the value up by the whole path, so a nested one shows `{<nil>}`.
+    // The real engine's words: it looks the value up by the whole path, so a nested one shows `{<nil>}`;
+    // the reason gives the value.
     expect(message).toBe(
-      `${TYPES[face].server} resource 'web': property resources.cpu value {<nil>} has a problem: must be a positive integer`,
+      `${TYPES[face].server} resource 'web': property resources.cpu value {<nil>} has a problem: must be a positive integer (given: -1)`,
     );
     expectReadable(message, "must be a positive integer");
     texts[face] = { ...texts[face], check: message.replace(TYPES[face].server, "<type>") };

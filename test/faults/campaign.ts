@@ -369,10 +369,12 @@ const CASES: FaultCase[] = [
     },
   },
   {
-    name: "500 after commit",
+    // Not on creates: a create answered with an error is one the service did not keep (issue 28 §1), so
+    // the package posts it again and never adopts it; one the service kept anyway would be its own orphan.
+    name: "500 after commit (reads and deletes)",
     tag: "commit-then-500",
     faults: {
-      up: [at("create", "commit_then_500", 3)],
+      up: [at("get", "commit_then_500", 3)],
       refresh: [at("get", "commit_then_500", 2)],
       destroy: [at("delete", "commit_then_500", 2)],
     },

@@ -51,6 +51,8 @@ const RUN_BY: readonly RunBy[] = [
   },
   { page: "docs/reference/server.md", section: "Import", lang: "sh", test: "test/cli/importCodegen.test.ts" },
   { page: "docs/client.md", section: "", lang: "typescript", test: "test/api/clientDocs.test.ts" },
+  { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
+  { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },
 ];
 const runIds = new Set(RUN_BY.map(blockId));
 

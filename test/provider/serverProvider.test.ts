@@ -133,16 +133,36 @@ describe("Server provider against the emulator", () => {
     expect(liveServers(emulator).some((s) => s.id === error?.id)).toBe(true);
   });
 
-  it.each(["commit_then_reset", "commit_then_500"] as const)(
-    "adopts the server when the create answer is lost (%s): exactly one server",
-    async (kind) => {
-      const checked = await inputs();
-      emulator.faults.inject({ method: "POST", path: /\/servers$/, kind });
-      const { id } = await impl.create(checked);
-      const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
-      expect(withKey.map((s) => s.id)).toEqual([id]);
-    },
-  );
+  it("adopts the server when the create answer is lost (commit_then_reset): exactly one server", async () => {
+    const checked = await inputs();
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
+    const { id } = await impl.create(checked);
+    const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
+    expect(withKey.map((s) => s.id)).toEqual([id]);
+  });
+
+  it("posts again after a create answered 500, without looking it up: exactly one server", async () => {
+    const checked = await inputs({ waitForReady: false });
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "error_500" });
+    emulator.resetRequests();
+    const { id } = await impl.create(checked);
+    expect(emulator.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 500", "POST 200"]);
+    const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
+    expect(withKey.map((s) => s.id)).toEqual([id]);
+  });
+
+  it("never adopts a server whose create the service answered 500, even one it kept", async () => {
+    const checked = await inputs({ waitForReady: false });
+    // A service breaking its word: it keeps the server and answers 500 (what issue 28 §1 saw on a full disk).
+    emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_500" });
+    emulator.resetRequests();
+    const { id } = await impl.create(checked);
+    const disowned = liveServers(emulator).filter(
+      (s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey && s.id !== id,
+    );
+    expect(disowned).toHaveLength(1);
+    expect(emulator.requests.filter((r) => r.method === "GET")).toEqual([]);
+  });
 
   it("a replacement (checked without olds, same spec) makes its own server and never adopts the old one", async () => {
     const news = { ...(await inputs()) } as Record<string, unknown>;

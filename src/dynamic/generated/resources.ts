@@ -78,3 +78,37 @@ export class LobbyHistoryExport extends pulumi.dynamic.Resource {
     super(lobbyHistoryExportProvider, name, props, options, "gamehost", "LobbyHistoryExport");
   }
 }
+
+/**
+ * The serialized provider of every Fleet. Pulumi stores this object's code in the stack state and runs it later in
+ * a separate host process, so each method only loads the implementation through the package subpath `pulumi-gamehost/provider/fleet`
+ * at call time: nothing of this package (schemas, clients, config) is captured. One shared instance, because the SDK
+ * caches serialization per provider object; arrows that use no `this` keep the text small.
+ * @internal
+ */
+export const fleetProvider: pulumi.dynamic.ResourceProvider = {
+  configure: (...a) => require("pulumi-gamehost/provider/fleet").configure(...a),
+  check: (...a) => require("pulumi-gamehost/provider/fleet").check(...a),
+  diff: (...a) => require("pulumi-gamehost/provider/fleet").diff(...a),
+  create: (...a) => require("pulumi-gamehost/provider/fleet").create(...a),
+  read: (...a) => require("pulumi-gamehost/provider/fleet").read(...a),
+  update: (...a) => require("pulumi-gamehost/provider/fleet").update(...a),
+  delete: (...a) => require("pulumi-gamehost/provider/fleet").delete(...a),
+};
+
+// The outputs come from the package schema, merged into the class: no class field can overwrite what the SDK sets.
+export interface Fleet extends types.FleetOutputs {}
+
+/**
+ * Game servers per datacenter, declared once: `datacenters` says how many run where, `template` what they run. A count change creates or deletes only the difference; a template change rolls out datacenter by datacenter in batches within `rollout` (`maxSurge`, `maxUnavailable`, Agones' defaults). One resource whose provider manages its servers, each created, waited for and deleted as a Server is. A change of `gameId` or `environmentId` replaces the fleet.
+ *
+ * A dynamic resource (`pulumi-nodejs:dynamic/gamehost:Fleet`): nothing to install.
+ */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
+export class Fleet extends pulumi.dynamic.Resource {
+  constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
+    const props = registeredInputs(args, {}, types.fleetInputProperties, types.fleetComputedOutputs);
+    const options = opts;
+    super(fleetProvider, name, props, options, "gamehost", "Fleet");
+  }
+}

@@ -2,10 +2,11 @@
  * The LobbyHistoryExport kind: one implementation of an export's lifecycle, used by the dynamic shim
  * (`src/dynamic/generated/host/`) and by the provider plugin.
  */
-import { GamehostError } from "../../api/errors";
+import type { GamehostClient } from "../../api/client";
+import { GamehostDeadlineError, GamehostError } from "../../api/errors";
 import { EXPORT_URL_TTL_MS } from "../../api/schemas";
 import { containsUnknown } from "../checks";
-import { defineKind } from "../kind";
+import { defineKind, type OperationContext } from "../kind";
 import {
   checkExportInputs,
   EXPORT_INPUT_FIELDS,
@@ -15,7 +16,30 @@ import {
   type LobbyHistoryExportInputs,
   type LobbyHistoryExportOutputs,
 } from "./spec";
-import { summarizeCsv } from "./summary";
+import { type CsvSummary, summarizeCsv } from "./summary";
+
+/**
+ * Reads the CSV once for `summarize`. On a face with no Cancel and no customTimeouts (the dynamic face)
+ * the whole download must end within the call deadline: an endless CSV would otherwise be read until
+ * the process is killed.
+ */
+async function summarize(ctx: OperationContext, client: GamehostClient, url: string): Promise<CsvSummary> {
+  const bound = ctx.boundDownloads === true;
+  try {
+    return await summarizeCsv(
+      await client.openExport(url, { ...(ctx.signal ? { signal: ctx.signal } : {}), wholeBody: bound }),
+    );
+  } catch (error) {
+    if (bound && error instanceof GamehostDeadlineError) {
+      error.message =
+        `The lobby-history CSV download (summarize) did not finish within ${error.deadlineMs} ms, the deadline ` +
+        "of a download on the dynamic provider (it has neither Cancel nor customTimeouts): raise " +
+        "gamehost:callTimeoutMs (GAMEHOST_CALL_TIMEOUT_MS; 0 turns it off), set summarize to false, or use the " +
+        `plugin's LobbyHistoryExport with customTimeouts. [GET ${error.path}: no complete answer within ${error.deadlineMs} ms]`;
+    }
+    throw error;
+  }
+}
 
 /** The LobbyHistoryExport kind. */
 export const lobbyHistoryExportKind = defineKind<LobbyHistoryExportInputs, LobbyHistoryExportOutputs>({
@@ -56,7 +80,7 @@ export const lobbyHistoryExportKind = defineKind<LobbyHistoryExportInputs, Lobby
       { query_start: inputs.queryStart, query_end: inputs.queryEnd },
       o,
     );
-    const summary = inputs.summarize ? await summarizeCsv(await client.openExport(url, o)) : {};
+    const summary = inputs.summarize ? await summarize(ctx, client, url) : {};
     return {
       id: `${inputs.gameId}/${inputs.queryStart}-${inputs.queryEnd}/${exportedAt}`,
       outputs: {

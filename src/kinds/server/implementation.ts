@@ -4,6 +4,7 @@
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
 import {
+  ERROR_CODES,
   GamehostApiError,
   GamehostError,
   GamehostNetworkError,
@@ -44,15 +45,27 @@ const backoffMs = (attempt: number) => backoffDelay(CREATE_BACKOFF, attempt + 1)
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
 
+/**
+ * A create whose outcome nobody told us: the answer was lost (a reset or timeout after sending), the
+ * service's own time cap cut the request off (500 `API_REQUEST_TIMEOUT`: it ran, the answer says nothing
+ * of how far), or a gateway answered in the service's stead that it got no answer (502 or 504 without
+ * the service's error body). Only then may the POST have made a server that a lookup by key adopts.
+ */
 function isAmbiguous(error: unknown): boolean {
   if (error instanceof GamehostNetworkError) return error.mayHaveCommitted;
-  return error instanceof GamehostApiError && error.status >= 500;
+  if (!(error instanceof GamehostApiError)) return false;
+  if (error.code === ERROR_CODES.requestTimeout) return true;
+  return (error.status === 502 || error.status === 504) && !error.fromService;
 }
 
+/**
+ * A create the service said failed (5xx with its error body; 503 is its "kept nothing, retry"), or a
+ * request that never left: nothing was kept, so it is posted again, never looked up and adopted.
+ */
 function isRetryableBeforeCommit(error: unknown): boolean {
   return (
     (error instanceof GamehostNetworkError && !error.mayHaveCommitted) ||
-    (error instanceof GamehostApiError && error.status === 429)
+    (error instanceof GamehostApiError && (error.status === 429 || error.status >= 500))
   );
 }
 

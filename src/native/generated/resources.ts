@@ -145,6 +145,52 @@ export class LobbyHistoryExport extends pulumi.CustomResource {
   }
 }
 
+// The outputs come from the package schema, merged into the class, as for the dynamic face.
+export interface Fleet extends types.FleetOutputs {}
+
+/**
+ * Game servers per datacenter, declared once: `datacenters` says how many run where, `template` what they run. A count change creates or deletes only the difference; a template change rolls out datacenter by datacenter in batches within `rollout` (`maxSurge`, `maxUnavailable`, Agones' defaults). One resource whose provider manages its servers, each created, waited for and deleted as a Server is. A change of `gameId` or `environmentId` replaces the fleet.
+ *
+ * Managed by the gamehost provider plugin (`gamehost:index:Fleet`).
+ */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
+export class Fleet extends pulumi.CustomResource {
+  /** @internal */
+  static readonly __pulumiType = "gamehost:index:Fleet";
+
+  /**
+   * An existing Fleet, read by the plugin, not managed: `id` is its id; `state` may hold some of its properties
+   * (what the kind needs beyond the id to find it).
+   */
+  static get(
+    name: string,
+    id: pulumi.Input<pulumi.ID>,
+    state?: types.FleetState,
+    opts?: pulumi.CustomResourceOptions,
+  ): Fleet {
+    return new Fleet(name, state as types.FleetArgs, { ...opts, id });
+  }
+
+  /** Whether `obj` is a Fleet of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is Fleet {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === Fleet.__pulumiType
+    );
+  }
+
+  constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
+    const options = pulumi.mergeOptions(opts, { version: PACKAGE_VERSION });
+    const given = args;
+    super(
+      Fleet.__pulumiType,
+      name,
+      registeredInputs(given, options, types.fleetInputProperties, types.fleetComputedOutputs),
+      options,
+    );
+  }
+}
+
 // What Pulumi's generator registers: the engine can rebuild these resources (and the provider) by URN, e.g. for
 // a component's children or a stack reference.
 pulumi.runtime.registerResourceModule("gamehost", "index", {
@@ -155,6 +201,8 @@ pulumi.runtime.registerResourceModule("gamehost", "index", {
         return new Server(name, {} as types.ServerArgs, { urn });
       case LobbyHistoryExport.__pulumiType:
         return new LobbyHistoryExport(name, {} as LobbyHistoryExportArgs, { urn });
+      case Fleet.__pulumiType:
+        return new Fleet(name, {} as types.FleetArgs, { urn });
       default:
         throw new Error(`unknown resource type ${type}`);
     }

@@ -22,6 +22,15 @@ export const PortProtocol = {
 /** `http`, `https`, `tcp`, `tcp_tls` or `udp`. */
 export type PortProtocol = (typeof PortProtocol)[keyof typeof PortProtocol];
 
+/** `ready` (placed, every port addressed) or `starting`. */
+export const FleetServerState = {
+  Ready: "ready",
+  Starting: "starting",
+} as const;
+
+/** `ready` (placed, every port addressed) or `starting`. */
+export type FleetServerState = (typeof FleetServerState)[keyof typeof FleetServerState];
+
 /** `general` (manage billing, view invoices) or `payment_method_update` (add or replace a card). */
 export const PaymentIntent = {
   General: "general",

@@ -3,6 +3,90 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type * as enums from "./enums";
 
+/** A datacenter of the fleet: its servers. */
+export interface FleetDatacenterStatusArgs {
+  /** The datacenter's UUID. */
+  datacenter: pulumi.Input<string>;
+  /** Servers that are ready. */
+  readyCount: pulumi.Input<number>;
+  /** The slot the next server made here takes. */
+  nextSlot: pulumi.Input<number>;
+  /** The datacenter's servers, oldest first. */
+  servers: pulumi.Input<pulumi.Input<FleetServerArgs>[]>;
+}
+
+/** How a template change rolls out: `maxSurge` and `maxUnavailable` (default "25%" each, as Agones). */
+export interface FleetRolloutArgs {
+  /** Most servers a datacenter may have above its count while a template change rolls out: a count or a percentage of the count, rounded up (default "25%", as Agones). */
+  maxSurge?: pulumi.Input<number | string | undefined>;
+  /** Most servers of a datacenter's count that may be not ready while a template change rolls out: a count or a percentage of the count, rounded down (default "25%", as Agones). When both bounds come to 0, maxUnavailable is 1. */
+  maxUnavailable?: pulumi.Input<number | string | undefined>;
+}
+
+/** A server of the fleet. */
+export interface FleetServerArgs {
+  /** The server's UUID. */
+  id: pulumi.Input<string>;
+  /** Port name → `host:port`, once placed. */
+  endpoints: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** UUID of the build the server runs. */
+  build: pulumi.Input<string>;
+  /** `ready` (placed, every port addressed) or `starting`. */
+  state: pulumi.Input<enums.FleetServerState>;
+  /** The server's slot in its datacenter (its idempotency key derives from it). */
+  slot: pulumi.Input<number>;
+  /** The fleet generation (template version) the server was made from. */
+  generation: pulumi.Input<number>;
+  /** When the server was created, epoch ms. */
+  createdAt: pulumi.Input<number>;
+}
+
+/** The spec of every server, as a Server takes it without game, environment and datacenter (`runtime`, `resources`, `network`, `tags`, `lifecycle`). A change rolls out datacenter by datacenter within `rollout`. */
+export interface FleetTemplateArgs {
+  /** Shutdown behaviour. */
+  lifecycle?: pulumi.Input<FleetTemplateLifecycleArgs | undefined>;
+  /** Networking: mode and named ports. */
+  network: pulumi.Input<FleetTemplateNetworkArgs>;
+  /** CPU and memory, both positive integers. */
+  resources: pulumi.Input<FleetTemplateResourcesArgs>;
+  /** What runs: the build, its arguments and environment variables. */
+  runtime: pulumi.Input<FleetTemplateRuntimeArgs>;
+  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  tags: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+/** Shutdown behaviour. */
+export interface FleetTemplateLifecycleArgs {
+  /** Milliseconds between SIGTERM and SIGKILL when the server is stopped, 0 ≤ x < 7 200 000 (default 0). */
+  killTimeout?: pulumi.Input<number | undefined>;
+}
+
+/** Networking: mode and named ports. */
+export interface FleetTemplateNetworkArgs {
+  /** `bridge` (default) or `host` networking. */
+  mode?: pulumi.Input<enums.NetworkMode | undefined>;
+  /** Ports by name (lowercase letters, digits and `-`). */
+  ports: pulumi.Input<Record<string, pulumi.Input<ServerPortSpecArgs>>>;
+}
+
+/** CPU and memory, both positive integers. */
+export interface FleetTemplateResourcesArgs {
+  /** CPU in millicores: 1000 is one core, 125 an eighth. */
+  cpu: pulumi.Input<number>;
+  /** Memory in megabytes. */
+  memory: pulumi.Input<number>;
+}
+
+/** What runs: the build, its arguments and environment variables. */
+export interface FleetTemplateRuntimeArgs {
+  /** Command-line arguments (default none). */
+  arguments?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+  /** UUID of the build to run (see getBuilds). */
+  build: pulumi.Input<string>;
+  /** Environment variables (default none). */
+  environment?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
+}
+
 /** How the port is reached from outside: exactly one of gameGuard or host; omitted means game guard. */
 export interface PortRoutingArgs {
   /** Route through the platform's game-guard proxy (any protocol). Pass `{}`. */

@@ -64,6 +64,90 @@ export interface Datacenter {
   name: string;
 }
 
+/** A datacenter of the fleet: its servers. */
+export interface FleetDatacenterStatus {
+  /** The datacenter's UUID. */
+  datacenter: string;
+  /** Servers that are ready. */
+  readyCount: number;
+  /** The slot the next server made here takes. */
+  nextSlot: number;
+  /** The datacenter's servers, oldest first. */
+  servers: FleetServer[];
+}
+
+/** How a template change rolls out: `maxSurge` and `maxUnavailable` (default "25%" each, as Agones). */
+export interface FleetRollout {
+  /** Most servers a datacenter may have above its count while a template change rolls out: a count or a percentage of the count, rounded up (default "25%", as Agones). */
+  maxSurge?: number | string;
+  /** Most servers of a datacenter's count that may be not ready while a template change rolls out: a count or a percentage of the count, rounded down (default "25%", as Agones). When both bounds come to 0, maxUnavailable is 1. */
+  maxUnavailable?: number | string;
+}
+
+/** A server of the fleet. */
+export interface FleetServer {
+  /** The server's UUID. */
+  id: string;
+  /** Port name → `host:port`, once placed. */
+  endpoints: Record<string, string>;
+  /** UUID of the build the server runs. */
+  build: string;
+  /** `ready` (placed, every port addressed) or `starting`. */
+  state: enums.FleetServerState;
+  /** The server's slot in its datacenter (its idempotency key derives from it). */
+  slot: number;
+  /** The fleet generation (template version) the server was made from. */
+  generation: number;
+  /** When the server was created, epoch ms. */
+  createdAt: number;
+}
+
+/** The spec of every server, as a Server takes it without game, environment and datacenter (`runtime`, `resources`, `network`, `tags`, `lifecycle`). A change rolls out datacenter by datacenter within `rollout`. */
+export interface FleetTemplate {
+  /** Shutdown behaviour. */
+  lifecycle?: FleetTemplateLifecycle;
+  /** Networking: mode and named ports. */
+  network: FleetTemplateNetwork;
+  /** CPU and memory, both positive integers. */
+  resources: FleetTemplateResources;
+  /** What runs: the build, its arguments and environment variables. */
+  runtime: FleetTemplateRuntime;
+  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  tags: Record<string, string>;
+}
+
+/** Shutdown behaviour. */
+export interface FleetTemplateLifecycle {
+  /** Milliseconds between SIGTERM and SIGKILL when the server is stopped, 0 ≤ x < 7 200 000 (default 0). */
+  killTimeout?: number;
+}
+
+/** Networking: mode and named ports. */
+export interface FleetTemplateNetwork {
+  /** `bridge` (default) or `host` networking. */
+  mode?: enums.NetworkMode;
+  /** Ports by name (lowercase letters, digits and `-`). */
+  ports: Record<string, ServerPortSpec>;
+}
+
+/** CPU and memory, both positive integers. */
+export interface FleetTemplateResources {
+  /** CPU in millicores: 1000 is one core, 125 an eighth. */
+  cpu: number;
+  /** Memory in megabytes. */
+  memory: number;
+}
+
+/** What runs: the build, its arguments and environment variables. */
+export interface FleetTemplateRuntime {
+  /** Command-line arguments (default none). */
+  arguments?: string[];
+  /** UUID of the build to run (see getBuilds). */
+  build: string;
+  /** Environment variables (default none). */
+  environment?: Record<string, string>;
+}
+
 /** A game with its regions, environments and versions. */
 export interface Game {
   /** Regions the game's lobbies can run in. */

@@ -234,6 +234,96 @@ export interface LobbyHistoryExportOutputs {
   readonly sha256: pulumi.Output<string | undefined>;
 }
 
+/** Input properties of a Fleet: a resource registers each one, given or not, so each is an output. */
+export const fleetInputProperties = [
+  "gameId",
+  "environmentId",
+  "template",
+  "datacenters",
+  "rollout",
+  "waitForReady",
+  "readyTimeoutSeconds",
+  "destroyKillTimeout",
+] as const;
+
+/** Outputs of a Fleet that are not inputs: a resource registers them as unknown. */
+export const fleetComputedOutputs = ["fleetKey", "generation", "status"] as const;
+
+/** Outputs of a Fleet that are secrets. */
+export const fleetSecretOutputs = [] as const;
+
+/** The arguments of a Fleet. */
+export interface FleetArgs {
+  /** UUID of the game the server belongs to. */
+  gameId: pulumi.Input<string>;
+  /** UUID of the game environment (a namespace's `namespaceId`; see getEnvironment). */
+  environmentId: pulumi.Input<string>;
+  /** The spec of every server, as a Server takes it without game, environment and datacenter (`runtime`, `resources`, `network`, `tags`, `lifecycle`). A change rolls out datacenter by datacenter within `rollout`. */
+  template: pulumi.Input<inputs.FleetTemplateArgs>;
+  /** Datacenter UUID or slug (see getDatacenters) → how many servers run there (0 to 1000). A count change creates or deletes only the difference; scaling down removes servers that are not ready first, then the newest. */
+  datacenters: pulumi.Input<Record<string, pulumi.Input<number>>>;
+  /** How a template change rolls out: `maxSurge` and `maxUnavailable` (default "25%" each, as Agones). */
+  rollout?: pulumi.Input<inputs.FleetRolloutArgs | undefined>;
+  /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
+  waitForReady?: pulumi.Input<boolean | undefined>;
+  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  readyTimeoutSeconds?: pulumi.Input<number | undefined>;
+  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  destroyKillTimeout?: pulumi.Input<number | undefined>;
+}
+
+/** Properties to look up a Fleet by (`get`): any of its outputs, to narrow the lookup. */
+export interface FleetState {
+  /** UUID of the game the server belongs to. */
+  gameId?: pulumi.Input<string | undefined>;
+  /** UUID of the game environment (a namespace's `namespaceId`; see getEnvironment). */
+  environmentId?: pulumi.Input<string | undefined>;
+  /** The spec of every server, as a Server takes it without game, environment and datacenter (`runtime`, `resources`, `network`, `tags`, `lifecycle`). A change rolls out datacenter by datacenter within `rollout`. */
+  template?: pulumi.Input<inputs.FleetTemplateArgs | undefined>;
+  /** Datacenter UUID or slug (see getDatacenters) → how many servers run there (0 to 1000). A count change creates or deletes only the difference; scaling down removes servers that are not ready first, then the newest. */
+  datacenters?: pulumi.Input<Record<string, pulumi.Input<number>> | undefined>;
+  /** How a template change rolls out: `maxSurge` and `maxUnavailable` (default "25%" each, as Agones). */
+  rollout?: pulumi.Input<inputs.FleetRolloutArgs | undefined>;
+  /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
+  waitForReady?: pulumi.Input<boolean | undefined>;
+  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  readyTimeoutSeconds?: pulumi.Input<number | undefined>;
+  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  destroyKillTimeout?: pulumi.Input<number | undefined>;
+  /** Random key chosen for the fleet when it was created, put on each of its servers as the reserved tag `pulumi-gamehost/fleet`; each server's idempotency key derives from it, its datacenter and its slot. Import a fleet by `<gameId>/<environmentId>/<fleetKey>`. */
+  fleetKey?: pulumi.Input<string | undefined>;
+  /** The template's version: 1 at creation, one more at each template change. */
+  generation?: pulumi.Input<number | undefined>;
+  /** Per datacenter (keyed as in `datacenters`): its servers and how many are ready. */
+  status?: pulumi.Input<Record<string, pulumi.Input<inputs.FleetDatacenterStatusArgs>> | undefined>;
+}
+
+/** The outputs of a Fleet (every input is an output too); its resource classes carry them. */
+export interface FleetOutputs {
+  /** UUID of the game the server belongs to. */
+  readonly gameId: pulumi.Output<string>;
+  /** UUID of the game environment (a namespace's `namespaceId`; see getEnvironment). */
+  readonly environmentId: pulumi.Output<string>;
+  /** The spec of every server, as a Server takes it without game, environment and datacenter (`runtime`, `resources`, `network`, `tags`, `lifecycle`). A change rolls out datacenter by datacenter within `rollout`. */
+  readonly template: pulumi.Output<outputs.FleetTemplate>;
+  /** Datacenter UUID or slug (see getDatacenters) → how many servers run there (0 to 1000). A count change creates or deletes only the difference; scaling down removes servers that are not ready first, then the newest. */
+  readonly datacenters: pulumi.Output<Record<string, number>>;
+  /** How a template change rolls out: `maxSurge` and `maxUnavailable` (default "25%" each, as Agones). */
+  readonly rollout: pulumi.Output<outputs.FleetRollout | undefined>;
+  /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
+  readonly waitForReady: pulumi.Output<boolean | undefined>;
+  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  readonly readyTimeoutSeconds: pulumi.Output<number | undefined>;
+  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  readonly destroyKillTimeout: pulumi.Output<number | undefined>;
+  /** Random key chosen for the fleet when it was created, put on each of its servers as the reserved tag `pulumi-gamehost/fleet`; each server's idempotency key derives from it, its datacenter and its slot. Import a fleet by `<gameId>/<environmentId>/<fleetKey>`. */
+  readonly fleetKey: pulumi.Output<string>;
+  /** The template's version: 1 at creation, one more at each template change. */
+  readonly generation: pulumi.Output<number>;
+  /** Per datacenter (keyed as in `datacenters`): its servers and how many are ready. */
+  readonly status: pulumi.Output<Record<string, outputs.FleetDatacenterStatus>>;
+}
+
 /** The arguments of an explicit gamehost provider (`pulumi:providers:gamehost`). */
 export interface ProviderArgs {
   /** Base URL of the hosting API, e.g. `https://api.example.gg` or the emulator's URL. Falls back to GAMEHOST_BASE_URL. */

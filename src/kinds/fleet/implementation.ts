@@ -1,0 +1,507 @@
+/**
+ * The Fleet kind: servers per datacenter as one resource. Its provider orders the rollout (see
+ * docs/fleets.md); every server it makes, waits for or deletes goes through the Server kind's own
+ * operations, so a fleet's server is created, looked up after an ambiguous answer, waited for and
+ * deleted exactly as a Server is.
+ */
+import type { RequestOptions } from "../../api/client";
+import { GamehostError, GamehostValidationError } from "../../api/errors";
+import { type Server, ServerScope, Uuid } from "../../api/schemas";
+import { containsUnknown } from "../checks";
+import { defineKind, type OperationContext, PartialCreateError } from "../kind";
+import { serverKind } from "../server/implementation";
+import { changedSpecFields, type ServerOutputs, serverOutputs, specOfServer } from "../server/spec";
+import { converged, nextBatch, type PlannedServer, resolveBounds } from "./planner";
+import {
+  checkFleet,
+  FLEET_INPUT_FIELDS,
+  FLEET_REPLACE_FIELDS,
+  FLEET_SLOT_TAG,
+  FLEET_TAG,
+  FleetComputedOutputs,
+  type FleetDatacenterStatus,
+  type FleetInputs,
+  FleetKnobs,
+  type FleetOutputs,
+  type FleetServer,
+  FleetSpec,
+  isUuid,
+  memberInputs,
+  userTags,
+} from "./spec";
+
+/** Server creates, deletes and waits in flight at once: the service allows 16 POSTs a minute per client, bursts beyond are 429s the Server's create waits out. */
+export const FLEET_CONCURRENCY = 16;
+
+const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
+
+/** Runs at most `limit` tasks at once, however many callers share it. */
+export type Limiter = <R>(task: () => Promise<R>) => Promise<R>;
+
+export function limiter(limit: number): Limiter {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
+/** Runs `work` over `items` through `limit`; every item settles (nothing is left running). */
+async function settleAll<T, R>(
+  items: readonly T[],
+  limit: Limiter,
+  work: (item: T) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  return Promise.allSettled(items.map((item) => limit(() => work(item))));
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function memberOf(outputs: ServerOutputs, slot: number, generation: number): FleetServer {
+  const ready =
+    outputs.startedAt !== undefined &&
+    Object.values(outputs.ports ?? {}).every(
+      (p) => p.publicHostname !== undefined && p.publicPort !== undefined,
+    );
+  return {
+    id: outputs.serverId,
+    endpoints: outputs.endpoints ?? {},
+    build: outputs.runtime.build,
+    state: ready ? "ready" : "starting",
+    slot,
+    generation,
+    createdAt: outputs.createdAt,
+  };
+}
+
+/** A member as the service now reports it. */
+function refreshed(member: FleetServer, server: Server, fleet: FleetInputs): FleetServer {
+  const outputs = serverOutputs(memberInputs(fleet, server.datacenter, member.slot), server);
+  return { ...memberOf(outputs, member.slot, member.generation) };
+}
+
+const planned = (s: FleetServer): PlannedServer => ({
+  id: s.id,
+  generation: s.generation,
+  ready: s.state === "ready",
+  createdAt: s.createdAt,
+  slot: s.slot,
+});
+
+function withCounts(entry: FleetDatacenterStatus): FleetDatacenterStatus {
+  const servers = [...entry.servers].sort((a, b) => a.createdAt - b.createdAt || a.slot - b.slot);
+  return { ...entry, servers, readyCount: servers.filter((s) => s.state === "ready").length };
+}
+
+/** Whether a live server has the fleet's template in its datacenter (its spec, reserved tags aside). */
+function matchesTemplate(server: Server, fleet: FleetInputs): boolean {
+  const live = specOfServer(server, fleet.gameId);
+  live.tags = userTags(live.tags ?? {});
+  const wanted = memberInputs(fleet, server.datacenter, 0);
+  return changedSpecFields(live, { ...wanted, tags: userTags(wanted.tags) }).length === 0;
+}
+
+/** Whether the template changed (canonically: the service's defaults filled in). */
+function templateChanged(olds: FleetInputs, news: FleetInputs): boolean {
+  const someDatacenter = "00000000-0000-4000-8000-000000000000";
+  const a = memberInputs({ ...olds, fleetKey: news.fleetKey }, someDatacenter, 0);
+  const b = memberInputs(news, someDatacenter, 0);
+  return changedSpecFields(a, b).length > 0;
+}
+
+/** The fleet's live servers, by the fleet's tag: one request, however many servers. */
+async function liveMembers(
+  ctx: OperationContext,
+  fleet: Pick<FleetInputs, "gameId" | "environmentId" | "fleetKey">,
+): Promise<Server[]> {
+  return ctx
+    .client()
+    .listServers(
+      fleet.gameId,
+      fleet.environmentId,
+      { tags: { [FLEET_TAG]: fleet.fleetKey } },
+      callOptions(ctx),
+    );
+}
+
+/**
+ * The recorded status brought up to date with the live servers: dead ones dropped (the next `up` replaces
+ * exactly those), the rest as the service reports them, and servers carrying this fleet's key but missing
+ * from the state (made by a run that was interrupted before it could record them) taken in, so nothing
+ * the fleet made is orphaned. Only this fleet puts its random key on a server, so nothing else is taken.
+ */
+function reconciled(
+  status: Record<string, FleetDatacenterStatus>,
+  live: readonly Server[],
+  fleet: FleetInputs,
+  generation: number,
+): Record<string, FleetDatacenterStatus> {
+  const byId = new Map(live.map((s) => [s.id, s]));
+  const known = new Set<string>();
+  const out: Record<string, FleetDatacenterStatus> = {};
+  for (const [key, entry] of Object.entries(status)) {
+    const servers: FleetServer[] = [];
+    for (const member of entry.servers) {
+      const server = byId.get(member.id);
+      known.add(member.id);
+      if (server) servers.push(refreshed(member, server, fleet));
+    }
+    out[key] = { ...entry, servers };
+  }
+  for (const server of live) {
+    if (known.has(server.id)) continue;
+    const key =
+      Object.keys(out).find((k) => out[k]?.datacenter === server.datacenter) ??
+      Object.keys(fleet.datacenters).find((k) => k === server.datacenter) ??
+      server.datacenter;
+    const slot = Number.parseInt(server.tags[FLEET_SLOT_TAG] ?? "", 10);
+    out[key] ??= { datacenter: server.datacenter, readyCount: 0, nextSlot: 0, servers: [] };
+    const entry = out[key];
+    const member: FleetServer = {
+      id: server.id,
+      endpoints: {},
+      build: server.runtime.build,
+      state: "starting",
+      slot: Number.isInteger(slot) ? slot : entry.nextSlot,
+      // A server whose spec is not the template's (an older template) is rolled like any outdated one.
+      generation: matchesTemplate(server, fleet) ? generation : 0,
+      createdAt: server.created_at,
+    };
+    entry.servers.push(refreshed(member, server, fleet));
+    entry.nextSlot = Math.max(entry.nextSlot, member.slot + 1);
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, e]) => [k, withCounts(e)]));
+}
+
+/** Datacenter ids of the keys of `datacenters` (slugs looked up once). */
+async function datacenterIds(ctx: OperationContext, fleet: FleetInputs): Promise<Record<string, string>> {
+  const keys = Object.keys(fleet.datacenters);
+  const ids: Record<string, string> = {};
+  const slugs = keys.filter((k) => !isUuid(k));
+  const known =
+    slugs.length > 0
+      ? await ctx.client().listDatacenters(fleet.gameId, fleet.environmentId, callOptions(ctx))
+      : [];
+  const missing: { path: string; message: string }[] = [];
+  for (const key of keys) {
+    if (isUuid(key)) {
+      ids[key] = Uuid.parse(key);
+      continue;
+    }
+    const found = known.find((d) => d.slug === key);
+    if (found) ids[key] = found.id;
+    else
+      missing.push({
+        path: `datacenters.${key}`,
+        message: `is not a datacenter of the game's cluster: give a datacenter UUID or one of the slugs ${known.map((d) => d.slug).join(", ")}`,
+      });
+  }
+  if (missing.length > 0) throw new GamehostValidationError("datacenters of a Fleet", missing);
+  return ids;
+}
+
+/** Whether recorded outputs show the declared fleet: every datacenter at its count, current and (if waited for) ready. */
+function fleetConverged(outputs: FleetOutputs): boolean {
+  const status = outputs.status ?? {};
+  const requireReady = outputs.waitForReady !== false;
+  for (const [key, count] of Object.entries(outputs.datacenters ?? {})) {
+    const servers = (status[key]?.servers ?? []).map((s) =>
+      requireReady ? planned(s) : { ...planned(s), ready: true },
+    );
+    if (!converged(servers, count, outputs.generation)) return false;
+  }
+  return Object.entries(status).every(
+    ([key, entry]) => key in (outputs.datacenters ?? {}) || entry.servers.length === 0,
+  );
+}
+
+/** Failures of one datacenter's batch, kept until the run records what exists. */
+class BatchFailed extends Error {}
+
+/**
+ * Brings the fleet to its declared spec, batch by batch, and returns what exists. On a failure the
+ * servers that exist are recorded (a partial create or update) and the next `up` continues from there.
+ */
+async function converge(
+  ctx: OperationContext,
+  id: string,
+  fleet: FleetInputs,
+  generation: number,
+  recorded: Record<string, FleetDatacenterStatus>,
+): Promise<FleetOutputs> {
+  const failures: string[] = [];
+  let status = recorded;
+  const result = (): FleetOutputs => ({
+    ...fleet,
+    generation,
+    status: Object.fromEntries(Object.entries(status).map(([k, e]) => [k, withCounts(e)])),
+  });
+  const fail = (message: string): never => {
+    throw new PartialCreateError(message, id, { ...result() });
+  };
+  const limit = limiter(FLEET_CONCURRENCY);
+  try {
+    const ids = await datacenterIds(ctx, fleet);
+    status = reconciled(status, await liveMembers(ctx, fleet), fleet, generation);
+    // Entries by declared key; a renamed key (slug ↔ id) keeps its datacenter's servers.
+    const next: Record<string, FleetDatacenterStatus> = {};
+    const leftover = { ...status };
+    for (const [key, dc] of Object.entries(ids)) {
+      const had = Object.keys(leftover).find((k) => leftover[k]?.datacenter === dc);
+      const entry = had !== undefined ? leftover[had] : undefined;
+      if (had !== undefined) delete leftover[had];
+      next[key] = entry ?? { datacenter: dc, readyCount: 0, nextSlot: 0, servers: [] };
+    }
+    status = { ...next, ...leftover };
+    const removed = Object.keys(leftover);
+    const rolling = Object.keys(next).filter((k) =>
+      next[k]?.servers.some((s) => s.generation !== generation),
+    );
+    const plain = Object.keys(next).filter((k) => !rolling.includes(k));
+    // Datacenters with nothing to roll (creates, scaling, heals, removals) run together; rollouts one datacenter at a time.
+    await Promise.all([
+      ...plain.map((k) => runDatacenter(ctx, fleet, generation, status, k, fleet.datacenters[k] ?? 0, limit)),
+      ...removed.map((k) => runDatacenter(ctx, fleet, generation, status, k, 0, limit)),
+    ]);
+    for (const key of rolling)
+      await runDatacenter(ctx, fleet, generation, status, key, fleet.datacenters[key] ?? 0, limit);
+    for (const key of removed) if (status[key]?.servers.length === 0) delete status[key];
+  } catch (error) {
+    if (error instanceof PartialCreateError) throw error;
+    failures.push(error instanceof BatchFailed ? error.message : reasonOf(error));
+  }
+  if (failures.length > 0) {
+    fail(
+      `The fleet stopped: ${failures.join(" ")} What exists is recorded in the stack; run \`pulumi up\` again to continue from there.`,
+    );
+  }
+  return result();
+}
+
+/** One datacenter, batch by batch, until it converges; `status[key]` always holds what exists. */
+async function runDatacenter(
+  ctx: OperationContext,
+  fleet: FleetInputs,
+  generation: number,
+  status: Record<string, FleetDatacenterStatus>,
+  key: string,
+  count: number,
+  limit: Limiter,
+): Promise<void> {
+  const entry = () => status[key] as FleetDatacenterStatus;
+  const bounds = resolveBounds(fleet.rollout, count);
+  const deleteOutputs = {
+    gameId: fleet.gameId,
+    environmentId: fleet.environmentId,
+    ...(fleet.destroyKillTimeout !== undefined ? { destroyKillTimeout: fleet.destroyKillTimeout } : {}),
+  } as ServerOutputs;
+  for (;;) {
+    ctx.signal?.throwIfAborted();
+    const servers = entry().servers;
+    const rolling = servers.some((s) => s.generation !== generation);
+    // Readiness is what the bounds count, so a rollout always waits for it.
+    const waitForReady = fleet.waitForReady !== false || rolling;
+    const view = servers.map((s) => (waitForReady ? planned(s) : { ...planned(s), ready: true }));
+    const batch = nextBatch(view, { count, generation, ...bounds });
+    if (batch.delete.length === 0 && batch.create === 0) {
+      const waiting = servers.filter((s) => s.state !== "ready" && s.generation === generation);
+      if (!waitForReady || waiting.length === 0) return;
+      await waitForServers(ctx, fleet, key, status, waiting, limit);
+      continue;
+    }
+    const errors: string[] = [];
+    const deleted = await settleAll(batch.delete, limit, (serverId) =>
+      serverKind.delete(ctx, serverId, deleteOutputs),
+    );
+    deleted.forEach((r, i) => {
+      if (r.status === "fulfilled") {
+        const gone = batch.delete[i];
+        entry().servers = entry().servers.filter((s) => s.id !== gone);
+      } else errors.push(`Deleting server ${batch.delete[i]} failed: ${reasonOf(r.reason)}`);
+    });
+    // Creates only after every delete of the batch: the live bound holds at every instant.
+    if (errors.length === 0 && batch.create > 0) {
+      const slots = Array.from({ length: batch.create }, (_, i) => entry().nextSlot + i);
+      entry().nextSlot += batch.create;
+      const made = await settleAll(slots, limit, async (slot) => {
+        const inputs = { ...memberInputs(fleet, entry().datacenter, slot), waitForReady };
+        return (await serverKind.create(ctx, inputs)).outputs;
+      });
+      made.forEach((r, i) => {
+        const slot = slots[i] as number;
+        if (r.status === "fulfilled") entry().servers.push(memberOf(r.value, slot, generation));
+        else {
+          const failure = r.reason;
+          // The server exists (not ready in time, or its wait was cut short): recorded, waited for next time.
+          if (failure instanceof PartialCreateError) {
+            const outputs = failure.properties as ServerOutputs;
+            if (outputs.destroyedAt === undefined) entry().servers.push(memberOf(outputs, slot, generation));
+          }
+          errors.push(`Server ${slot} in datacenter ${key}: ${reasonOf(failure)}`);
+        }
+      });
+    }
+    if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);
+  }
+}
+
+/** Waits (the Server's own wait) for servers of the current generation that are not ready yet. */
+async function waitForServers(
+  ctx: OperationContext,
+  fleet: FleetInputs,
+  key: string,
+  status: Record<string, FleetDatacenterStatus>,
+  waiting: readonly FleetServer[],
+  limit: Limiter,
+): Promise<void> {
+  const entry = () => status[key] as FleetDatacenterStatus;
+  const errors: string[] = [];
+  const results = await settleAll(waiting, limit, async (member) => {
+    const inputs = memberInputs(fleet, entry().datacenter, member.slot);
+    // Recorded as not ready: the Server's update fetches the server and waits for it.
+    const olds = {
+      ...inputs,
+      serverId: member.id,
+      createdAt: member.createdAt,
+      ports: {},
+      endpoints: {},
+    } as ServerOutputs;
+    return serverKind.update(ctx, member.id, olds, { ...inputs, waitForReady: true });
+  });
+  results.forEach((r, i) => {
+    const member = waiting[i] as FleetServer;
+    const replace = (next: FleetServer | undefined) => {
+      entry().servers = entry().servers.flatMap((s) => (s.id !== member.id ? [s] : next ? [next] : []));
+    };
+    if (r.status === "fulfilled") replace(memberOf(r.value, member.slot, member.generation));
+    else {
+      const failure = r.reason;
+      if (failure instanceof PartialCreateError) {
+        const outputs = failure.properties as ServerOutputs;
+        replace(
+          outputs.destroyedAt === undefined ? memberOf(outputs, member.slot, member.generation) : undefined,
+        );
+      }
+      errors.push(`Server ${member.id}: ${reasonOf(failure)}`);
+    }
+  });
+  if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);
+}
+
+const IMPORT_ID_RULE =
+  "must be <gameId>/<environmentId>/<fleetKey> (the fleet's key is the value of the tag `pulumi-gamehost/fleet` on its servers), e.g. `pulumi import gamehost:index:Fleet arena <gameId>/<environmentId>/<fleetKey>`";
+
+function parseFleetId(id: string): { gameId: string; environmentId: string; fleetKey: string } {
+  const parts = id.split("/");
+  const ids = parts.map((p) => Uuid.safeParse(p));
+  if (parts.length !== 3 || ids.some((r) => !r.success)) {
+    throw new GamehostValidationError("id of a Fleet", [{ path: "id", message: IMPORT_ID_RULE }]);
+  }
+  const [gameId, environmentId, fleetKey] = ids.map((r) => r.data as string) as [string, string, string];
+  return { gameId, environmentId, fleetKey };
+}
+
+/** A fleet as its live servers show it (import, `get`): the newest server's spec is the template. */
+function fleetOfServers(
+  where: { gameId: string; environmentId: string; fleetKey: string },
+  live: readonly Server[],
+): { inputs: FleetInputs; outputs: FleetOutputs } {
+  const newest = [...live].sort((a, b) => b.created_at - a.created_at)[0] as Server;
+  const { gameId: _g, environmentId: _e, datacenter: _d, ...spec } = specOfServer(newest, where.gameId);
+  const template = { ...spec, tags: userTags(spec.tags ?? {}) } as FleetInputs["template"];
+  const datacenters: Record<string, number> = {};
+  for (const server of live) datacenters[server.datacenter] = (datacenters[server.datacenter] ?? 0) + 1;
+  const inputs: FleetInputs = { ...where, template, datacenters };
+  const status = reconciled({}, live, inputs, 1);
+  return { inputs, outputs: { ...inputs, generation: 1, status } };
+}
+
+/** The Fleet kind. */
+export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
+  name: "Fleet",
+  description:
+    "Game servers per datacenter, declared once: `datacenters` says how many run where, `template` what they run. A count change creates or deletes only the difference; a template change rolls out datacenter by datacenter in batches within `rollout` (`maxSurge`, `maxUnavailable`, Agones' defaults). One resource whose provider manages its servers, each created, waited for and deleted as a Server is. A change of `gameId` or `environmentId` replaces the fleet.",
+  hostSubpath: "fleet",
+  inputs: [ServerScope, FleetSpec, FleetKnobs],
+  computed: FleetComputedOutputs,
+
+  check: checkFleet,
+
+  diff(_id, olds, news) {
+    const replaces: string[] = FLEET_REPLACE_FIELDS.filter(
+      (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]) || containsUnknown(news[k]),
+    );
+    const diffs = FLEET_INPUT_FIELDS.filter((k) =>
+      k === "template"
+        ? templateChanged(olds, news)
+        : JSON.stringify(olds[k as keyof FleetInputs]) !== JSON.stringify(news[k as keyof FleetInputs]) ||
+          containsUnknown(news[k as keyof FleetInputs]),
+    );
+    // What exists is not what was declared (a stopped rollout, a dead server seen by refresh): an update finishes it.
+    const unfinished = !fleetConverged(olds);
+    return {
+      changes: diffs.length > 0 || unfinished,
+      replaces,
+      diffs,
+      detailedDiff: Object.fromEntries(
+        diffs.map((k) => [k, replaces.includes(k) ? ("update-replace" as const) : ("update" as const)]),
+      ),
+      deleteBeforeReplace: false,
+    };
+  },
+
+  async create(ctx, inputs) {
+    const id = `${inputs.gameId}/${inputs.environmentId}/${inputs.fleetKey}`;
+    const outputs = await converge(ctx, id, inputs, 1, {});
+    return { id, outputs };
+  },
+
+  async update(ctx, id, olds, news) {
+    const generation = (olds.generation ?? 1) + (templateChanged(olds, news) ? 1 : 0);
+    return converge(ctx, id, news, generation, olds.status ?? {});
+  },
+
+  async read(ctx, id, recorded) {
+    if (recorded?.outputs.status !== undefined && recorded.outputs.fleetKey !== undefined) {
+      const fleet = recorded.outputs;
+      const live = await liveMembers(ctx, fleet);
+      const status = reconciled(fleet.status, live, fleet, fleet.generation);
+      return { id, outputs: { ...fleet, status }, inputs: recorded.inputs };
+    }
+    const where = parseFleetId(id);
+    const live = await liveMembers(ctx, where);
+    if (live.length === 0) return undefined;
+    const found = fleetOfServers(where, live);
+    return { id, ...found };
+  },
+
+  async delete(ctx, _id, outputs) {
+    const recorded = Object.values(outputs.status ?? {}).flatMap((e) => e.servers.map((s) => s.id));
+    // Servers the state missed (an interrupted run) go too: nothing the fleet made outlives it.
+    const live = outputs.fleetKey ? (await liveMembers(ctx, outputs)).map((s) => s.id) : [];
+    const ids = [...new Set([...recorded, ...live])];
+    const deleteOutputs = {
+      gameId: outputs.gameId,
+      environmentId: outputs.environmentId,
+      ...(outputs.destroyKillTimeout !== undefined ? { destroyKillTimeout: outputs.destroyKillTimeout } : {}),
+    } as ServerOutputs;
+    const results = await settleAll(ids, limiter(FLEET_CONCURRENCY), (serverId) =>
+      serverKind.delete(ctx, serverId, deleteOutputs),
+    );
+    const failed = results.flatMap((r, i) =>
+      r.status === "rejected" ? [`${ids[i]}: ${reasonOf(r.reason)}`] : [],
+    );
+    if (failed.length > 0) {
+      throw new GamehostError(
+        `Deleting the fleet's servers failed for ${failed.length} of ${ids.length} (${failed.join("; ")}). The fleet stays in the stack; run \`pulumi destroy\` again.`,
+      );
+    }
+  },
+});

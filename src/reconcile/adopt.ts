@@ -1,0 +1,78 @@
+/**
+ * `gamehost adopt` and `gamehost sweep`: the live servers of a game's environment that a stack (or none
+ * of several stacks) does not track. `adopt` writes them as a `pulumi import --file` file, so `pulumi
+ * import --file` brings them under the stack; `sweep` lists those this package created (they carry its
+ * reserved key tag) with their age, and deletes them only when told twice (`--delete --yes`).
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { GamehostClient } from "../api/client";
+import { exportedState, findStrays, type Stray, stateServers } from "./drift";
+
+/** The plugin's type token: `pulumi import` needs a provider that can import (the dynamic host cannot). */
+export const IMPORT_TYPE = "gamehost:index:Server";
+
+/** One entry of a `pulumi import --file` file. */
+export interface ImportEntry {
+  type: typeof IMPORT_TYPE;
+  name: string;
+  id: string;
+}
+
+/** Ids of the servers the stacks track. */
+export async function trackedIds(stacks: readonly Stack[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const stack of stacks) {
+    for (const s of stateServers(await exportedState(stack))) if (s.id) ids.add(s.id);
+  }
+  return ids;
+}
+
+/** A resource name from a tag value or the id: letters, digits, `-` and `_`, unique in the file. */
+function nameOf(stray: Stray, nameTag: string, taken: Set<string>): string {
+  const raw = stray.tags[nameTag] ?? `server-${stray.serverId.slice(0, 8)}`;
+  const base =
+    raw.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || `server-${stray.serverId.slice(0, 8)}`;
+  let name = base;
+  for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+  taken.add(name);
+  return name;
+}
+
+/** The `pulumi import --file` document for `strays`. */
+export function importFile(strays: readonly Stray[], nameTag: string): { resources: ImportEntry[] } {
+  const taken = new Set<string>();
+  return {
+    resources: strays.map((s) => ({
+      type: IMPORT_TYPE,
+      name: nameOf(s, nameTag, taken),
+      id: `${s.gameId}/${s.environmentId}/${s.serverId}`,
+    })),
+  };
+}
+
+export interface Scope {
+  gameId: string;
+  environmentId: string;
+  tags: Record<string, string>;
+}
+
+/** Live servers of `scope` the stacks do not track; with `madeHere`, only those this package created. */
+export async function untracked(
+  client: GamehostClient,
+  stacks: readonly Stack[],
+  scope: Scope,
+  madeHere: boolean,
+): Promise<Stray[]> {
+  const tracked = await trackedIds(stacks);
+  return findStrays(client, [scope], scope.tags, tracked, madeHere);
+}
+
+/** Deletes `strays`; returns the ids deleted. */
+export async function deleteStrays(client: GamehostClient, strays: readonly Stray[]): Promise<string[]> {
+  const deleted: string[] = [];
+  for (const s of strays) {
+    await client.deleteServer(s.gameId, s.environmentId, s.serverId);
+    deleted.push(s.serverId);
+  }
+  return deleted;
+}

@@ -1,0 +1,351 @@
+#!/usr/bin/env node
+import * as fs from "node:fs";
+/**
+ * `gamehost`: keeps a stack's hosting configuration reconciled, on Pulumi's Automation API (the real
+ * `pulumi` on PATH does every deployment). Exit codes: 0 done (no drift), 1 error, 2 usage, 3 drift.
+ */
+import { parseArgs } from "node:util";
+import { GamehostError } from "../api/errors";
+import { PACKAGE_VERSION } from "../version";
+import { deleteStrays, importFile, type Scope, untracked } from "./adopt";
+import { stackClient } from "./connection";
+import { drift, driftLines, hasDrift } from "./drift";
+import { type PassResult, parseInterval, passLine, reconcileLoop } from "./reconcile";
+import { repair, repairLines } from "./repair";
+import { CommandError, openStack } from "./workspace";
+
+/** Exit codes, for CI. */
+export const EXIT = { ok: 0, error: 1, usage: 2, drift: 3 } as const;
+
+const COMMON = `Options of every command:
+  --cwd DIR      the Pulumi project's folder (default: the current folder)
+  --stack NAME   the stack (default: the folder's selected stack)
+  --json         print one JSON document instead of lines
+  -h, --help     this help`;
+
+const HELP: Record<string, string> = {
+  main: `gamehost ${PACKAGE_VERSION}: keep game hosting configuration reconciled (on Pulumi's Automation API)
+
+Usage: gamehost <command> [options]
+
+Commands:
+  drift      what differs between the stack and the service (gone, changed, strays); exit 3 on drift
+  repair     resolve the creates a hard interruption left pending (import the server each made, or clear it)
+  reconcile  repair + drift in a loop (every --interval, and when a game changes); --remediate runs up
+  adopt      write a \`pulumi import --file\` file of the live servers the stack does not track
+  sweep      list (and with --delete --yes delete) servers this package made that no given stack tracks
+
+Run \`gamehost <command> --help\` for a command's options and exit codes.`,
+  repair: `Usage: gamehost repair [--dry-run] [options]
+
+Resolves the pending creates a hard interruption (a second Ctrl-C, a killed CI job) left in the stack's
+state: the server each create made (found by the idempotency key recorded in its inputs) is recorded in
+the state and refreshed, and a create that made no live server is cleared. After it, \`pulumi up\`
+creates nothing twice.
+
+  --dry-run      report what would be done, change nothing
+
+Exit codes: 0 repaired (or nothing to repair), 1 error, 2 usage.
+
+${COMMON}`,
+};
+
+HELP.drift = `Usage: gamehost drift [options]
+
+Compares the stack with the service, changing nothing: a preview-only refresh of the stack reports each
+resource destroyed out of band (gone) or changed; the service's server lists report strays (live servers
+in the stack's games and environments, with the tags all the stack's servers share, that the state does
+not track); pending creates left by a hard interruption count too.
+
+Exit codes: 0 no drift, 3 drift, 1 error, 2 usage (a CI drift gate, like \`terraform plan -detailed-exitcode\`).
+
+${COMMON}`;
+
+HELP.reconcile = `Usage: gamehost reconcile [--once] [--interval 5m] [--remediate] [options]
+
+Passes of repair, then drift, and with --remediate a \`pulumi up --refresh\` when a resource the stack
+tracks drifted (strays are reported, never deleted). One line per pass. Passes run every --interval and
+as soon as the service's watch reports a change to a game the stack's servers belong to. SIGINT and
+SIGTERM stop the loop between passes, never during one. A stack locked by another update fails that
+pass with a line saying so (the backend's lock: two reconcilers never update one stack at once).
+
+  --once         one pass, then exit (cron, CI)
+  --interval D   time between passes: 30s, 5m, 1h (default 5m)
+  --remediate    run \`pulumi up --refresh\` when something tracked drifted
+
+Exit codes (--once): 0 no drift or remediated, 3 drift left, 1 error, 2 usage. The loop exits 0 when
+stopped, 1 when its last pass failed.
+
+${COMMON}`;
+
+const SCOPE = `  --game ID         the game's id (required)
+  --environment ID  the environment's id (required)
+  --tag KEY=VALUE   only servers carrying this tag (repeatable)`;
+
+HELP.adopt = `Usage: gamehost adopt --game ID --environment ID [--out FILE] [--name-tag KEY] [options]
+
+Writes a \`pulumi import --file\` file for the live servers of the game's environment that the stack does
+not track: type gamehost:index:Server, import id <gameId>/<environmentId>/<serverId>, the resource name
+from the server's --name-tag tag (default: name), else server-<first 8 characters of its id>. Then
+\`pulumi import --file FILE --out code\` adopts them and writes the code that declares them.
+
+${SCOPE}
+  --out FILE        where to write the file (default: stdout)
+  --name-tag KEY    the tag holding a server's resource name (default: name)
+
+Exit codes: 0 written, 1 error, 2 usage.
+
+${COMMON}`;
+
+HELP.sweep = `Usage: gamehost sweep --game ID --environment ID [--stack NAME]... [--delete --yes] [options]
+
+Lists the live servers of the game's environment that this package created (they carry its reserved
+tag pulumi-gamehost/idempotency-key) and that none of the given stacks (--stack, repeatable; default the
+selected one) tracks, with their age: what a removed stack or an interrupted script left behind.
+Deletes them only with both --delete and --yes.
+
+${SCOPE}
+  --delete          delete the servers listed (needs --yes too)
+  --yes             confirm --delete
+
+Exit codes: 0 none found (or all deleted), 3 found and left, 1 error, 2 usage.
+
+${COMMON}`;
+
+const OPTIONS = {
+  game: { type: "string" },
+  environment: { type: "string" },
+  tag: { type: "string", multiple: true },
+  out: { type: "string" },
+  "name-tag": { type: "string" },
+  delete: { type: "boolean", default: false },
+  yes: { type: "boolean", default: false },
+  once: { type: "boolean", default: false },
+  remediate: { type: "boolean", default: false },
+  interval: { type: "string" },
+  cwd: { type: "string" },
+  stack: { type: "string", multiple: true },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+  "dry-run": { type: "boolean", default: false },
+} as const;
+
+type Print = (line: string) => void;
+
+async function runRepair(values: ParsedValues, out: Print): Promise<number> {
+  const stack = await openStack(target(values));
+  const client = await stackClient(stack);
+  const report = await repair(stack, client, values["dry-run"]);
+  if (values.json) out(JSON.stringify(report));
+  else for (const line of repairLines(report)) out(line);
+  return EXIT.ok;
+}
+
+async function runDrift(values: ParsedValues, out: Print): Promise<number> {
+  const stack = await openStack(target(values));
+  const client = await stackClient(stack);
+  const report = await drift(stack, client);
+  if (values.json) out(JSON.stringify({ ...report, drift: hasDrift(report) }));
+  else for (const line of driftLines(report)) out(line);
+  return hasDrift(report) ? EXIT.drift : EXIT.ok;
+}
+
+/** The exit code of a pass under --once. */
+function passCode(r: PassResult | undefined): number {
+  if (!r || r.error !== undefined) return EXIT.error;
+  if (r.remediated !== undefined) return EXIT.ok;
+  return r.drift && hasDrift(r.drift) ? EXIT.drift : EXIT.ok;
+}
+
+async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
+  const intervalMs = parseInterval(values.interval ?? "5m");
+  const stack = await openStack(target(values));
+  const client = await stackClient(stack);
+  const stop = new AbortController();
+  const onSignal = (signal: string) => {
+    if (!stop.signal.aborted)
+      out(values.json ? JSON.stringify({ stopping: signal }) : `${signal}: stopping after this pass`);
+    stop.abort();
+  };
+  const onInt = () => onSignal("SIGINT");
+  const onTerm = () => onSignal("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  try {
+    const last = await reconcileLoop(stack, client, {
+      remediate: values.remediate,
+      intervalMs,
+      once: values.once,
+      stop: stop.signal,
+      onPass: (r) => out(values.json ? JSON.stringify(r) : passLine(r)),
+      onNotice: (line) => out(values.json ? JSON.stringify({ notice: line }) : line),
+    });
+    if (values.once) return passCode(last);
+    return last?.error !== undefined ? EXIT.error : EXIT.ok;
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  }
+}
+
+/** The game, environment and tags of adopt and sweep. */
+function scopeOf(values: ParsedValues): Scope {
+  if (!values.game || !values.environment) {
+    throw new CommandError(
+      "--game and --environment are required (the ids of the game and environment to list)",
+    );
+  }
+  const tags: Record<string, string> = {};
+  for (const t of values.tag ?? []) {
+    const at = t.indexOf("=");
+    if (at <= 0) throw new CommandError(`--tag ${JSON.stringify(t)}: expected KEY=VALUE`);
+    tags[t.slice(0, at)] = t.slice(at + 1);
+  }
+  return { gameId: values.game, environmentId: values.environment, tags };
+}
+
+async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
+  const scope = scopeOf(values);
+  const stack = await openStack(target(values));
+  const client = await stackClient(stack);
+  const strays = await untracked(client, [stack], scope, false);
+  const file = importFile(strays, values["name-tag"] ?? "name");
+  const text = `${JSON.stringify(file, null, 2)}\n`;
+  if (values.out) {
+    fs.writeFileSync(values.out, text);
+    const summary = { file: values.out, servers: file.resources.length };
+    out(
+      values.json
+        ? JSON.stringify(summary)
+        : `wrote ${file.resources.length} servers to ${values.out}: run \`pulumi import --file ${values.out}\``,
+    );
+  } else {
+    out(values.json ? JSON.stringify(file) : text.trimEnd());
+  }
+  return EXIT.ok;
+}
+
+async function runSweep(values: ParsedValues, out: Print): Promise<number> {
+  const scope = scopeOf(values);
+  const cwd = values.cwd ?? process.cwd();
+  const names = values.stack && values.stack.length > 0 ? values.stack : [undefined];
+  const stacks = [];
+  for (const name of names) stacks.push(await openStack({ cwd, stack: name }));
+  const first = stacks[0];
+  if (!first) throw new CommandError("no stack to compare with");
+  const client = await stackClient(first);
+  const strays = await untracked(client, stacks, scope, true);
+  const deleting = values.delete && values.yes;
+  const deleted = deleting ? await deleteStrays(client, strays) : [];
+  if (values.json) {
+    out(JSON.stringify({ stacks: stacks.map((s) => s.name), strays, deleted }));
+  } else {
+    for (const s of strays)
+      out(
+        `${deleting ? "deleted" : "stray"}  server ${s.serverId}, ${s.ageSeconds}s old, tags ${JSON.stringify(s.tags)}`,
+      );
+    const hint =
+      strays.length > 0 && !deleting
+        ? values.delete
+          ? " (add --yes to delete them)"
+          : " (--delete --yes deletes them)"
+        : "";
+    out(
+      `${strays.length} servers no stack of ${stacks.map((s) => s.name).join(", ")} tracks${deleting ? ", deleted" : ""}${hint}`,
+    );
+  }
+  return strays.length > 0 && !deleting ? EXIT.drift : EXIT.ok;
+}
+
+/** The one stack of a command that takes one. */
+function target(values: ParsedValues): { cwd: string; stack: string | undefined } {
+  if ((values.stack?.length ?? 0) > 1)
+    throw new CommandError("--stack is given more than once (only sweep takes several)");
+  return { cwd: values.cwd ?? process.cwd(), stack: values.stack?.[0] };
+}
+
+interface ParsedValues {
+  game?: string | undefined;
+  environment?: string | undefined;
+  tag?: string[] | undefined;
+  out?: string | undefined;
+  "name-tag"?: string | undefined;
+  delete: boolean;
+  yes: boolean;
+  once: boolean;
+  remediate: boolean;
+  interval?: string | undefined;
+  cwd?: string | undefined;
+  stack?: string[] | undefined;
+  json: boolean;
+  help: boolean;
+  "dry-run": boolean;
+}
+
+const COMMANDS: Record<string, (values: ParsedValues, out: Print) => Promise<number>> = {
+  drift: runDrift,
+  repair: runRepair,
+  reconcile: runReconcile,
+  adopt: runAdopt,
+  sweep: runSweep,
+};
+
+/** Runs `gamehost` with `argv` (without node and the script); returns the exit code. */
+export async function main(
+  argv: readonly string[],
+  out: Print = (l) => process.stdout.write(`${l}\n`),
+  err: Print = (l) => process.stderr.write(`${l}\n`),
+): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    err(`gamehost: ${error instanceof Error ? error.message : String(error)} (see gamehost --help)`);
+    return EXIT.usage;
+  }
+  const [command, ...extra] = parsed.positionals;
+  const values = parsed.values as ParsedValues;
+  if (command === undefined) {
+    (values.help ? out : err)(HELP.main ?? "");
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    err(
+      `gamehost: unknown command ${JSON.stringify(command)} (commands: ${Object.keys(COMMANDS).join(", ")})`,
+    );
+    return EXIT.usage;
+  }
+  if (values.help) {
+    out(HELP[command] ?? "");
+    return EXIT.ok;
+  }
+  if (extra.length > 0) {
+    err(
+      `gamehost ${command}: unexpected argument ${JSON.stringify(extra[0])} (see gamehost ${command} --help)`,
+    );
+    return EXIT.usage;
+  }
+  try {
+    return await run(values, out);
+  } catch (error) {
+    const known = error instanceof CommandError || error instanceof GamehostError;
+    const message = error instanceof Error ? error.message : String(error);
+    const line = known ? message : `unexpected failure: ${message}`;
+    if (values.json) out(JSON.stringify({ error: line }));
+    err(`gamehost ${command}: ${line.split("\n")[0]}`);
+    return EXIT.error;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`gamehost: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = EXIT.error;
+    },
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * `gamehost drift`: what differs between a stack's state and the service, changing nothing. A
+ * preview-only refresh of the stack (the faces' own `read`, through the real CLI) reports each resource
+ * destroyed out of band (gone) or changed; the service's server lists report strays: live servers in the
+ * stack's games and environments, with the tags every server of the stack shares, that the state does not
+ * track. Pending creates count as drift too
+ * (`gamehost repair` resolves them).
+ */
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import type { GamehostClient } from "../api/client";
+import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
+import { Deployment, isServerType, nameOfUrn, type StateResource, serverScope } from "./state";
+import { CommandError, cliMessage } from "./workspace";
+
+export interface DriftedResource {
+  urn: string;
+  name: string;
+  type: string;
+  /** `gone`: destroyed out of band (crashed, deleted); `changed`: its live properties differ. */
+  kind: "gone" | "changed";
+  /** The properties that differ (changed only). */
+  properties?: string[];
+}
+
+export interface Stray {
+  serverId: string;
+  gameId: string;
+  environmentId: string;
+  createdAt: string;
+  /** Age in seconds when seen. */
+  ageSeconds: number;
+  tags: Record<string, string>;
+}
+
+export interface DriftReport {
+  stack: string;
+  drifted: DriftedResource[];
+  strays: Stray[];
+  /** Pending creates left by a hard interruption (run `gamehost repair`). */
+  pendingCreates: string[];
+  /** The tags a live server must carry to count as this stack's stray (besides the reserved key tag). */
+  strayTags: Record<string, string>;
+}
+
+export const hasDrift = (r: DriftReport): boolean =>
+  r.drifted.length > 0 || r.strays.length > 0 || r.pendingCreates.length > 0;
+
+/** Tags every Server of the state declares (plain values only): what marks a server as this stack's. */
+export function sharedTags(servers: readonly StateResource[]): Record<string, string> {
+  let shared: Record<string, string> | undefined;
+  for (const s of servers) {
+    const raw = s.inputs?.tags;
+    const tags: Record<string, string> = {};
+    if (raw && typeof raw === "object") {
+      for (const [k, v] of Object.entries(raw)) if (typeof v === "string") tags[k] = v;
+    }
+    shared =
+      shared === undefined
+        ? tags
+        : Object.fromEntries(Object.entries(shared).filter(([k, v]) => tags[k] === v));
+  }
+  return shared ?? {};
+}
+
+/** The stack's current deployment (checked), from `pulumi stack export`. */
+export async function exportedState(stack: Stack): Promise<Deployment> {
+  const exported = await stack.exportStack().catch((error: unknown) => {
+    throw new CommandError(`cannot export stack ${stack.name}: ${cliMessage(error)}`);
+  });
+  return Deployment.parse(exported.deployment ?? {});
+}
+
+/** The live Servers of the state (custom, not pending deletion). */
+export const stateServers = (d: Deployment): StateResource[] =>
+  (d.resources ?? []).filter((r) => isServerType(r.type) && r.delete !== true && r.id !== undefined);
+
+/**
+ * Live servers in `scopes` carrying `tags`, whose id is not in `tracked`; with `madeHere`, only those this
+ * package created (they carry the reserved key tag).
+ */
+export async function findStrays(
+  client: GamehostClient,
+  scopes: ReadonlyArray<{ gameId: string; environmentId: string }>,
+  tags: Record<string, string>,
+  tracked: ReadonlySet<string>,
+  madeHere = false,
+  now = Date.now(),
+): Promise<Stray[]> {
+  const strays: Stray[] = [];
+  const seen = new Set<string>();
+  for (const { gameId, environmentId } of scopes) {
+    const key = `${gameId}/${environmentId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const servers = await client.listServers(gameId, environmentId, { tags });
+    for (const s of servers) {
+      if (s.destroyed_at !== undefined || tracked.has(s.id)) continue;
+      if (madeHere && s.tags[IDEMPOTENCY_TAG] === undefined) continue;
+      strays.push({
+        serverId: s.id,
+        gameId,
+        environmentId,
+        createdAt: new Date(s.created_at).toISOString(),
+        ageSeconds: Math.max(0, Math.round((now - s.created_at) / 1000)),
+        tags: Object.fromEntries(Object.entries(s.tags).filter(([k]) => k !== IDEMPOTENCY_TAG)),
+      });
+    }
+  }
+  return strays;
+}
+
+/** Drift of one resource from a refresh preview's step, if it drifted. */
+function driftOf(event: EngineEvent): DriftedResource | undefined {
+  const meta = event.resOutputsEvent?.metadata;
+  if (!meta || meta.type.startsWith("pulumi:providers:") || meta.type === "pulumi:pulumi:Stack")
+    return undefined;
+  const base = { urn: meta.urn, name: nameOfUrn(meta.urn), type: meta.type };
+  if (meta.op === "delete" || (meta.op === "refresh" && meta.new === undefined))
+    return { ...base, kind: "gone" };
+  const properties = meta.diffs ?? Object.keys(meta.detailedDiff ?? {});
+  if (meta.op !== "same" && properties.length > 0) return { ...base, kind: "changed", properties };
+  return undefined;
+}
+
+/** Drift of `stack`: a refresh preview, pending creates and strays. */
+export async function drift(stack: Stack, client: GamehostClient): Promise<DriftReport> {
+  const deployment = await exportedState(stack);
+  const servers = stateServers(deployment);
+  const scopes = servers.flatMap((s) => {
+    const scope = serverScope(s);
+    return scope ? [scope] : [];
+  });
+  const strayTags = sharedTags(servers);
+  const tracked = new Set(servers.map((s) => s.id ?? ""));
+  const pendingCreates = (deployment.pending_operations ?? [])
+    .filter((op) => op.type === "creating")
+    .map((op) => op.resource.urn);
+  for (const op of deployment.pending_operations ?? []) {
+    const scope = serverScope(op.resource);
+    if (op.type === "creating" && scope) scopes.push(scope);
+  }
+  // The service first: a rejected token is one line from the service, not a provider failure in the
+  // middle of the refresh. Without a tag shared by the stack's servers, any server of the environment
+  // would look like this stack's: strays are then only looked for when the stack's servers share a tag.
+  let strays: Stray[] = [];
+  const [first] = scopes;
+  if (Object.keys(strayTags).length > 0) strays = await findStrays(client, scopes, strayTags, tracked);
+  else if (first) await client.listServers(first.gameId, first.environmentId, { tags: strayTags });
+  const drifted: DriftedResource[] = [];
+  await stack
+    .previewRefresh({
+      onEvent: (event) => {
+        const d = driftOf(event);
+        if (d) drifted.push(d);
+      },
+    })
+    .catch((error: unknown) => {
+      throw new CommandError(`the refresh preview of stack ${stack.name} failed: ${cliMessage(error)}`);
+    });
+  return { stack: stack.name, drifted, strays, pendingCreates, strayTags };
+}
+
+/** One line per finding, then a summary, for people. */
+export function driftLines(r: DriftReport): string[] {
+  const lines = [
+    ...r.drifted.map((d) =>
+      d.kind === "gone"
+        ? `gone     ${d.name} (${d.type}): destroyed out of band`
+        : `changed  ${d.name} (${d.type}): ${d.properties?.join(", ")}`,
+    ),
+    ...r.strays.map(
+      (s) =>
+        `stray    server ${s.serverId} (${s.gameId}/${s.environmentId}), ${s.ageSeconds}s old, not in the state`,
+    ),
+    ...r.pendingCreates.map(
+      (u) => `pending  ${nameOfUrn(u)}: a create left pending (run \`gamehost repair\`)`,
+    ),
+  ];
+  const gone = r.drifted.filter((d) => d.kind === "gone").length;
+  const summary = hasDrift(r)
+    ? `${r.stack}: drift: ${gone} gone, ${r.drifted.length - gone} changed, ${r.strays.length} strays, ${r.pendingCreates.length} pending creates`
+    : `${r.stack}: no drift`;
+  return [...lines, summary];
+}

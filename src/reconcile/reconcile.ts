@@ -1,0 +1,199 @@
+/**
+ * `gamehost reconcile`: a loop of passes over one stack. Each pass runs `repair`, then `drift`, and with
+ * `remediate` a `pulumi up --refresh` when something the state tracks drifted (strays are reported, never
+ * deleted: that is `gamehost sweep`). Passes run every `intervalMs`, and early when the service's watch
+ * reports a change to a game the stack's servers belong to. A stop request (SIGINT, SIGTERM) is honoured
+ * between passes, never during one. The backend's lock keeps two reconcilers (or a person's `pulumi up`)
+ * from updating one stack at once: a locked stack fails the pass with a line saying so.
+ */
+import { ConcurrentUpdateError, type Stack } from "@pulumi/pulumi/automation";
+import type { GamehostClient } from "../api/client";
+import { type DriftReport, drift, exportedState, hasDrift, stateServers } from "./drift";
+import { type RepairReport, repair } from "./repair";
+import { serverScope } from "./state";
+import { CommandError, cliMessage } from "./workspace";
+
+export interface PassResult {
+  pass: number;
+  /** What started it: the first pass, the interval, or the watch of a game. */
+  trigger: "start" | "interval" | "watch";
+  startedAt: string;
+  durationMs: number;
+  repaired: number;
+  drift?: DriftReport;
+  /** Resource changes of the remediating `up`, by operation (`create: 1`, `delete: 1`…). */
+  remediated?: Record<string, number>;
+  error?: string;
+}
+
+/** A pass's line, for people. */
+export function passLine(r: PassResult): string {
+  const head = `${r.startedAt} pass ${r.pass} (${r.trigger}, ${(r.durationMs / 1000).toFixed(1)}s):`;
+  if (r.error !== undefined) return `${head} error: ${r.error}`;
+  const d = r.drift;
+  const found = d
+    ? hasDrift(d)
+      ? `drift: ${d.drifted.map((x) => `${x.kind} ${x.name}`).join(", ") || "none tracked"}` +
+        (d.strays.length > 0 ? `; ${d.strays.length} strays` : "") +
+        (d.pendingCreates.length > 0 ? `; ${d.pendingCreates.length} pending creates` : "")
+      : "no drift"
+    : "";
+  const fixed = r.remediated
+    ? `; remediated by up (${
+        Object.entries(r.remediated)
+          .filter(([op]) => op !== "same")
+          .map(([op, n]) => `${op} ${n}`)
+          .join(", ") || "no changes"
+      })`
+    : "";
+  const repaired = r.repaired > 0 ? `repaired ${r.repaired} pending creates; ` : "";
+  return `${head} ${repaired}${found}${fixed}`;
+}
+
+/** A locked stack, as one line. */
+function lockError(stack: Stack, error: unknown): CommandError {
+  return new CommandError(
+    `stack ${stack.name} is locked by another update (${cliMessage(error)}); nothing was changed. ` +
+      "Wait for it to end (or `pulumi cancel` a dead one).",
+  );
+}
+
+const isLocked = (error: unknown): boolean =>
+  error instanceof ConcurrentUpdateError ||
+  /currently locked by|Another update is currently in progress/.test(String(error));
+
+/** One pass: repair, drift, and with `remediate` an `up --refresh` when a tracked resource drifted. */
+export async function reconcilePass(
+  stack: Stack,
+  client: GamehostClient,
+  options: { remediate: boolean; pass: number; trigger: PassResult["trigger"] },
+): Promise<PassResult> {
+  const started = Date.now();
+  const base = {
+    pass: options.pass,
+    trigger: options.trigger,
+    startedAt: new Date(started).toISOString(),
+  };
+  let repaired: RepairReport | undefined;
+  try {
+    repaired = await repair(stack, client);
+    const report = await drift(stack, client);
+    const result: PassResult = {
+      ...base,
+      durationMs: 0,
+      repaired: repaired.outcomes.filter((o) => o.action !== "kept").length,
+      drift: report,
+    };
+    if (options.remediate && (report.drifted.length > 0 || report.pendingCreates.length > 0)) {
+      const up = await stack.up({ refresh: true });
+      result.remediated = Object.fromEntries(
+        Object.entries(up.summary.resourceChanges ?? {}).map(([op, n]) => [op, Number(n)]),
+      );
+    }
+    result.durationMs = Date.now() - started;
+    return result;
+  } catch (error) {
+    const failure = isLocked(error) ? lockError(stack, error) : error;
+    const message =
+      failure instanceof CommandError || failure instanceof Error ? failure.message : String(failure);
+    return {
+      ...base,
+      durationMs: Date.now() - started,
+      repaired: repaired?.outcomes.filter((o) => o.action !== "kept").length ?? 0,
+      error: failure instanceof CommandError ? message : cliMessage(failure),
+    };
+  }
+}
+
+/** The ids of the games the stack's servers belong to: the game data whose changes start a pass early. */
+export async function watchedGames(stack: Stack): Promise<string[]> {
+  const servers = stateServers(await exportedState(stack));
+  return [...new Set(servers.flatMap((s) => serverScope(s)?.gameId ?? []))];
+}
+
+export interface LoopOptions {
+  remediate: boolean;
+  intervalMs: number;
+  once: boolean;
+  /** Called with each pass's result, as it ends. */
+  onPass: (r: PassResult) => void;
+  /** Called with a line about the loop itself (a watch that failed). */
+  onNotice: (line: string) => void;
+  /** Aborted on a stop request: the loop ends after the pass under way. */
+  stop: AbortSignal;
+}
+
+/** Runs passes until `once` is done or `stop` fires between passes; returns the last pass. */
+export async function reconcileLoop(
+  stack: Stack,
+  client: GamehostClient,
+  o: LoopOptions,
+): Promise<PassResult | undefined> {
+  let wake: ((trigger: PassResult["trigger"]) => void) | undefined;
+  let pendingWatch = false;
+  const watches = new AbortController();
+  const stopWatches = () => watches.abort();
+  o.stop.addEventListener("abort", stopWatches);
+  if (!o.once) {
+    for (const gameId of await watchedGames(stack).catch(() => [] as string[])) {
+      void (async () => {
+        let first = true;
+        try {
+          for await (const _version of client.watchGame(gameId, { signal: watches.signal })) {
+            if (first) {
+              first = false;
+              continue;
+            }
+            pendingWatch = true;
+            wake?.("watch");
+          }
+        } catch (error) {
+          if (!watches.signal.aborted) {
+            o.onNotice(
+              `watch of game ${gameId} ended: ${error instanceof Error ? error.message : String(error)}; passes keep their interval`,
+            );
+          }
+        }
+      })();
+    }
+  }
+  let last: PassResult | undefined;
+  let trigger: PassResult["trigger"] = "start";
+  try {
+    for (let pass = 1; ; pass++) {
+      pendingWatch = false;
+      last = await reconcilePass(stack, client, { remediate: o.remediate, pass, trigger });
+      o.onPass(last);
+      if (o.once || o.stop.aborted) return last;
+      trigger = await new Promise<PassResult["trigger"]>((resolve) => {
+        const timer = setTimeout(() => done("interval"), o.intervalMs);
+        const onStop = () => done("interval");
+        function done(t: PassResult["trigger"]) {
+          clearTimeout(timer);
+          o.stop.removeEventListener("abort", onStop);
+          wake = undefined;
+          resolve(t);
+        }
+        o.stop.addEventListener("abort", onStop);
+        wake = done;
+        // A change seen during the pass starts the next one at once.
+        if (pendingWatch) done("watch");
+      });
+      if (o.stop.aborted) return last;
+    }
+  } finally {
+    o.stop.removeEventListener("abort", stopWatches);
+    watches.abort();
+  }
+}
+
+/** `5s`, `2m`, `1h` or plain seconds, as ms. */
+export function parseInterval(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!match)
+    throw new CommandError(`--interval ${JSON.stringify(text)}: expected a duration such as 30s, 5m or 1h`);
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"];
+  const ms = Number(match[1]) * unit;
+  if (ms < 1_000) throw new CommandError(`--interval ${text}: must be at least 1s`);
+  return ms;
+}

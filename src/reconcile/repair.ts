@@ -1,0 +1,116 @@
+/**
+ * `gamehost repair`: resolves the creates a hard interruption (a second Ctrl-C, a killed CI job) left
+ * pending in a stack's state. Each pending create of a Server recorded its idempotency key in its inputs,
+ * and the server it made carries that key as a tag: the server found is recorded in the state, or the
+ * pending create is dropped when the service has no live server with its key. After it, `pulumi up`
+ * creates nothing twice and leaves nothing behind.
+ *
+ * Why a state edit and not `pulumi refresh --import-pending-creates`: with the pinned CLI (v3.274.1) that
+ * flag turns the operation into a pending import which the refresh then drops, so the server is recorded
+ * nowhere and the next `up` makes a second one (seen through the real CLI). The edit goes through the
+ * Automation API (`stack export` / `stack import`, which check the state), then a targeted `refresh` has
+ * the face's own `read` record the server as the provider sees it.
+ */
+import type { Stack } from "@pulumi/pulumi/automation";
+import type { GamehostClient } from "../api/client";
+import type { Server } from "../api/schemas";
+import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
+import { Deployment, isServerType, type PendingOperation, type StateResource, serverScope } from "./state";
+import { CommandError, cliMessage } from "./workspace";
+
+/** What repair did with one pending create. */
+export type RepairOutcome =
+  | { urn: string; action: "imported"; serverId: string }
+  | { urn: string; action: "cleared"; reason: string }
+  | { urn: string; action: "kept"; reason: string };
+
+export interface RepairReport {
+  stack: string;
+  /** Pending creates found in the state. */
+  pending: number;
+  outcomes: RepairOutcome[];
+}
+
+/** The live servers carrying `key`, newest first. */
+async function serversWithKey(
+  client: GamehostClient,
+  gameId: string,
+  environmentId: string,
+  key: string,
+): Promise<Server[]> {
+  const found = await client.listServers(gameId, environmentId, { tags: { [IDEMPOTENCY_TAG]: key } });
+  return found.filter((s) => s.destroyed_at === undefined);
+}
+
+async function resolve(client: GamehostClient, op: PendingOperation): Promise<RepairOutcome> {
+  const { urn, type } = op.resource;
+  if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server (${type})` };
+  const scope = serverScope(op.resource);
+  if (!scope?.idempotencyKey) {
+    return { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and idempotencyKey" };
+  }
+  const [server] = await serversWithKey(client, scope.gameId, scope.environmentId, scope.idempotencyKey);
+  if (!server) return { urn, action: "cleared", reason: "the service has no live server with its key" };
+  return { urn, action: "imported", serverId: server.id };
+}
+
+/** The state resource recording `server` for a pending create: its inputs, and as outputs until the refresh. */
+function recorded(op: PendingOperation, serverId: string): StateResource {
+  const inputs = op.resource.inputs ?? {};
+  return { ...op.resource, id: serverId, inputs, outputs: { ...inputs } };
+}
+
+/** Resolves every pending create of `stack`. With `dryRun`, reports what it would do and changes nothing. */
+export async function repair(stack: Stack, client: GamehostClient, dryRun = false): Promise<RepairReport> {
+  const exported = await stack.exportStack().catch((error: unknown) => {
+    throw new CommandError(`cannot export stack ${stack.name}: ${cliMessage(error)}`);
+  });
+  const deployment = Deployment.parse(exported.deployment ?? {});
+  const pending = (deployment.pending_operations ?? []).filter((op) => op.type === "creating");
+  const outcomes: RepairOutcome[] = [];
+  for (const op of pending) outcomes.push(await resolve(client, op));
+  const report = { stack: stack.name, pending: pending.length, outcomes };
+  const done = outcomes.filter((o) => o.action !== "kept");
+  if (dryRun || done.length === 0) return report;
+
+  const byUrn = new Map(outcomes.map((o) => [o.urn, o]));
+  const imported: StateResource[] = [];
+  const remaining = (deployment.pending_operations ?? []).filter((op) => {
+    if (op.type !== "creating") return true;
+    const outcome = byUrn.get(op.resource.urn);
+    if (outcome?.action === "imported") imported.push(recorded(op, outcome.serverId));
+    return outcome?.action === "kept";
+  });
+  // Appended after everything it may depend on: its parent and provider were registered before its create.
+  const edited = {
+    ...deployment,
+    resources: [...(deployment.resources ?? []), ...imported],
+    pending_operations: remaining,
+  };
+  await stack.importStack({ version: exported.version, deployment: edited }).catch((error: unknown) => {
+    throw new CommandError(`cannot write the state of stack ${stack.name}: ${cliMessage(error)}`);
+  });
+  if (imported.length > 0) {
+    await stack.refresh({ target: imported.map((r) => r.urn) }).catch((error: unknown) => {
+      throw new CommandError(
+        `the servers are recorded, but refreshing them failed: ${cliMessage(error)} (run \`pulumi refresh\`)`,
+      );
+    });
+  }
+  return report;
+}
+
+/** One line per pending create, for people. */
+export function repairLines(report: RepairReport): string[] {
+  if (report.pending === 0) return [`${report.stack}: no pending creates, nothing to repair`];
+  return [
+    ...report.outcomes.map((o) =>
+      o.action === "imported"
+        ? `imported ${o.urn} = server ${o.serverId}`
+        : `${o.action} ${o.urn}: ${o.reason}`,
+    ),
+    `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +
+      `${report.outcomes.filter((o) => o.action === "cleared").length} cleared, ` +
+      `${report.outcomes.filter((o) => o.action === "kept").length} kept`,
+  ];
+}

@@ -1,0 +1,327 @@
+/**
+ * The first mistakes a user makes (a misspelt game name, a rejected token, a base URL where nothing
+ * answers), raised where a TypeScript program meets them: in a data source, in its Output form and its
+ * Promise form (awaited in the async entry point), on both faces (`pulumi-gamehost` and
+ * `pulumi-gamehost/native`), through the real `pulumi` CLI on Node 20 with the lowest `@pulumi/pulumi` we
+ * support and on Node 22 (the registry's `node` package) with the newest. Then README's and the docs'
+ * programs, extracted from their text, with the same mistakes.
+ *
+ * Before the package's mitigations (docs/known-issues.md) each of these grew the program to GBs and ended
+ * with `Program exited with non-zero exit code: -1`: every run is under a watchdog that kills the CLI's
+ * process tree above 1 GB, and must print the cause and the fix, with no stack trace and no token, from a
+ * program that stays under 500 MB and ends within 10 s.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import {
+  installNode,
+  latestVersion,
+  mustRun,
+  npm,
+  npmInstall,
+  readmeSnippet,
+  TEMPLATE_TSCONFIG,
+  writeJson,
+} from "../packaging/support";
+import { REPO_ROOT } from "../support/dist";
+import { linkNodeModules, onPluginFace, pluginProviderYaml } from "../support/examples";
+import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
+import { type WatchReport, watchMemory } from "../support/watchdog";
+import { useCliEnvironment } from "./helpers";
+
+const MB = 1024 * 1024;
+/** The watchdog's limit: a regression is killed here, long before it can hurt the machine. */
+const KILL_ABOVE_BYTES = 1024 * MB;
+const PEAK_BOUND_BYTES = 500 * MB;
+const PROGRAM_TIME_BOUND_MS = 10_000;
+/** Far above any healthy run's wall time, however loaded the machine: a program this slow hangs. */
+const PROGRAM_WALL_HANG_MS = 45_000;
+/** Each run's figures, printed at the end (see the report). */
+const timings: { cpuMs: number; wallMs: number; peak: number }[] = [];
+const PROGRAM_DIR = path.join(__dirname, "programs", "failing-data-source");
+const REJECTED_TOKEN = "emu_not_a_token_7d2e";
+const UNREACHABLE_URL = "http://127.0.0.1:9";
+const MISSPELT_GAME = "space-rase";
+const TROUBLESHOOTING = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
+
+/** A mistake: the stack config that makes it, what docs/troubleshooting.md calls it, what must be printed. */
+interface Mistake {
+  name: "name" | "token" | "url";
+  config: (emulator: RunningEmulator) => Record<string, { value: string; secret?: boolean }>;
+  /** The words of docs/troubleshooting.md for it. */
+  documented: string;
+  cause: string;
+  fix: string;
+}
+
+const connection = (emulator: RunningEmulator, over: { baseUrl?: string; token?: string } = {}) => ({
+  "gamehost:baseUrl": { value: over.baseUrl ?? emulator.url },
+  "gamehost:token": { value: over.token ?? emulator.tokens.user, secret: true },
+});
+
+const MISTAKES: readonly Mistake[] = [
+  {
+    name: "name",
+    config: (emulator) => connection(emulator),
+    documented: "(available: ",
+    cause: `No game "${MISSPELT_GAME}" in the caller's games`,
+    fix: "(available: puzzle-quest, space-race)",
+  },
+  {
+    name: "token",
+    config: (emulator) => connection(emulator, { token: REJECTED_TOKEN }),
+    documented: "`400 TOKEN_INVALID`",
+    cause: "The token is not valid",
+    fix: "`pulumi config set --secret gamehost:token <token>`",
+  },
+  {
+    name: "url",
+    config: (emulator) => connection(emulator, { baseUrl: UNREACHABLE_URL }),
+    documented: "`Nothing answers at <url>`",
+    cause: `Nothing answers at ${UNREACHABLE_URL}`,
+    fix: "`pulumi config set gamehost:baseUrl <url>`",
+  },
+];
+
+/** What one run printed and how its processes behaved. */
+interface WatchedRun {
+  output: string;
+  report: WatchReport;
+}
+
+/** `pulumi preview` under the watchdog. */
+async function watchedPreview(
+  project: CliProject,
+  stack: string,
+  env: NodeJS.ProcessEnv,
+): Promise<WatchedRun> {
+  const { child, done } = project.start(["preview", "--stack", stack], env);
+  const watch = watchMemory(child.pid as number, KILL_ABOVE_BYTES);
+  const result = await done.catch((error: unknown) => {
+    watch.stop();
+    throw error;
+  });
+  const report = watch.stop();
+  return { output: `${result.stdout}\n${result.stderr}`, report };
+}
+
+/** The checks of every run: killed by nothing, bounded, and the cause and the fix alone. */
+function expectReported(run: WatchedRun, mistake: Mistake, secrets: readonly string[]): void {
+  const { output, report } = run;
+  expect(report.killed, `the watchdog killed ${report.killed?.command}`).toBeUndefined();
+  // The language host's `node …/@pulumi/pulumi/cmd/run/index.js`: the busiest one, should there be more.
+  const program = report.processes
+    .filter((p) => p.command.includes("cmd/run/index.js"))
+    .sort((a, b) => b.cpuMs - a.cpuMs)[0];
+  expect(
+    program,
+    `no program process among ${report.processes.map((p) => p.command).join("\n")}`,
+  ).toBeDefined();
+  if (!program) return;
+  expect(program.peakRssBytes, "the program's peak RSS").toBeLessThan(PEAK_BOUND_BYTES);
+  // The bound is on the program's CPU time: the failure spun a core, and its wall time on a loaded
+  // machine (the suite runs beside others) measures the machine. A hang is bounded by wall time too.
+  expect(program.cpuMs, "the program's CPU time").toBeLessThan(PROGRAM_TIME_BOUND_MS);
+  expect(program.lastSeenMs - program.firstSeenMs, "the program's wall time").toBeLessThan(
+    PROGRAM_WALL_HANG_MS,
+  );
+  timings.push({
+    cpuMs: program.cpuMs,
+    wallMs: program.lastSeenMs - program.firstSeenMs,
+    peak: program.peakRssBytes,
+  });
+  expect(TROUBLESHOOTING, "docs/troubleshooting.md names the mistake").toContain(mistake.documented);
+  expect(output).not.toContain("Program exited with non-zero exit code");
+  expect(output, "no stack trace").not.toMatch(/^\s+at /m);
+  const diagnostics = output.slice(output.indexOf("Diagnostics:"));
+  expect(diagnostics).toContain(mistake.cause);
+  expect(diagnostics).toContain(mistake.fix);
+  for (const secret of secrets) expect(output).not.toContain(secret);
+}
+
+/**
+ * A project running {@link PROGRAM_DIR}'s program, with one stack per mistake; `prepare` gives it its
+ * node_modules. The program's face and form come from the environment, so the stacks are made once.
+ */
+async function mistakeProject(
+  root: string,
+  folder: string,
+  emulator: RunningEmulator,
+  pluginDir: string,
+  extraEnv: NodeJS.ProcessEnv,
+  prepare: (dir: string) => Promise<void>,
+): Promise<CliProject> {
+  const dir = path.join(root, folder);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(PROGRAM_DIR, "index.ts"), path.join(dir, "index.ts"));
+  writeJson(path.join(dir, "tsconfig.json"), { ...TEMPLATE_TSCONFIG.current, files: ["index.ts"] });
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: failing-data-source\nruntime: nodejs\nplugins:\n  providers:\n    - name: gamehost\n      path: ${pluginDir}\n`,
+  );
+  await prepare(dir);
+  const project = new CliProject(dir, root, extraEnv);
+  for (const mistake of MISTAKES) {
+    await project.configure(
+      { ...mistake.config(emulator), "failing-data-source:game": { value: MISSPELT_GAME } },
+      mistake.name,
+    );
+  }
+  return project;
+}
+
+const CASES = MISTAKES.flatMap((mistake) =>
+  (["root", "native"] as const).flatMap((face) =>
+    (["output", "promise"] as const).map((form) => ({ mistake, face, form })),
+  ),
+);
+
+describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints it"), () => {
+  afterAll(() => {
+    if (timings.length === 0) return;
+    const max = (f: (t: (typeof timings)[number]) => number) => Math.max(...timings.map(f));
+    console.info(
+      `failing data sources: ${timings.length} runs; program max CPU ${max((t) => t.cpuMs)} ms, max wall ${max((t) => t.wallMs)} ms, max peak RSS ${Math.round(max((t) => t.peak) / MB)} MB`,
+    );
+  });
+
+  const cli = useCliEnvironment("failing-data-source");
+  const secrets = () => [cli.emulator.tokens.user, REJECTED_TOKEN];
+
+  describe("Node 20, @pulumi/pulumi 3.248 (the repository's)", () => {
+    let project: CliProject;
+    beforeAll(async () => {
+      project = await mistakeProject(
+        cli.root,
+        "node20",
+        cli.emulator,
+        path.join(REPO_ROOT, "plugin"),
+        {},
+        async (dir) => {
+          writeJson(path.join(dir, "package.json"), { name: "failing-data-source", main: "index.ts" });
+          linkNodeModules(dir);
+        },
+      );
+    }, 300_000);
+
+    it.each(CASES)("$mistake.name in the $form form, $face face", { timeout: 120_000 }, async (c) => {
+      const run = await watchedPreview(project, c.mistake.name, { FACE: c.face, FORM: c.form });
+      expectReported(run, c.mistake, secrets());
+    });
+  });
+
+  describe("Node 22, the newest @pulumi/pulumi", () => {
+    let project: CliProject;
+    let sdkVersion = "";
+    let node22 = "";
+    beforeAll(async () => {
+      const work = path.join(cli.root, "node22-work");
+      fs.mkdirSync(work, { recursive: true });
+      node22 = await installNode(22, work);
+      sdkVersion = await latestVersion("@pulumi/pulumi", work);
+      // The built package as npm publishes it (dist is built before the suite runs).
+      const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
+        cwd: REPO_ROOT,
+        timeoutMs: 120_000,
+      });
+      const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string }[];
+      if (!info) throw new Error("npm pack printed no package");
+      const tarball = path.join(work, info.filename);
+      project = await mistakeProject(
+        cli.root,
+        "node22",
+        cli.emulator,
+        path.join(cli.root, "node22", "node_modules", "pulumi-gamehost", "plugin"),
+        { PATH: cliPath(path.dirname(node22)) },
+        async (dir) => {
+          writeJson(path.join(dir, "package.json"), {
+            name: "failing-data-source",
+            main: "index.ts",
+            dependencies: { "@pulumi/pulumi": sdkVersion, "pulumi-gamehost": `file:${tarball}` },
+            devDependencies: { "@types/node": "^22", typescript: "^5.0.0" },
+          });
+          await npmInstall(dir);
+        },
+      );
+    }, 600_000);
+
+    it("runs on Node 22 (the `node` the CLI finds first) with the newest SDK", async () => {
+      const node = await mustRun("node", ["--version"], {
+        cwd: project.dir,
+        env: { PATH: cliPath(path.dirname(node22)) },
+      });
+      expect(node.stdout.trim()).toMatch(/^v22\./);
+      const installed = JSON.parse(
+        fs.readFileSync(path.join(project.dir, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8"),
+      ) as { version: string };
+      expect(installed.version).toBe(sdkVersion);
+    });
+
+    it.each(CASES)("$mistake.name in the $form form, $face face", { timeout: 120_000 }, async (c) => {
+      const run = await watchedPreview(project, c.mistake.name, { FACE: c.face, FORM: c.form });
+      expectReported(run, c.mistake, secrets());
+    });
+  });
+
+  describe("README's and the docs' programs, as written, with a mistake", () => {
+    /** Every TypeScript block of README.md and docs/*.md that reads game data from the package. */
+    const programs = (): { where: string; program: string }[] => {
+      const files = ["README.md", ...fs.readdirSync(path.join(REPO_ROOT, "docs")).map((f) => `docs/${f}`)];
+      return files
+        .filter((f) => f.endsWith(".md"))
+        .flatMap((file) => {
+          const text = fs.readFileSync(path.join(REPO_ROOT, file), "utf8");
+          return [...text.matchAll(/^```typescript\n([\s\S]*?)^```$/gm)].map((m, i) => ({
+            where: `${file} block ${i + 1}`,
+            program: m[1] ?? "",
+          }));
+        })
+        .filter(
+          ({ program }) =>
+            /from "pulumi-gamehost(\/native)?"/.test(program) &&
+            /\.get[A-Z]\w*(Output)?\(/.test(program) &&
+            !program.includes("…"),
+        );
+    };
+
+    it("README's Using-the-package program is among them", () => {
+      expect(programs().map((p) => p.program)).toContain(readmeSnippet());
+    });
+
+    it("each, on both faces: the misspelt game name (or, without one, the unreachable URL) reported", {
+      timeout: 600_000,
+    }, async () => {
+      const found = programs();
+      expect(found.length).toBeGreaterThan(0);
+      for (const { where, program } of found) {
+        const misspelt = program.includes('"space-race"');
+        const mistake = MISTAKES.find((m) => m.name === (misspelt ? "name" : "url")) as Mistake;
+        for (const face of ["dynamic", "plugin"] as const) {
+          const folder = `${where.replace(/\W+/g, "-")}-${face}`;
+          const dir = path.join(cli.root, folder);
+          fs.mkdirSync(dir, { recursive: true });
+          let text = misspelt ? program.replaceAll('"space-race"', `"${MISSPELT_GAME}"`) : program;
+          if (face === "plugin" && !text.includes('"pulumi-gamehost/native"')) text = onPluginFace(text);
+          fs.writeFileSync(path.join(dir, "index.ts"), text);
+          writeJson(path.join(dir, "package.json"), { name: "docs-program", main: "index.ts" });
+          writeJson(path.join(dir, "tsconfig.json"), { ...TEMPLATE_TSCONFIG.current, files: ["index.ts"] });
+          fs.writeFileSync(
+            path.join(dir, "Pulumi.yaml"),
+            `name: docs-program\nruntime: nodejs\n${face === "plugin" ? pluginProviderYaml() : ""}`,
+          );
+          linkNodeModules(dir);
+          const project = new CliProject(dir, cli.root);
+          await project.configure(mistake.config(cli.emulator));
+          const run = await watchedPreview(project, "dev", {});
+          try {
+            expectReported(run, mistake, secrets());
+          } catch (error) {
+            throw new Error(`${where} on the ${face} face: ${(error as Error).message}\n${run.output}`);
+          }
+        }
+      }
+    });
+  });
+});

@@ -1,0 +1,313 @@
+/**
+ * The Fleet through the real `pulumi` CLI, on both faces: 2 datacenters × 3 servers; a scale 3 → 5 that
+ * makes exactly 2 servers; a build change whose server timeline keeps both rollout bounds at every instant;
+ * a rollout stopped by injected faults that the next `up` finishes; 2 servers killed, a refresh, and an
+ * `up` that replaces exactly those 2; SIGINT mid-rollout, then `up`: 0 duplicates, 0 orphans.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Server } from "../../src/api/schemas";
+import type { RunningEmulator } from "../../src/emulator";
+import { FACES, type Face, fixtureIds, ROUTES } from "../engine/helpers";
+import { dist } from "../support/dist";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import { type CliConfig, configure, programProject } from "./programProject";
+
+const PROGRAM = path.join(__dirname, "programs", "fleet");
+const PROJECT = "gamehost-cli-fleet";
+const FLEET_TAG = "pulumi-gamehost/fleet";
+const SLOT_TAG = "pulumi-gamehost/fleet-slot";
+
+interface DatacenterStatus {
+  datacenter: string;
+  readyCount: number;
+  servers: { id: string; build: string; state: string; endpoints: Record<string, string> }[];
+}
+
+function fleetArgs(emulator: RunningEmulator, build: string, datacenters: Record<string, number>) {
+  const ids = fixtureIds(emulator);
+  return {
+    gameId: ids.gameId,
+    environmentId: ids.environmentId,
+    template: {
+      tags: { role: "arena" },
+      runtime: { build },
+      network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+      resources: { cpu: 250, memory: 256 },
+    },
+    datacenters,
+    readyTimeoutSeconds: 20,
+  };
+}
+
+const routeCounts = (emulator: RunningEmulator) => {
+  const counts: Record<string, number> = {};
+  for (const r of emulator.requests)
+    if (!r.route.startsWith("GET ")) counts[r.route] = (counts[r.route] ?? 0) + 1;
+  return counts;
+};
+
+/**
+ * Checks, at every instant the fleet's server timeline changes (a create, a placement, a delete), that each
+ * datacenter had ≥ count − maxUnavailable ready servers and ≤ count + maxSurge live ones.
+ */
+function expectBoundsHeld(
+  servers: readonly Server[],
+  from: number,
+  bounds: Record<string, { count: number; maxSurge: number; maxUnavailable: number }>,
+): number {
+  let instants = 0;
+  for (const [datacenter, { count, maxSurge, maxUnavailable }] of Object.entries(bounds)) {
+    const here = servers.filter((s) => s.datacenter === datacenter);
+    const times = [
+      ...new Set(
+        here.flatMap((s) => [s.created_at, s.started_at, s.destroyed_at]).filter((t) => t !== undefined),
+      ),
+    ]
+      .filter((t) => t >= from)
+      .sort((a, b) => a - b);
+    for (const t of times) {
+      const alive = here.filter(
+        (s) => s.created_at <= t && (s.destroyed_at === undefined || s.destroyed_at > t),
+      );
+      const ready = alive.filter((s) => s.started_at !== undefined && s.started_at <= t);
+      expect(alive.length, `live servers in ${datacenter} at ${t}`).toBeLessThanOrEqual(count + maxSurge);
+      expect(ready.length, `ready servers in ${datacenter} at ${t}`).toBeGreaterThanOrEqual(
+        count - maxUnavailable,
+      );
+      instants++;
+    }
+  }
+  return instants;
+}
+
+async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
+  const setup = useCliEnvironment("fleet");
+
+  const project = async (face: Face, run: string, fleet: unknown) => {
+    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    const config: CliConfig = {
+      ...connection(setup.emulator),
+      [`${PROJECT}:face`]: { value: face },
+      [`${PROJECT}:fleet`]: { value: fleet },
+    };
+    await configure(cli, config);
+    return cli;
+  };
+
+  it.each(FACES)(
+    "the %s face: 2 × 3 servers, scale 3 → 5, a bounded rollout, a stopped rollout finished, 2 dead servers replaced",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const { emulator } = setup;
+      const ids = fixtureIds(emulator);
+      const game = emulator.fixture.games[0];
+      const [atl, fra] = [game?.datacenters[0], game?.datacenters[1]];
+      if (!atl || !fra) throw new Error("the fixture has fewer than 2 datacenters");
+      const builds =
+        game?.environments.find((e) => e.id === ids.environmentId)?.builds.map((b) => b.id) ?? [];
+      const [buildA, buildB] = builds as [string, string];
+      // One datacenter by slug, one by id: both forms are keys of `datacenters`.
+      const fleetType = face === "plugin" ? "gamehost:index:Fleet" : "pulumi-nodejs:dynamic/gamehost:Fleet";
+      const recorded = async () => (await cli.exported()).find((r) => r.type === fleetType)?.outputs ?? {};
+      let args = fleetArgs(emulator, buildA, { [atl.slug]: 3, [fra.id]: 3 });
+      const cli = await project(face, `fleet-${face}`, args);
+      const set = async (next: typeof args) => {
+        args = next;
+        await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(next) } });
+      };
+
+      emulator.resetRequests();
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      let out = await cli.outputsJson();
+      const fleetKey = String(out.fleetKey);
+      const members = () => emulator.servers().filter((s) => s.tags[FLEET_TAG] === fleetKey);
+      const live = () => members().filter((s) => s.destroyed_at === undefined);
+      const stateIds = (o: Record<string, unknown>) =>
+        Object.values(o.status as Record<string, DatacenterStatus>)
+          .flatMap((d) => d.servers.map((s) => s.id))
+          .sort();
+      expect(routeCounts(emulator)).toEqual({ [ROUTES.createServer]: 6 });
+      let status = out.status as Record<string, DatacenterStatus>;
+      expect(Object.keys(status).sort()).toEqual([atl.slug, fra.id].sort());
+      for (const [key, dc] of Object.entries(status)) {
+        expect(dc.readyCount, key).toBe(3);
+        expect(dc.servers.map((s) => s.state)).toEqual(["ready", "ready", "ready"]);
+        const byId = new Map(live().map((s) => [s.id, s]));
+        for (const s of dc.servers) {
+          const server = byId.get(s.id);
+          expect(server?.datacenter).toBe(dc.datacenter);
+          const port = server?.network.ports.game;
+          expect(s.endpoints.game).toBe(`${port?.public_hostname}:${port?.public_port}`);
+          expect(s.build).toBe(buildA);
+        }
+      }
+      expect(stateIds(out)).toEqual(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      );
+      // One checkpoint entry for the six servers.
+      expect(Object.keys(await cli.stateIds([fleetType]))).toEqual(["arena"]);
+
+      emulator.resetRequests();
+      await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+      expect(routeCounts(emulator)).toEqual({});
+
+      // Scale 3 → 5 in one datacenter: two creates and nothing else.
+      await set({ ...args, datacenters: { [atl.slug]: 5, [fra.id]: 3 } });
+      emulator.resetRequests();
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      expect(routeCounts(emulator)).toEqual({ [ROUTES.createServer]: 2 });
+      expect(live()).toHaveLength(8);
+
+      // A build change: both bounds at every instant (defaults 25 %: count 5 → surge 2, unavailable 1;
+      // count 3 → surge 1, unavailable 0).
+      const rollStart = Date.now();
+      await set({ ...args, template: { ...args.template, runtime: { build: buildB } } });
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      out = await cli.outputsJson();
+      expect(out.generation).toBe(2);
+      expect(live().map((s) => s.runtime.build)).toEqual(Array(8).fill(buildB));
+      const bounds = {
+        [atl.id]: { count: 5, maxSurge: 2, maxUnavailable: 1 },
+        [fra.id]: { count: 3, maxSurge: 1, maxUnavailable: 0 },
+      };
+      expect(expectBoundsHeld(members(), rollStart, bounds)).toBeGreaterThan(16);
+      expect(stateIds(out)).toEqual(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      );
+
+      // Faults mid-rollout: every create of the service fails (after the rollout began), the run stops
+      // and records exactly what exists; the next `up` finishes the rollout.
+      const failStart = Date.now();
+      await set({ ...args, template: { ...args.template, runtime: { build: buildA } } });
+      const stopped = cli.start(["up", "--yes", "--skip-preview"]);
+      await until("the first new server", () =>
+        live().some((s) => s.runtime.build === buildA && s.started_at !== undefined),
+      );
+      emulator.faults.inject({
+        method: "POST",
+        path: "/games/:game/environments/:env/servers",
+        kind: "error_500",
+        count: 1000,
+      });
+      const failed = await stopped.done;
+      emulator.faults.clear();
+      expect(failed.code, failed.stdout).not.toBe(0);
+      expect(`${failed.stdout}${failed.stderr}`).toMatch(/The fleet stopped/);
+      // The stack's outputs keep the last successful run's values: the fleet's own state says what exists.
+      out = await recorded();
+      expect(stateIds(out)).toEqual(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      );
+      const builds1 = live().map((s) => s.runtime.build);
+      expect(builds1).toContain(buildB); // the rollout had not finished
+      emulator.resetRequests();
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      out = await cli.outputsJson();
+      expect(live().map((s) => s.runtime.build)).toEqual(Array(8).fill(buildA));
+      expect(stateIds(out)).toEqual(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      );
+      expectBoundsHeld(members(), failStart, bounds);
+
+      // Two servers die; refresh sees it; the next up replaces exactly those two.
+      const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+      status = out.status as Record<string, DatacenterStatus>;
+      const victims = [status[atl.slug]?.servers[0]?.id, status[fra.id]?.servers[1]?.id] as string[];
+      for (const id of victims) await client.deleteServer(ids.gameId, ids.environmentId, id);
+      await cli.ok(["refresh", "--yes", "--skip-preview"]);
+      out = await recorded();
+      expect(stateIds(out)).toHaveLength(6);
+      expect(stateIds(out)).not.toContain(victims[0]);
+      emulator.resetRequests();
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      expect(routeCounts(emulator)).toEqual({ [ROUTES.createServer]: 2 });
+      expect(live()).toHaveLength(8);
+      // Every live server has its own slot in its datacenter: no duplicates.
+      const slots = live().map((s) => `${s.datacenter}/${s.tags[SLOT_TAG]}`);
+      expect(new Set(slots).size).toBe(slots.length);
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([]);
+      cli.expectNoLeak(emulator.tokens.user);
+    },
+  );
+
+  it.each(FACES)(
+    "the %s face: SIGINT mid-rollout, then up converges with 0 duplicates and 0 orphans",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const { emulator } = setup;
+      const ids = fixtureIds(emulator);
+      const game = emulator.fixture.games[0];
+      const atl = game?.datacenters[0];
+      if (!atl) throw new Error("the fixture has no datacenter");
+      const builds =
+        game?.environments.find((e) => e.id === ids.environmentId)?.builds.map((b) => b.id) ?? [];
+      const [buildA, buildB] = builds as [string, string];
+      // The dynamic provider host has no Cancel: its waits run to readyTimeoutSeconds (kept short).
+      const readyTimeoutSeconds = face === "plugin" ? 120 : 15;
+      const args = { ...fleetArgs(emulator, buildA, { [atl.id]: 4 }), readyTimeoutSeconds };
+      const cli = await project(face, `fleet-sigint-${face}`, args);
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const fleetKey = String((await cli.outputsJson()).fleetKey);
+      const live = () =>
+        emulator.servers().filter((s) => s.tags[FLEET_TAG] === fleetKey && s.destroyed_at === undefined);
+      expect(live()).toHaveLength(4);
+
+      await cli.setConfig({
+        [`${PROJECT}:fleet`]: {
+          value: JSON.stringify({ ...args, template: { ...args.template, runtime: { build: buildB } } }),
+        },
+      });
+      emulator.setPlacement("never");
+      let result: Awaited<ReturnType<typeof cli.run>>;
+      try {
+        const up = cli.start(["up", "--yes", "--skip-preview"]);
+        await until("the rollout's first creates", () => live().some((s) => s.runtime.build === buildB));
+        up.child.kill("SIGINT");
+        result = await up.done;
+      } finally {
+        emulator.setPlacement("auto");
+      }
+      expect(result.code, result.stdout).not.toBe(0);
+
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const fleetType = face === "plugin" ? "gamehost:index:Fleet" : "pulumi-nodejs:dynamic/gamehost:Fleet";
+      const state = (await cli.exported()).find((r) => r.type === fleetType)?.outputs ?? {};
+      const recordedIds = Object.values(state.status as Record<string, DatacenterStatus>)
+        .flatMap((d) => d.servers.map((s) => s.id))
+        .sort();
+      // 0 orphans: every live server of the fleet is in its state; 0 duplicates: 4, each in its own slot.
+      expect(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual(recordedIds);
+      expect(live()).toHaveLength(4);
+      expect(live().every((s) => s.runtime.build === buildB && s.started_at !== undefined)).toBe(true);
+      const slots = live().map((s) => s.tags[SLOT_TAG]);
+      expect(new Set(slots).size).toBe(4);
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,93 @@
+/**
+ * The Fleet through the plugin's gRPC wire, as the engine calls it: check's failures name the field;
+ * import by `<gameId>/<environmentId>/<fleetKey>` (also what `Fleet.get` sends) reads the fleet from the
+ * servers carrying its tag and answers inputs that diff clean against the same declaration; delete
+ * removes every server, also one the state missed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { liveServers, type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
+import { PluginDriver, PluginProcess, type Props, prov, secret } from "./pluginClient";
+
+const FLEET = "gamehost:index:Fleet";
+
+let emulator: RunningEmulator;
+let target: ServerTarget;
+let plugin: PluginProcess;
+let driver: PluginDriver;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  target = serverTarget(emulator);
+  plugin = await PluginProcess.start({ GAMEHOST_BASE_URL: undefined, GAMEHOST_TOKEN: undefined });
+  driver = new PluginDriver(plugin);
+  await driver.configure({ baseUrl: emulator.url, token: secret(emulator.tokens.user) });
+});
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.stop();
+});
+
+function fleet(overrides: Props = {}): Props {
+  return {
+    gameId: target.gameId,
+    environmentId: target.environmentId,
+    template: {
+      tags: { role: "imported" },
+      runtime: { build: target.build },
+      network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+      resources: { cpu: 250, memory: 256 },
+    },
+    datacenters: { [target.datacenter]: 2, [target.otherDatacenter]: 1 },
+    ...overrides,
+  };
+}
+
+describe("the Fleet through the plugin", () => {
+  it("check names each bad field: a reserved tag, a datacenter in the template, a bad count and bound", async () => {
+    const bad = fleet({
+      template: {
+        ...(fleet().template as Props),
+        datacenter: target.datacenter,
+        tags: { "pulumi-gamehost/fleet": "x" },
+      },
+      datacenters: { atl: -1 },
+      rollout: { maxSurge: "150%" },
+    });
+    const { failures } = await driver.check(FLEET, "bad", bad);
+    const properties = failures.map((f) => f.property).sort();
+    expect(properties).toEqual(
+      expect.arrayContaining([
+        "datacenters.atl",
+        "rollout.maxSurge",
+        "template.datacenter",
+        "template.tags.pulumi-gamehost/fleet",
+      ]),
+    );
+  });
+
+  it("imports by <gameId>/<environmentId>/<fleetKey> with inputs that diff clean; delete leaves nothing", async () => {
+    const { inputs } = await driver.check(FLEET, "arena", fleet());
+    const made = await driver.create(FLEET, "arena", inputs);
+    const key = String(inputs.fleetKey);
+    expect(made.id).toBe(`${target.gameId}/${target.environmentId}/${key}`);
+    expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toHaveLength(3);
+
+    const imported = await driver.read(FLEET, "adopted", made.id);
+    expect(imported.id).toBe(made.id);
+    expect(imported.inputs.datacenters).toEqual({ [target.datacenter]: 2, [target.otherDatacenter]: 1 });
+    expect(imported.inputs.template).toMatchObject({ tags: { role: "imported" } });
+    const status = imported.properties.status as Record<string, { readyCount: number }>;
+    expect(status[target.datacenter]?.readyCount).toBe(2);
+
+    const program = await driver.check(FLEET, "adopted", fleet(), imported.inputs);
+    expect(program.inputs.fleetKey).toBe(key);
+    const diff = await driver.diff(FLEET, "adopted", made.id, imported.properties, program.inputs);
+    expect(diff.diffs).toEqual([]);
+    expect(diff.changes).toBe(prov.DiffResponse.DiffChanges.DIFF_NONE);
+
+    await driver.delete(FLEET, "adopted", made.id, imported.properties);
+    expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toEqual([]);
+    expect((await driver.read(FLEET, "gone", made.id)).id).toBe("");
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * A Server create adopts a server found by its idempotency key only when it never learnt what its POST
+ * did (issue 28 §1): a lost answer, the service's own time cap, a gateway without the service's answer.
+ * An error answer from the service says the create failed and nothing was kept: the create posts again
+ * (5xx) or fails (4xx), and never looks up or adopts a server carrying its key.
+ */
+import type { ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
+import { GamehostClient } from "../../src/api/client";
+import { GamehostApiError } from "../../src/api/errors";
+import type { OperationContext } from "../../src/kinds/kind";
+import { serverKind } from "../../src/kinds/server/implementation";
+import { IDEMPOTENCY_TAG, type ServerInputs } from "../../src/kinds/server/spec";
+import { json, type SeenRequest, useScriptedServers } from "../api/helpers/scriptedServer";
+
+const GAME = "00000000-0000-4000-8000-000000000003";
+const ENV = "00000000-0000-4000-8000-000000000005";
+const DC = "00000000-0000-4000-8000-000000000007";
+const BUILD = "00000000-0000-4000-8000-000000000009";
+const LIED_ABOUT = "00000000-0000-4000-8000-0000000000aa";
+const MADE = "00000000-0000-4000-8000-0000000000bb";
+
+const scripted = useScriptedServers();
+
+function inputs(): ServerInputs {
+  const { inputs, failures } = serverKind.check(
+    {},
+    {
+      gameId: GAME,
+      environmentId: ENV,
+      datacenter: DC,
+      runtime: { build: BUILD },
+      network: { ports: { game: { protocol: "udp", internalPort: 7777 } } },
+      resources: { cpu: 100, memory: 128 },
+      tags: {},
+      waitForReady: false,
+    },
+    {},
+  );
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+/** The server a POST body describes, as the service answers it. */
+function serverOf(body: string, id: string) {
+  const sent = JSON.parse(body) as Record<string, unknown> & { tags: Record<string, string> };
+  return {
+    id,
+    created_at: Date.now(),
+    datacenter: DC,
+    environment: ENV,
+    lifecycle: {},
+    network: { ports: { game: { protocol: "udp", internal_port: 7777, routing: { game_guard: {} } } } },
+    resources: { cpu: 100, memory: 128 },
+    runtime: { build: BUILD },
+    tags: sent.tags,
+  };
+}
+
+/**
+ * A service whose first POST fails with `first`, and which lists a server carrying the key anyway (as
+ * the emulator did when its journal write failed): adopting it would take a server the service disowned.
+ */
+function service(first: (res: ServerResponse) => void) {
+  let posted = "";
+  return (req: SeenRequest, res: ServerResponse) => {
+    if (req.method === "POST") {
+      const isFirst = posted === "";
+      posted = req.body;
+      if (isFirst) return first(res);
+      return json(res, 200, { server: serverOf(req.body, MADE) });
+    }
+    if (req.method === "GET" && posted) return json(res, 200, { servers: [serverOf(posted, LIED_ABOUT)] });
+    return json(res, 400, { code: "API_BAD_QUERY", message: "unexpected" });
+  };
+}
+
+const context = (url: string): OperationContext => {
+  const client = new GamehostClient({ baseUrl: url, token: "tok-abcdefgh", retry: { maxRetries: 0 } });
+  return { client: () => client };
+};
+
+const lookups = (seen: SeenRequest[]) => seen.filter((r) => r.method === "GET").length;
+const posts = (seen: SeenRequest[]) => seen.filter((r) => r.method === "POST").length;
+
+describe("a create the service answered with an error", () => {
+  it.each([
+    ["500 ERROR", 500, "ERROR"],
+    ["503 with a retryable code (a journal write failed)", 503, "API_SERVICE_UNAVAILABLE"],
+  ])("is posted again, never looked up nor adopted: %s", async (_label, status, code) => {
+    const s = await scripted(service((res) => json(res, status, { code, message: "failed" })));
+    const checked = inputs();
+    const { id, outputs } = await serverKind.create(context(s.url), checked);
+    expect(id).toBe(MADE);
+    expect(lookups(s.seen)).toBe(0);
+    expect(posts(s.seen)).toBe(2);
+    expect(outputs.idempotencyKey).toBe(checked.idempotencyKey);
+    // Both POSTs carry the create's own key: a retry of the same create.
+    const keys = s.seen.map((r) => (JSON.parse(r.body) as { tags: Record<string, string> }).tags);
+    expect(keys.map((t) => t[IDEMPOTENCY_TAG])).toEqual([checked.idempotencyKey, checked.idempotencyKey]);
+  });
+
+  it("fails on a 4xx at once, naming the service's answer, without a lookup", async () => {
+    const s = await scripted(
+      service((res) => json(res, 400, { code: "API_BAD_BODY", message: "resources.cpu too small" })),
+    );
+    const error = await serverKind.create(context(s.url), inputs()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GamehostApiError);
+    expect((error as Error).message).toContain("resources.cpu too small");
+    expect(lookups(s.seen)).toBe(0);
+    expect(posts(s.seen)).toBe(1);
+  });
+
+  it("reports the last error after every attempt failed, never a server it was told failed", async () => {
+    const s = await scripted((req, res) => {
+      if (req.method === "POST") return json(res, 500, { code: "ERROR", message: "An internal error" });
+      return json(res, 200, { servers: [] });
+    });
+    const error = await serverKind.create(context(s.url), inputs()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 500, code: "ERROR" });
+    expect((error as Error).message).not.toMatch(/may have created/);
+    expect(lookups(s.seen)).toBe(0);
+  });
+});
+
+describe("a create whose outcome was never told", () => {
+  it.each([
+    ["the connection reset after the request was sent", (res: ServerResponse) => res.socket?.destroy()],
+    [
+      "a gateway's 504 without the service's answer",
+      (res: ServerResponse) => {
+        res.writeHead(504, { "content-type": "text/html" });
+        res.end("<html>Gateway Timeout</html>");
+      },
+    ],
+    [
+      "the service's own time cap (500 API_REQUEST_TIMEOUT)",
+      (res: ServerResponse) => json(res, 500, { code: "API_REQUEST_TIMEOUT", message: "took too long" }),
+    ],
+  ])("looks the server up by key and adopts it: %s", async (_label, first) => {
+    const s = await scripted(service(first));
+    const { id } = await serverKind.create(context(s.url), inputs());
+    expect(id).toBe(LIED_ABOUT);
+    expect(lookups(s.seen)).toBe(1);
+    expect(posts(s.seen)).toBe(1);
+  });
+
+  it("treats a 502 that carries the service's own error body as the service's answer", async () => {
+    const s = await scripted(service((res) => json(res, 502, { code: "ERROR", message: "upstream" })));
+    const { id } = await serverKind.create(context(s.url), inputs());
+    expect(id).toBe(MADE);
+    expect(lookups(s.seen)).toBe(0);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * `gamehost adopt` and `gamehost sweep` through the real CLI against the emulator. Servers a script made
+ * are written as a `pulumi import --file` file; `pulumi import --file` adopts them, and the YAML it
+ * generates, put into the program, previews with no changes. Servers this package made for a stack that
+ * was then removed are listed by `sweep` with their age and deleted only with `--delete --yes`.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, programProject } from "../cli/programProject";
+import {
+  fixtureIds,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  serverArgs,
+  serversTagged,
+} from "../engine/helpers";
+import { dist, REPO_ROOT } from "../support/dist";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { runGamehost } from "./helpers";
+
+describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
+  const setup = useCliEnvironment("adopt");
+
+  it("adopt + pulumi import --file: the generated code previews with no changes", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const client = new (dist.api().GamehostClient)({
+      baseUrl: setup.emulator.url,
+      token: setup.emulator.tokens.user,
+    });
+    const spec = (name?: string) => ({
+      datacenter: ids.datacenterId,
+      tags: { script: "adopt", ...(name ? { name } : {}) },
+      runtime: { build: ids.buildId },
+      network: { ports: { web: { protocol: "http" as const, internal_port: 8080 } } },
+      resources: { cpu: 250, memory: 256 },
+    });
+    const made = [
+      await client.createServer(ids.gameId, ids.environmentId, spec("lobby eu")),
+      await client.createServer(ids.gameId, ids.environmentId, spec()),
+    ];
+    const dir = path.join(setup.root, "adopt-yaml");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      [
+        "name: gamehost-adopt",
+        "runtime: yaml",
+        "plugins:",
+        "  providers:",
+        "    - name: gamehost",
+        `      path: ${path.join(REPO_ROOT, "plugin")}`,
+        "",
+      ].join("\n"),
+    );
+    const cli = new CliProject(dir, setup.root);
+    await cli.configure({
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+    });
+    const file = path.join(setup.root, "adopt.json");
+    const adopted = await runGamehost(cli, [
+      "adopt",
+      "--game",
+      ids.gameId,
+      "--environment",
+      ids.environmentId,
+      "--tag",
+      "script=adopt",
+      "--out",
+      file,
+    ]);
+    expect(adopted.code, adopted.stderr).toBe(0);
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+    const written = JSON.parse(fs.readFileSync(file, "utf8")) as { resources: Array<{ id: string }> };
+    expect(written.resources.sort(byId)).toEqual(
+      [
+        {
+          type: "gamehost:index:Server",
+          name: "lobby-eu",
+          id: `${ids.gameId}/${ids.environmentId}/${made[0]?.id}`,
+        },
+        {
+          type: "gamehost:index:Server",
+          name: `server-${made[1]?.id.slice(0, 8)}`,
+          id: `${ids.gameId}/${ids.environmentId}/${made[1]?.id}`,
+        },
+      ].sort(byId),
+    );
+    const code = path.join(setup.root, "adopt.yaml");
+    await cli.ok(["import", "--file", file, "--yes", "--out", code]);
+    fs.appendFileSync(path.join(dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
+    await cli.ok(["preview", "--expect-no-changes"]);
+    // Adopted: nothing is left to adopt.
+    const again = await runGamehost(cli, [
+      "adopt",
+      "--game",
+      ids.gameId,
+      "--environment",
+      ids.environmentId,
+      "--tag",
+      "script=adopt",
+      "--json",
+    ]);
+    expect(JSON.parse(again.stdout)).toEqual({ resources: [] });
+    // `pulumi import` protects what it adopts.
+    await cli.ok(["state", "unprotect", "--all", "--yes"]);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(
+      serversTagged(setup.emulator, "script", "adopt").filter((s) => s.destroyed_at === undefined),
+    ).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("sweep lists what a removed stack left behind, and deletes only with --delete --yes", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "sweep";
+    const ids = fixtureIds(setup.emulator);
+    const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const args = serverArgs(setup.emulator, { tags: { run } });
+    await configure(
+      cli,
+      {
+        "gamehost:baseUrl": { value: setup.emulator.url },
+        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+        [SERVERS_KEY]: { value: { kept: args } },
+      },
+      "prod",
+    );
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    await configure(
+      cli,
+      {
+        "gamehost:baseUrl": { value: setup.emulator.url },
+        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+        [SERVERS_KEY]: { value: { left1: args, left2: args } },
+      },
+      "preview",
+    );
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const left = await cli.stateIds(["pulumi-nodejs:dynamic/gamehost:Server"]);
+    // The preview stack is removed with its servers still running.
+    await cli.ok(["stack", "rm", "preview", "--force", "--yes"]);
+    await cli.ok(["stack", "select", "prod"]);
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    expect(live()).toHaveLength(3);
+    const scope = ["--game", ids.gameId, "--environment", ids.environmentId, "--tag", `run=${run}`];
+
+    const listed = await runGamehost(cli, ["sweep", ...scope, "--stack", "prod", "--json"]);
+    expect(listed.code, listed.stderr).toBe(3);
+    const found = JSON.parse(listed.stdout) as {
+      strays: Array<{ serverId: string; ageSeconds: number }>;
+      deleted: string[];
+    };
+    expect(found.strays.map((s) => s.serverId).sort()).toEqual([left.left1, left.left2].sort());
+    expect(found.strays.every((s) => s.ageSeconds >= 0)).toBe(true);
+    expect(found.deleted).toEqual([]);
+    const onlyDelete = await runGamehost(cli, ["sweep", ...scope, "--delete"]);
+    expect(onlyDelete.code).toBe(3);
+    expect(onlyDelete.stdout).toContain("add --yes to delete them");
+    expect(live()).toHaveLength(3);
+
+    const swept = await runGamehost(cli, ["sweep", ...scope, "--delete", "--yes"]);
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(live().map((s) => s.id)).toEqual(
+      Object.values(await cli.stateIds(["pulumi-nodejs:dynamic/gamehost:Server"])),
+    );
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * `gamehost drift` and `gamehost reconcile` through the real CLI (driven by the Automation API) against
+ * the emulator: a server destroyed out of band is drift (exit 3, named); `reconcile --once --remediate`
+ * replaces it and it is ready; the next drift is clean (exit 0). A server a script made with the stack's
+ * tags is a stray. A stack locked by another `up`, and a rejected token, are one-line errors that change
+ * nothing. A change to the stack's game under the loop starts a pass without waiting for the interval,
+ * and SIGTERM ends the loop between passes.
+ */
+import { describe, expect, it } from "vitest";
+import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, programProject } from "../cli/programProject";
+import {
+  fixtureIds,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  serverArgs,
+  serversTagged,
+  TYPES,
+} from "../engine/helpers";
+import { dist } from "../support/dist";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { gamehost, runGamehost } from "./helpers";
+
+async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface DriftJson {
+  drift: boolean;
+  drifted: Array<{ name: string; kind: string }>;
+  strays: Array<{ serverId: string }>;
+  pendingCreates: string[];
+}
+
+describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
+  const setup = useCliEnvironment("drift");
+
+  it("drift names a destroyed server and strays; reconcile remediates; lock and token errors are one line", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "drift";
+    const face = "plugin";
+    const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const args = serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 90 });
+    await configure(cli, {
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+      [`${SERVERS_PROJECT}:face`]: { value: face },
+      [SERVERS_KEY]: { value: { a: args, b: args } },
+    });
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const state = async () => cli.stateIds([TYPES[face].server]);
+    const ids = fixtureIds(setup.emulator);
+    const client = new (dist.api().GamehostClient)({
+      baseUrl: setup.emulator.url,
+      token: setup.emulator.tokens.user,
+    });
+    const driftJson = async (expected: number): Promise<DriftJson> => {
+      const r = await runGamehost(cli, ["drift", "--json"]);
+      expect(r.code, r.stderr).toBe(expected);
+      return JSON.parse(r.stdout) as DriftJson;
+    };
+
+    expect(await driftJson(0)).toMatchObject({ drift: false, drifted: [], strays: [], pendingCreates: [] });
+
+    // A server a script made with the stack's tags: a stray, and nothing else.
+    const stray = await client.createServer(ids.gameId, ids.environmentId, {
+      datacenter: ids.datacenterId,
+      tags: { run },
+      runtime: { build: ids.buildId },
+      network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
+      resources: { cpu: 250, memory: 256 },
+    } as never);
+    const withStray = await driftJson(3);
+    expect(withStray.strays.map((s) => s.serverId)).toEqual([stray.id]);
+    expect(withStray.drifted).toEqual([]);
+    await client.deleteServer(ids.gameId, ids.environmentId, stray.id);
+
+    // Server a dies on the service.
+    const before = await state();
+    await client.deleteServer(ids.gameId, ids.environmentId, before.a ?? "");
+    const gone = await runGamehost(cli, ["drift"]);
+    expect(gone.code, gone.stderr).toBe(3);
+    expect(gone.stdout).toMatch(/^gone\s+a \(gamehost:index:Server\)/m);
+    expect(gone.stdout).toContain("dev: drift: 1 gone, 0 changed, 0 strays, 0 pending creates");
+
+    // Another update holds the stack: a third server waits for a placement that does not come.
+    setup.emulator.setPlacement("never");
+    await cli.setConfig({
+      [`${SERVERS_PROJECT}:servers`]: { value: JSON.stringify({ a: args, b: args, c: args }) },
+    });
+    const other = cli.start(["up", "--yes", "--skip-preview"]);
+    try {
+      await until("the other update's create", () => live().length === 2);
+      const locked = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+      expect(locked.code, locked.stdout + locked.stderr).toBe(1);
+      const lines = locked.stdout.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/pass 1 \(start, [\d.]+s\): error: stack dev is locked by another update/);
+      expect(Object.keys(await state()).sort()).toEqual(["a", "b"]);
+    } finally {
+      setup.emulator.setPlacement("auto");
+    }
+    expect((await other.done).code).toBe(0);
+
+    // The reconciler replaces the dead server, and it is ready.
+    const fixed = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(/pass 1 \(start, [\d.]+s\): drift: gone a; remediated by up \(create 1/);
+    const after = await state();
+    expect(Object.keys(after).sort()).toEqual(["a", "b", "c"]);
+    expect(after.a).not.toBe(before.a);
+    expect(
+      live()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(Object.values(after).sort());
+    expect(live().find((s) => s.id === after.a)?.started_at).toBeDefined();
+    expect(await driftJson(0)).toMatchObject({ drift: false });
+
+    // A rejected token: one line, the token nowhere.
+    await cli.setConfig({ "gamehost:token": { value: "rejected-token-0000", secret: true } });
+    const rejected = await runGamehost(cli, ["drift"]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr.trim().split("\n")).toHaveLength(1);
+    expect(rejected.stderr).toMatch(/^gamehost drift: The token is not valid.*gamehost:token/);
+    expect(rejected.stdout + rejected.stderr).not.toContain("rejected-token-0000");
+    await cli.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
+
+    // The loop: a change to the stack's game starts a pass at once; SIGTERM stops it between passes.
+    const loop = gamehost(cli, ["reconcile", "--interval", "10m"]);
+    let output = "";
+    loop.child.stdout?.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    await until("the first pass", () => /pass 1 /.test(output), 180_000);
+    const changedAt = Date.now();
+    setup.emulator.mutate.setGameDisplayName(ids.gameId, "Space Race (renamed)");
+    await until("a pass started by the watch", () => /pass 2 \(watch/.test(output), 180_000);
+    console.info(`--- watch to pass 2: ${Date.now() - changedAt} ms\n${output}`);
+    loop.child.kill("SIGTERM");
+    const ended = await loop.done;
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(ended.stdout).toContain("SIGTERM: stopping after this pass");
+    expect(ended.stdout).not.toMatch(/pass 3 /);
+
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * A double Ctrl-C during creates, through the real CLI on both faces: the second SIGINT ends `pulumi up`
+ * at once and leaves pending creates in the state (the servers they made exist, tracked nowhere). Left
+ * alone, the next `up` creates every one again. `gamehost repair` records the server each pending create
+ * made (found by the key in its inputs), then `up` converges: the live servers of the run are exactly the
+ * stack's, none twice, none orphaned.
+ */
+import type { ChildProcess } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, programProject } from "../cli/programProject";
+import {
+  FACES,
+  fixtureIds,
+  IDEMPOTENCY_TAG,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  serverArgs,
+  serversTagged,
+  TYPES,
+} from "../engine/helpers";
+import { dist } from "../support/dist";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { runGamehost } from "./helpers";
+
+const COUNT = 8;
+
+async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Ctrl-C twice: the second as soon as the CLI has taken the first (it prints that it is cancelling), so
+ * the two never reach the CLI as one signal (which only cancels), and the plugin's Cancel has no time to
+ * end its creates first (then nothing would be pending: the plugin records its servers on a cancel).
+ */
+function doubleInterrupt(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    let printed = "";
+    const onData = (c: Buffer) => {
+      printed += c.toString();
+      if (!printed.includes("received; cancelling")) return;
+      child.stdout?.off("data", onData);
+      child.kill("SIGINT");
+      resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.kill("SIGINT");
+  });
+}
+
+interface Exported {
+  deployment: { pending_operations?: Array<{ type: string; resource: { urn: string } }> };
+}
+
+describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"), () => {
+  const setup = useCliEnvironment("repair");
+
+  it.each(FACES)(
+    "the %s face: repair, then up: 0 duplicates, 0 orphans",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const run = `repair-${face}`;
+      const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+      const names = Array.from({ length: COUNT }, (_, i) => `s${i}`);
+      const servers = Object.fromEntries(
+        names.map((n) => [n, serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 })]),
+      );
+      await configure(cli, {
+        "gamehost:baseUrl": { value: setup.emulator.url },
+        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+        [`${SERVERS_PROJECT}:face`]: { value: face },
+        [SERVERS_KEY]: { value: servers },
+      });
+      const live = () =>
+        serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+
+      // Servers that are never placed keep every create waiting, so both signals land during creates.
+      setup.emulator.setPlacement("never");
+      const up = cli.start(["up", "--yes", "--skip-preview"]);
+      try {
+        await until("the creates", () => live().length === COUNT);
+        await doubleInterrupt(up.child);
+        const result = await up.done;
+        expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
+      } finally {
+        setup.emulator.setPlacement("auto");
+      }
+
+      const before = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
+      const pending = (before.deployment.pending_operations ?? []).filter((p) => p.type === "creating");
+      const tracked = Object.keys(await cli.stateIds([TYPES[face].server]));
+      console.info(`--- ${face}: ${pending.length} pending creates, ${tracked.length} servers in the state`);
+      // The interruption this command exists for: creates the state does not finish.
+      expect(pending.length).toBeGreaterThan(0);
+      expect(pending.length + tracked.length).toBe(COUNT);
+
+      // A dry run reports and changes nothing.
+      const dry = await runGamehost(cli, ["repair", "--dry-run", "--json"]);
+      expect(dry.code, dry.stderr).toBe(0);
+      const planned = JSON.parse(dry.stdout) as { pending: number; outcomes: Array<{ action: string }> };
+      expect(planned.pending).toBe(pending.length);
+      expect(planned.outcomes.every((o) => o.action === "imported")).toBe(true);
+      const still = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
+      expect(still.deployment.pending_operations ?? []).toHaveLength(
+        before.deployment.pending_operations?.length ?? 0,
+      );
+
+      const repaired = await runGamehost(cli, ["repair"]);
+      console.info(`--- ${face}: gamehost repair\n${repaired.stdout}${repaired.stderr}`);
+      expect(repaired.code, repaired.stderr).toBe(0);
+      expect(repaired.stdout).toContain(`${pending.length} imported, 0 cleared, 0 kept`);
+      const after = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
+      expect(after.deployment.pending_operations ?? []).toEqual([]);
+
+      // A second repair has nothing to do.
+      const again = await runGamehost(cli, ["repair", "--json"]);
+      expect(JSON.parse(again.stdout)).toMatchObject({ pending: 0, outcomes: [] });
+
+      const upOut = await cli.ok(["up", "--yes", "--skip-preview"]);
+      expect(upOut).not.toMatch(/pending operations/);
+      const state = Object.values(await cli.stateIds([TYPES[face].server])).sort();
+      const ids = live()
+        .map((s) => s.id)
+        .sort();
+      expect(state).toHaveLength(COUNT);
+      expect(ids).toEqual(state);
+      // Each server is its own create's: one live server per key.
+      expect(new Set(live().map((s) => s.tags[IDEMPOTENCY_TAG])).size).toBe(COUNT);
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([]);
+      cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
+
+  it("a pending create whose server is gone is cleared, and up makes it once", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "repair-gone";
+    const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+    await configure(cli, {
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+      [SERVERS_KEY]: { value: { a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }) } },
+    });
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    setup.emulator.setPlacement("never");
+    const up = cli.start(["up", "--yes", "--skip-preview"]);
+    try {
+      await until("the create", () => live().length === 1);
+      await doubleInterrupt(up.child);
+      await up.done;
+    } finally {
+      setup.emulator.setPlacement("auto");
+    }
+    // The service loses the server (it crashed) before anyone repairs.
+    const [made] = live();
+    expect(made).toBeDefined();
+    const client = new (dist.api().GamehostClient)({
+      baseUrl: setup.emulator.url,
+      token: setup.emulator.tokens.user,
+    });
+    const ids = fixtureIds(setup.emulator);
+    await client.deleteServer(ids.gameId, ids.environmentId, made!.id);
+    const repaired = await runGamehost(cli, ["repair", "--json"]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(JSON.parse(repaired.stdout)).toMatchObject({ pending: 1, outcomes: [{ action: "cleared" }] });
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    expect(live()).toHaveLength(1);
+    expect(Object.values(await cli.stateIds([TYPES.dynamic.server]))).toEqual(live().map((s) => s.id));
+  });
+
+  it("bad input: a folder that is no project, an unknown stack: one line, exit 1", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const cli = programProject(setup.root, "repair-bad", SERVERS_PROJECT, SERVERS_PROGRAM);
+    await configure(cli, { [SERVERS_KEY]: { value: {} } });
+    const noProject = await runGamehost(cli, ["repair", "--cwd", setup.root]);
+    expect(noProject.code).toBe(1);
+    expect(noProject.stderr.trim().split("\n")).toHaveLength(1);
+    expect(noProject.stderr).toContain("is no Pulumi project");
+    const unknown = await runGamehost(cli, ["repair", "--stack", "nope"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe(
+      `gamehost repair: stack "nope" does not exist in ${cli.dir} (stacks: dev)`,
+    );
+    const usage = await runGamehost(cli, ["repair", "--bogus"]);
+    expect(usage.code).toBe(2);
+    const help = await runGamehost(cli, ["repair", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Exit codes:");
+  });
+});
