@@ -1,26 +1,30 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_CODES } from "../api/errors";
-import type { Server } from "../api/schemas/servers";
+import type { Server } from "../api/generated/wire";
 import { adminRefusal, newAdminToken } from "./adminAccess";
 import { bearerToken, missingToken } from "./auth";
 import { Chaos } from "./chaos";
-import { EmulatorCore, type Handler, type PlacementMode } from "./core";
+import { EmulatorCore, type Handler } from "./core";
 import { DASHBOARD_PATH, Dashboard } from "./dashboard/index";
-import { Exchange, type ExchangeHost, parseTarget, type RequestLogEntry, type Target } from "./exchange";
-import { type FaultController, FaultQueue, type PendingFault } from "./faults";
+import { Exchange, type ExchangeHost, parseTarget, type Target } from "./exchange";
+import { FaultQueue } from "./faults";
+import type { FaultController, PendingFault } from "./faultTypes";
 import { type Fixture, type FixtureInput, loadFixture } from "./fixture";
 import { internalError, methodNotAllowed, notFoundRoute, ServiceError, writeError } from "./http";
 import { type Listening, listen } from "./listener";
-import { type Mutations, mutationsOf } from "./mutations";
+import { mutationsOf } from "./mutations";
+import type { Mutations } from "./mutationTypes";
+import type { PlacementMode } from "./placementMode";
 import { RateLimiter } from "./rateLimit";
+import type { RequestLogEntry } from "./requestLog";
 import { adminRouter } from "./routes/admin";
 import { addChaosRoutes } from "./routes/chaos";
 import { accessOf, apiRouter } from "./routes/index";
 import { DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
 import { TimeCap } from "./timeCap";
 
-export type { RequestLogEntry } from "./exchange";
+export type { RequestLogEntry } from "./requestLog";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {

@@ -3,8 +3,11 @@ import { ERROR_CODES } from "../api/errors";
 import type { EmulatorCore, Handler, RequestContext } from "./core";
 import type { PendingFault } from "./faults";
 import { internalError, type Reply, readBody, ServiceError, writeError, writeReply } from "./http";
+import type { RequestLogEntry } from "./requestLog";
 import type { Capped, TimeCap } from "./timeCap";
 import { badBody } from "./validation";
+
+export type { RequestLogEntry } from "./requestLog";
 
 /** The path and query of a request target. */
 export interface Target {
@@ -37,20 +40,6 @@ export function parseTarget(raw: string): Target | undefined {
     return undefined;
   }
   return { pathname: url.pathname, search: url.search, query: url.searchParams };
-}
-
-/** One answered (or dropped: status 0) request, for test assertions. */
-export interface RequestLogEntry {
-  method: string;
-  /**
-   * Route name, e.g. `POST /games/:game/environments/:env/servers`; `METHOD <unknown>` when no route
-   * serves the request (404, or 400 `API_METHOD_NOT_ALLOWED` for a known path).
-   */
-  route: string;
-  /** The request path as sent. */
-  path: string;
-  /** HTTP status; 0 when the connection was dropped without an answer. */
-  status: number;
 }
 
 /** What an exchange needs from the server it runs in. */

@@ -1,88 +1,36 @@
 import { z } from "zod";
 import { describeIssues } from "../api/issues";
 import { toFieldIssues } from "../api/validate";
+import {
+  FAULT_KINDS,
+  FAULT_STATUSES,
+  type FaultController,
+  type FaultSpec,
+  MAX_FAULT_COUNT,
+  MAX_FAULT_LATENCY_MS,
+  MAX_RETRY_AFTER_MS,
+  type PendingFault,
+} from "./faultTypes";
 import { MAX_GLOB_LENGTH, PathGlob } from "./pathGlob";
 
-/** What an injected fault does to a matching request. */
-export const FAULT_KINDS = [
-  "rate_limit",
-  "error_500",
-  "hang",
-  "reset",
-  "commit_then_reset",
-  "commit_then_500",
-  "latency",
-  "error_status",
-] as const;
-/** One of {@link FAULT_KINDS}. */
-export type FaultKind = (typeof FAULT_KINDS)[number];
+export {
+  FAULT_KINDS,
+  FAULT_STATUSES,
+  type FaultController,
+  type FaultKind,
+  type FaultSpec,
+  type FaultStatus,
+  MAX_FAULT_COUNT,
+  MAX_FAULT_LATENCY_MS,
+  MAX_RETRY_AFTER_MS,
+  type PendingFault,
+} from "./faultTypes";
 
 /**
  * Most faults pending at once: every routed request is matched against each, so the queue's length
  * is a cost on every request (a fault hits many requests through `count`, not by repetition).
  */
 export const MAX_PENDING_FAULTS = 100;
-
-/** Largest `retryAfterMs`: 100 years, so the instant it names is always a valid HTTP date. */
-export const MAX_RETRY_AFTER_MS = 100 * 365.25 * 86_400_000;
-
-/** Largest `count`: a fault that never runs out is as good as one this large. */
-export const MAX_FAULT_COUNT = 1_000_000_000;
-
-/** A fault for the next `count` requests matching `method` and `path`. */
-export interface FaultSpec {
-  /** HTTP method to match (any when omitted). */
-  method?: string;
-  /**
-   * Path to match (any when omitted): a string equals either the request path or the route
-   * pattern (e.g. `/games/:game/environments/:env/servers`); a RegExp (your own code, run in your
-   * process) is tested on the request path.
-   */
-  path?: string | RegExp;
-  /** Glob the request path must match, as {@link PathGlob} reads it (`*` within a segment, `**` across). */
-  pathGlob?: string;
-  kind: FaultKind;
-  /** How many matching requests it hits, 1 to {@link MAX_FAULT_COUNT}; default 1. */
-  count?: number;
-  /** `rate_limit` only: `retry-after` as an HTTP date (default) or in seconds. */
-  retryAfter?: "date" | "seconds";
-  /** `rate_limit` only: how far ahead `retry-after` points, in ms, 0 to {@link MAX_RETRY_AFTER_MS}; default 1000. */
-  retryAfterMs?: number;
-  /** `latency` only: how long the request waits before it is served as usual, in ms; default 1000. */
-  latencyMs?: number;
-  /** `error_status` only: the status answered (a server or gateway failure); default 503. */
-  status?: FaultStatus;
-}
-
-/** Statuses an `error_status` fault can answer: the failures a client meets from the service or its gateway. */
-export const FAULT_STATUSES = [500, 502, 503, 504] as const;
-/** One of {@link FAULT_STATUSES}. */
-export type FaultStatus = (typeof FAULT_STATUSES)[number];
-
-/** Longest injected latency: below the service's 50 s request time cap, so a delayed request still answers. */
-export const MAX_FAULT_LATENCY_MS = 45_000;
-
-/** A fault still waiting for requests, as `pending()` lists it. */
-export interface PendingFault {
-  method?: string;
-  path?: string | RegExp;
-  pathGlob?: string;
-  kind: FaultKind;
-  remaining: number;
-  retryAfter: "date" | "seconds";
-  retryAfterMs: number;
-  /** `latency` faults only. */
-  latencyMs?: number;
-  /** `error_status` faults only. */
-  status?: FaultStatus;
-}
-
-/** Injects failures into the next matching requests; test code and the admin route share it. */
-export interface FaultController {
-  inject(spec: FaultSpec): void;
-  clear(): void;
-  pending(): PendingFault[];
-}
 
 /**
  * JSON form of {@link FaultSpec} taken by `POST /__admin/faults`: paths by string or glob. A regular

@@ -1,8 +1,9 @@
 /**
  * Local emulator of the hosting service (`pulumi-gamehost/emulator`): start it in tests or run
- * `gamehost-emulator` to use stacks offline.
+ * `gamehost-emulator` to use stacks offline. Nothing declared here needs zod's typings (the older Pulumi
+ * template, without `esModuleInterop`, cannot read them): the fixture, faults and mutations are plain
+ * declarations, held equal to the emulator's schemas by test/emulator/publicTypes.test.ts.
  */
-export type { PlacementMode } from "./core";
 export {
   type EmulatorOptions,
   type EmulatorTokens,
@@ -12,10 +13,14 @@ export {
 } from "./emulator";
 export {
   FAULT_KINDS,
+  FAULT_STATUSES,
   type FaultController,
   type FaultKind,
   type FaultSpec,
+  type FaultStatus,
   type PendingFault,
-} from "./faults";
-export { DEFAULT_FIXTURE_PATH, Fixture, type FixtureInput, loadFixture } from "./fixture";
-export type { BillingPatch, Mutations, NewEnvironment, NewVersion } from "./mutations";
+} from "./faultTypes";
+export { DEFAULT_FIXTURE_PATH, loadFixture } from "./fixture";
+export type * from "./fixtureTypes";
+export type { BillingPatch, Mutations, NewEnvironment, NewVersion } from "./mutationTypes";
+export type { PlacementMode } from "./placementMode";

@@ -1,11 +1,10 @@
-import type { z } from "zod";
 import type { LOBBY_HISTORY_COLUMNS } from "../api/schemas/lobbies";
-import type { Fixture, FixtureLobby, FixtureLobbyGenerator } from "./fixture";
+import type { Fixture, FixtureLobby, FixtureLobbyGenerator } from "./fixtureTypes";
 import type { Game } from "./world";
 
 /** A lobby as the fixture describes it (listed or generated). */
-export type Lobby = z.output<typeof FixtureLobby>;
-type LobbyGenerator = z.output<typeof FixtureLobbyGenerator>;
+export type Lobby = FixtureLobby;
+type LobbyGenerator = FixtureLobbyGenerator;
 
 /** One CSV row: a value per column of `LOBBY_HISTORY_COLUMNS`, in that order. */
 export type LobbyRow = RowOf<typeof LOBBY_HISTORY_COLUMNS>;

@@ -1,63 +1,26 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { describeIssues } from "../api/issues";
-import type { GroupBilling } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, Uint32, Uuid } from "../api/schemas/common";
 import { toFieldIssues } from "../api/validate";
 import type { EmulatorCore } from "./core";
-import { CloudTimestamp } from "./fixture";
+import { CloudTimestamp } from "./fixtureSchema";
+import type { BillingPatch, Mutations, NewEnvironment, NewVersion } from "./mutationTypes";
 import { watchKeys } from "./watch";
 import type { Environment, Game, Group } from "./world";
 
-/** A billing patch: a timestamp sets a field, `null` removes it, an absent key leaves it. */
-export type BillingPatch = { [K in keyof GroupBilling]?: string | null };
+export type { BillingPatch, Mutations, NewEnvironment, NewVersion } from "./mutationTypes";
 
-/** An environment ("namespace") to create; `id` defaults to a fresh UUID. */
-export const NewEnvironment = z.strictObject({
+/** Schema of {@link NewEnvironment}. */
+export const NewEnvironmentSchema = z.strictObject({
   id: Uuid.optional(),
   nameId: NameId,
   displayName: DisplayName,
-  /** The version it runs: one of the game's. */
   versionId: Uuid,
 });
-/** An environment to create (see {@link Mutations.createEnvironment}). */
-export type NewEnvironment = z.input<typeof NewEnvironment>;
 
-/** A version to publish; `id` defaults to a fresh UUID. */
-export const NewVersion = z.strictObject({ id: Uuid.optional(), displayName: DisplayName });
-/** A version to publish (see {@link Mutations.publishVersion}). */
-export type NewVersion = z.input<typeof NewVersion>;
-
-/**
- * Changes to the data the emulator serves. Every change shows at the next answer. Only game
- * updates wake held watches (docs/service-contract.md §5): an environment created, a version published, a
- * logo or banner uploaded, an environment's version set. The others (player counts, display names,
- * group membership, billing) wake nothing; a held watch shows them when it times out.
- */
-export interface Mutations {
-  /** Game update: a new environment of the game; answers its id. */
-  createEnvironment(gameId: string, environment: NewEnvironment): string;
-  /** Game update: a new version of the game, created now; answers its id. */
-  publishVersion(gameId: string, version: NewVersion): string;
-  /** Game update: a logo uploaded (its URL). */
-  setGameLogo(gameId: string, logoUrl: string): void;
-  /** Game update: a banner uploaded (its URL). */
-  setGameBanner(gameId: string, bannerUrl: string): void;
-  /** Game update: the version an environment runs. */
-  setEnvironmentVersion(gameId: string, environmentId: string, versionId: string): void;
-  /** Wakes no watch. */
-  setTotalPlayerCount(gameId: string, count: number): void;
-  /** Wakes no watch. */
-  setGameDisplayName(gameId: string, displayName: string): void;
-  /** Wakes no watch. */
-  setBilling(groupId: string, patch: BillingPatch): void;
-  /** Turns billing on or off for the whole deployment (off: `BILLING_NOT_ENABLED`). Wakes no watch. */
-  setBillingEnabled(enabled: boolean): void;
-  /** Wakes no watch. */
-  addGroupMember(groupId: string, identityId: string): void;
-  /** Wakes no watch. */
-  removeGroupMember(groupId: string, identityId: string): void;
-}
+/** Schema of {@link NewVersion}. */
+export const NewVersionSchema = z.strictObject({ id: Uuid.optional(), displayName: DisplayName });
 
 const BILLING_FIELDS = [
   "payment_failed_ts",
@@ -71,8 +34,8 @@ const ImageUrl = z.string().min(1);
 
 /** JSON body of `POST /__admin/mutate`: one mutation, named by `op`, with the arguments of its method. */
 export const MutationJson = z.discriminatedUnion("op", [
-  z.strictObject({ op: z.literal("createEnvironment"), gameId: Uuid, environment: NewEnvironment }),
-  z.strictObject({ op: z.literal("publishVersion"), gameId: Uuid, version: NewVersion }),
+  z.strictObject({ op: z.literal("createEnvironment"), gameId: Uuid, environment: NewEnvironmentSchema }),
+  z.strictObject({ op: z.literal("publishVersion"), gameId: Uuid, version: NewVersionSchema }),
   z.strictObject({ op: z.literal("setGameLogo"), gameId: Uuid, logoUrl: ImageUrl }),
   z.strictObject({ op: z.literal("setGameBanner"), gameId: Uuid, bannerUrl: ImageUrl }),
   z.strictObject({
@@ -125,7 +88,7 @@ export function mutationsOf(core: EmulatorCore): Mutations {
   return {
     createEnvironment(gameId, environment) {
       const g = game(gameId);
-      const spec = argument(NewEnvironment, environment, "environment");
+      const spec = argument(NewEnvironmentSchema, environment, "environment");
       const id = spec.id ?? randomUUID();
       if (core.world.environments.has(id)) throw new Error(`environment ${id} exists already`);
       if (g.environments.some((e) => e.nameId === spec.nameId))
@@ -144,7 +107,7 @@ export function mutationsOf(core: EmulatorCore): Mutations {
     },
     publishVersion(gameId, version) {
       const g = game(gameId);
-      const spec = argument(NewVersion, version, "version");
+      const spec = argument(NewVersionSchema, version, "version");
       const id = spec.id ?? randomUUID();
       if (g.versions.some((v) => v.id === id)) throw new Error(`version ${id} exists already`);
       g.versions.push({ id, displayName: spec.displayName, createTs: now() });

@@ -1,9 +1,9 @@
 import { portNeverStarts, type Server } from "../api/schemas/servers";
+import type { PlacementMode } from "./placementMode";
 import { type PortAllocator, placeServer, type ServerRecord } from "./servers";
 import type { Game } from "./world";
 
-/** Whether new servers get placed. */
-export type PlacementMode = "auto" | "never";
+export type { PlacementMode } from "./placementMode";
 
 /** What placement needs of the emulator around it. */
 export interface PlacementHost {

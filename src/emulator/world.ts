@@ -1,14 +1,13 @@
-import type { z } from "zod";
-import type { Fixture, FixtureEnvironment, FixtureGame, FixtureGroup, FixtureToken } from "./fixture";
+import type { Fixture, FixtureEnvironment, FixtureGame, FixtureGroup, FixtureToken } from "./fixtureTypes";
 
 /** A fixture game (mutable: mutations change it in place). */
-export type Game = z.output<typeof FixtureGame>;
+export type Game = FixtureGame;
 /** A fixture group. */
-export type Group = z.output<typeof FixtureGroup>;
+export type Group = FixtureGroup;
 /** A fixture environment. */
-export type Environment = z.output<typeof FixtureEnvironment>;
+export type Environment = FixtureEnvironment;
 /** A fixture token. */
-export type Token = z.output<typeof FixtureToken>;
+export type Token = FixtureToken;
 
 /** Who a request acts as, once its token checks out. */
 export type Principal =

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   backoffDelay,
   createRetryCallback,
@@ -10,6 +10,10 @@ import {
 } from "../../src/api/retry";
 
 const NOW = Date.UTC(2024, 7, 16, 5, 35, 1);
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("parseRetryAfter", () => {
   it("reads an HTTP date (what the service sends)", () => {
@@ -87,6 +91,21 @@ function decide(
       resolve(result ? { retried: false, err: result } : { retried: true }),
     );
   });
+}
+
+/**
+ * The callback's decision if it made it synchronously (giving up, which needs no timer), else
+ * `undefined`: "gives up at once" asserted as an order of events, not a wall-clock bound.
+ */
+function decideNow(
+  callback: ReturnType<typeof createRetryCallback>,
+  err: Error,
+): { retried: boolean; err?: Error | null | undefined } | undefined {
+  let outcome: { retried: boolean; err?: Error | null | undefined } | undefined;
+  callback(err, { state: { counter: 1 }, opts: { path: "/", method: "GET" } }, (result) => {
+    outcome = result ? { retried: false, err: result } : { retried: true };
+  });
+  return outcome;
 }
 
 function statusError(statusCode: number, headers: Record<string, string> = {}): Error {
@@ -184,19 +203,23 @@ describe("createRetryCallback", () => {
       random: () => 0,
       onRetry: (n) => notices.push(n),
     });
-    const started = Date.now();
-    expect((await decide(cb, statusError(429, { "retry-after": "0.2" }))).retried).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
-    expect(notices[0]?.delayMs).toBeGreaterThanOrEqual(190);
+    // On a fake clock (timers and Date): the retry fires when the 200 ms named run out, not a tick before.
+    vi.useFakeTimers();
+    let outcome: { retried: boolean } | undefined;
+    void decide(cb, statusError(429, { "retry-after": "0.2" })).then((o) => {
+      outcome = o;
+    });
+    expect(notices.map((n) => n.delayMs)).toEqual([200]);
+    await vi.advanceTimersByTimeAsync(199);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome).toEqual({ retried: true });
   });
 
   it("gives up at once on a Retry-After longer than the remaining budget", async () => {
     const state = fresh();
     const cb = createRetryCallback({ method: "GET", policy, state });
-    const started = Date.now();
-    const outcome = await decide(cb, statusError(429, { "retry-after": "30" }));
-    expect(outcome.retried).toBe(false);
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(decideNow(cb, statusError(429, { "retry-after": "30" }))?.retried).toBe(false);
     expect(state.retries).toBe(0);
   });
 
@@ -227,11 +250,9 @@ describe("createRetryCallback: bounded waits", () => {
     const state = fresh();
     const huge = resolveRetryPolicy({ maxTotalDelayMs: 1e13 });
     const cb = createRetryCallback({ method: "GET", policy: huge, state });
-    const started = Date.now();
-    const outcome = await decide(cb, statusError(429, { "retry-after": "Fri, 01 Jan 2100 00:00:00 GMT" }));
-    expect(outcome.retried).toBe(false);
+    const outcome = decideNow(cb, statusError(429, { "retry-after": "Fri, 01 Jan 2100 00:00:00 GMT" }));
+    expect(outcome?.retried).toBe(false);
     expect(state.retries).toBe(0);
-    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it("gives up at once on a Retry-After past any date", async () => {

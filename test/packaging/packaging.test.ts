@@ -215,6 +215,7 @@ function writeTypecheckSources(dir: string): string {
     "lobby-export.ts": fs.readFileSync(path.join(REPO_ROOT, "examples", "lobby-export", "index.ts"), "utf8"),
     "native.ts": fs.readFileSync(path.join(__dirname, "consumer", "native.ts"), "utf8"),
     "api.ts": fs.readFileSync(path.join(__dirname, "consumer", "api.ts"), "utf8"),
+    "emulator.ts": fs.readFileSync(path.join(__dirname, "consumer", "emulator.ts"), "utf8"),
     "schemas.ts": fs.readFileSync(path.join(__dirname, "consumer", "schemas.ts"), "utf8"),
   };
   for (const [file, text] of Object.entries(sources)) fs.writeFileSync(path.join(folder, file), text);
@@ -262,12 +263,12 @@ async function typeCheck(
 }
 
 /**
- * What a user writes with the main entry, `/native` and `/api`; `schemas.ts` uses `/api/schemas` (with the
- * project's zod) and `/emulator`.
+ * What a user writes with the main entry, `/native`, `/api` and `/emulator`; `schemas.ts` uses `/api/schemas`
+ * (with the project's zod).
  */
 const USER_CODE = [
   "index.ts",
-  ...["readme.ts", "lobby-export.ts", "native.ts", "api.ts"].map((f) => `typecheck/${f}`),
+  ...["readme.ts", "lobby-export.ts", "native.ts", "api.ts", "emulator.ts"].map((f) => `typecheck/${f}`),
 ];
 const COMPILER_NAMES = Object.keys(COMPILERS) as Compiler[];
 
@@ -421,9 +422,9 @@ describe.concurrent("installed from the tarball", () => {
   });
 
   // zod's own declarations (`export =` modules re-exported as defaults) need `esModuleInterop` under
-  // `module: commonjs`. The schemas and emulator subpaths expose zod types, so that code gets the flag the
-  // docs name; everything else, the typed client on `/api` included, compiles with the legacy template
-  // exactly as it is.
+  // `module: commonjs`. The schemas subpath exposes zod types, so that code gets the flag the docs name;
+  // everything else, the typed client on `/api` and the emulator included, compiles with the legacy
+  // template exactly as it is.
   it("a fresh project from the legacy template (commonjs/node) type-checks with 0 errors, TypeScript 5 and 6", {
     timeout: 300_000,
   }, async () => {

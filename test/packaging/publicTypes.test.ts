@@ -1,6 +1,6 @@
 // The declarations a program's type check reads must reach only @pulumi/pulumi: Pulumi's older TypeScript
 // template (module commonjs, no esModuleInterop, no skipLibCheck) fails on zod's own declaration files,
-// and undici's need DOM-like globals. The subpaths for tools (api, emulator, provider) may use them.
+// and undici's need DOM-like globals. The subpaths for tools (api, emulator, provider) may use undici's.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,5 +42,12 @@ describe("pulumi-gamehost/api", () => {
     expect(external.filter((specifier) => /^zod(\/|$)/.test(specifier))).toEqual([]);
     const schemas = externalImports(path.join(REPO_ROOT, "dist/api/schemas/index.d.ts"));
     expect(schemas.has("zod")).toBe(true);
+  });
+});
+
+describe("pulumi-gamehost/emulator", () => {
+  it("declares the emulator, its fixture, faults and mutations without zod or any other module", () => {
+    const external = externalImports(path.join(REPO_ROOT, "dist/emulator/index.d.ts"));
+    expect(Object.fromEntries(external)).toEqual({});
   });
 });

@@ -1,6 +1,6 @@
 /**
- * A user's code on `pulumi-gamehost/api/schemas` (the zod schemas, with the project's own zod) and
- * `pulumi-gamehost/emulator`. Both read zod's typings, which the older template reads only with
+ * A user's code on `pulumi-gamehost/api/schemas` (the zod schemas, with the project's own zod), beside
+ * `pulumi-gamehost/emulator`. The schemas read zod's typings, which the older template reads only with
  * `esModuleInterop`. The `@ts-expect-error` lines fail the check if the types ever degrade to `any`.
  */
 import { GamehostClient, type ListGamesResponse } from "pulumi-gamehost/api";

@@ -1,0 +1,270 @@
+// The zod schemas of an emulator fixture; fixture.ts parses with them, fixtureTypes.ts declares their types.
+import { z } from "zod";
+import { Bio, Bootstrap, Publicity } from "../api/schemas/cloud";
+import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from "../api/schemas/common";
+
+/**
+ * A cloud timestamp: any RFC 3339 form in the fixture, served as the service writes them
+ * (milliseconds and `Z`, e.g. `2024-08-16T05:35:01.123Z`).
+ */
+export const CloudTimestamp = Rfc3339.transform((ts) => new Date(ts).toISOString());
+
+/** A group's billing record; absent fields are omitted from answers (never null). */
+export const FixtureBilling = z.strictObject({
+  payment_failed_ts: CloudTimestamp.optional(),
+  payment_method_attached_ts: CloudTimestamp.optional(),
+  payment_method_valid_ts: CloudTimestamp.optional(),
+  payment_succeeded_ts: CloudTimestamp.optional(),
+});
+
+/** Someone who can hold a user token. */
+export const FixtureIdentity = z.strictObject({ id: Uuid, displayName: DisplayName });
+
+/** A developer group: its members, and its billing record (wire shape, fields omitted when unset). */
+export const FixtureGroup = z.strictObject({
+  id: Uuid,
+  displayName: DisplayName,
+  bio: Bio,
+  publicity: Publicity,
+  ownerIdentityId: Uuid,
+  avatarUrl: z.string().optional(),
+  isDeveloper: z.boolean().default(true),
+  members: z.array(Uuid),
+  billing: FixtureBilling.default({}),
+});
+
+/**
+ * A bearer token. `user` tokens act as an identity; `cloud` tokens act for one game. `role` marks
+ * the tokens the emulator hands to tests (`user`, `otherUser`, `expired`); `expiresAt` (epoch ms)
+ * makes a token expired once the clock passes it.
+ */
+export const FixtureToken = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("user"),
+    token: z.string().min(1),
+    identityId: Uuid,
+    role: z.enum(["user", "otherUser", "expired"]).optional(),
+    expiresAt: Uint64.optional(),
+  }),
+  z.strictObject({
+    kind: z.literal("cloud"),
+    token: z.string().min(1),
+    gameId: Uuid,
+    role: z.enum(["expired"]).optional(),
+    expiresAt: Uint64.optional(),
+  }),
+]);
+
+/** A region lobbies run in (`available_regions` of a game). */
+export const FixtureRegion = z.strictObject({
+  id: Uuid,
+  nameId: NameId,
+  displayName: DisplayName,
+  provider: z.string().min(1),
+  providerDisplayName: DisplayName,
+});
+
+/** A game version; answers list versions oldest first. */
+export const FixtureVersion = z.strictObject({
+  id: Uuid,
+  displayName: DisplayName,
+  createTs: CloudTimestamp,
+});
+
+/** A build that servers of one environment may run. */
+export const FixtureBuild = z.strictObject({
+  id: Uuid,
+  name: z.string().min(1),
+  createdAt: CloudTimestamp,
+  contentLength: Uint64,
+  tags: StringMap.default({}),
+});
+
+/** An environment ("namespace" in the cloud API) with the version it runs and its builds. */
+export const FixtureEnvironment = z.strictObject({
+  id: Uuid,
+  nameId: NameId,
+  displayName: DisplayName,
+  createTs: CloudTimestamp,
+  versionId: Uuid,
+  builds: z.array(FixtureBuild).default([]),
+});
+
+/** An inclusive range of public ports, `min` ≤ `max`. */
+export const FixturePortRange = z
+  .strictObject({ min: z.number().int().min(1).max(65_535), max: z.number().int().min(1).max(65_535) })
+  .refine((r) => r.min <= r.max, { message: "min must not be above max", path: ["max"] });
+
+/**
+ * A datacenter of the game's cluster; host-routed ports get `nodeIp` as their public hostname.
+ * `hostPorts` (default 26000–31999) and `gameGuardPorts` (default 20000–31999) narrow the public
+ * ports placement draws from, e.g. to show what happens when a node runs out of them.
+ */
+export const FixtureDatacenter = z.strictObject({
+  id: Uuid,
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  nodeIp: z.ipv4(),
+  hostPorts: FixturePortRange.optional(),
+  gameGuardPorts: FixturePortRange.optional(),
+});
+
+/** A game: its developer group, regions, versions, environments and datacenters. */
+export const FixtureGame = z.strictObject({
+  id: Uuid,
+  nameId: NameId,
+  displayName: DisplayName,
+  developerGroupId: Uuid,
+  createTs: CloudTimestamp,
+  /** Public URL of the game; default `{hub}/games/{nameId}`. */
+  url: z.string().optional(),
+  logoUrl: z.string().optional(),
+  bannerUrl: z.string().optional(),
+  totalPlayerCount: Uint32.default(0),
+  regions: z.array(FixtureRegion).default([]),
+  versions: z.array(FixtureVersion).default([]),
+  environments: z.array(FixtureEnvironment).default([]),
+  datacenters: z.array(FixtureDatacenter).default([]),
+});
+
+/** One matchmaker lobby; running while `stopTs` is absent. */
+export const FixtureLobby = z.strictObject({
+  id: Uuid,
+  gameId: Uuid,
+  environmentId: Uuid,
+  regionId: Uuid,
+  versionId: Uuid,
+  tierName: z.string().min(1),
+  lobbyGroupId: Uuid,
+  lobbyGroupName: z.string().min(1),
+  startTs: Uint64,
+  stopTs: Uint64.optional(),
+  /** Free text for humans reading the fixture (e.g. which export case this lobby covers). */
+  note: z.string().optional(),
+});
+
+/**
+ * Deterministic lobby generator, so a million lobbies need no huge JSON. Lobby `i` (0-based) starts
+ * in the slot `(endTs - (i+1)·intervalMs, endTs - i·intervalMs]`, so lobbies come out newest first;
+ * it lives for up to `maxDurationMs` and is still running if that reaches past `endTs`.
+ */
+export const FixtureLobbyGenerator = z.strictObject({
+  gameId: Uuid,
+  count: z.number().int().min(0).max(50_000_000),
+  seed: z.number().int(),
+  endTs: Uint64,
+  intervalMs: z.number().int().min(1).default(60_000),
+  maxDurationMs: z.number().int().min(1).default(3_600_000),
+  tierNames: z.array(z.string().min(1)).min(1).default(["basic-1d1"]),
+  lobbyGroupNames: z.array(z.string().min(1)).min(1).default(["default"]),
+});
+
+const FixtureShape = z.strictObject({
+  /** Free text for humans; ignored. */
+  $comment: z.string().optional(),
+  /** Answer of `GET /cloud/bootstrap`, verbatim. */
+  bootstrap: Bootstrap,
+  /** Domain of game-guard hostnames; default `bootstrap.domains.job`, else `job.localhost`. */
+  jobDomain: z.string().optional(),
+  /** `false` makes both billing routes answer `BILLING_NOT_ENABLED`. */
+  billingEnabled: z.boolean().default(true),
+  identities: z.array(FixtureIdentity),
+  groups: z.array(FixtureGroup),
+  tokens: z.array(FixtureToken),
+  games: z.array(FixtureGame),
+  lobbies: z.array(FixtureLobby).default([]),
+  lobbyGenerators: z.array(FixtureLobbyGenerator).default([]),
+});
+
+type Ctx = z.core.$RefinementCtx<z.output<typeof FixtureShape>>;
+
+function checkUnique(ctx: Ctx, ids: ReadonlyArray<{ id: string; path: PropertyKey[] }>, what: string): void {
+  const seen = new Set<string>();
+  for (const { id, path } of ids) {
+    if (seen.has(id)) ctx.addIssue({ code: "custom", path, message: `duplicate ${what} id ${id}` });
+    seen.add(id);
+  }
+}
+
+/** Cross-references: every id a fixture entry points at must exist where it should. */
+function checkReferences(f: z.output<typeof FixtureShape>, ctx: Ctx): void {
+  const identities = new Set(f.identities.map((i) => i.id));
+  const groups = new Set(f.groups.map((g) => g.id));
+  const games = new Map(f.games.map((g) => [g.id, g]));
+  const missing = (path: PropertyKey[], what: string, id: string) =>
+    ctx.addIssue({ code: "custom", path, message: `unknown ${what} ${id}` });
+
+  checkUnique(
+    ctx,
+    f.identities.map((i, n) => ({ id: i.id, path: ["identities", n, "id"] })),
+    "identity",
+  );
+  checkUnique(
+    ctx,
+    f.groups.map((g, n) => ({ id: g.id, path: ["groups", n, "id"] })),
+    "group",
+  );
+  checkUnique(
+    ctx,
+    f.games.map((g, n) => ({ id: g.id, path: ["games", n, "id"] })),
+    "game",
+  );
+  checkUnique(
+    ctx,
+    f.tokens.map((t, n) => ({ id: t.token, path: ["tokens", n, "token"] })),
+    "token",
+  );
+  f.groups.forEach((g, n) => {
+    if (!identities.has(g.ownerIdentityId))
+      missing(["groups", n, "ownerIdentityId"], "identity", g.ownerIdentityId);
+    g.members.forEach((m, k) => {
+      if (!identities.has(m)) missing(["groups", n, "members", k], "identity", m);
+    });
+  });
+  f.tokens.forEach((t, n) => {
+    if (t.kind === "user" && !identities.has(t.identityId))
+      missing(["tokens", n, "identityId"], "identity", t.identityId);
+    if (t.kind === "cloud" && !games.has(t.gameId)) missing(["tokens", n, "gameId"], "game", t.gameId);
+  });
+  f.games.forEach((g, n) => {
+    if (!groups.has(g.developerGroupId))
+      missing(["games", n, "developerGroupId"], "group", g.developerGroupId);
+    const versions = new Set(g.versions.map((v) => v.id));
+    g.environments.forEach((e, k) => {
+      if (!versions.has(e.versionId))
+        missing(["games", n, "environments", k, "versionId"], "version of this game", e.versionId);
+    });
+  });
+  f.lobbies.forEach((l, n) => {
+    const game = games.get(l.gameId);
+    if (!game) {
+      missing(["lobbies", n, "gameId"], "game", l.gameId);
+      return;
+    }
+    if (!game.environments.some((e) => e.id === l.environmentId))
+      missing(["lobbies", n, "environmentId"], "environment of this game", l.environmentId);
+    if (!game.regions.some((r) => r.id === l.regionId))
+      missing(["lobbies", n, "regionId"], "region of this game", l.regionId);
+    if (!game.versions.some((v) => v.id === l.versionId))
+      missing(["lobbies", n, "versionId"], "version of this game", l.versionId);
+    if (l.stopTs !== undefined && l.stopTs < l.startTs)
+      ctx.addIssue({ code: "custom", path: ["lobbies", n, "stopTs"], message: "must not be before startTs" });
+  });
+  f.lobbyGenerators.forEach((gen, n) => {
+    const game = games.get(gen.gameId);
+    if (!game) {
+      missing(["lobbyGenerators", n, "gameId"], "game", gen.gameId);
+      return;
+    }
+    if (game.environments.length === 0 || game.regions.length === 0 || game.versions.length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["lobbyGenerators", n, "gameId"],
+        message: "the game needs at least one environment, region and version to generate lobbies",
+      });
+    }
+  });
+}
+
+/** Schema of an emulator fixture: the whole world the emulator serves ({@link Fixture} once parsed). */
+export const Fixture = FixtureShape.superRefine(checkReferences);
