@@ -98,6 +98,11 @@ export function readSettings(lookup?: ConfigLookup, env = process.env): Connecti
 export function checkBaseUrl(baseUrl: string | undefined, origins?: SettingOrigins): string {
   const { key, env } = CONFIG_KEYS.baseUrl;
   if (!baseUrl) throw new GamehostConfigError(key, env, undefined, origins);
+  // `127.0.0.1:8787` does not parse and `localhost:8787` parses with the scheme `localhost:`: name the fix.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)) {
+    const problem = `must start with http:// or https://, as in https://api.example.gg${quotedUrl(baseUrl)}`;
+    throw new GamehostConfigError(key, env, problem, origins);
+  }
   let parsed: URL;
   try {
     parsed = new URL(baseUrl);

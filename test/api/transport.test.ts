@@ -144,9 +144,15 @@ describe("configuration", () => {
     expect(message(() => new GamehostClient({ baseUrl: "ftp://example.gg" }))).toBe(
       'Client option baseUrl must be an http(s) URL, got scheme "ftp:": pass a valid one to new GamehostClient.',
     );
-    expect(message(() => new GamehostClient({ baseUrl: "api example.gg" }))).toBe(
-      'Client option baseUrl is not a valid URL (got "api example.gg"): pass a valid one to new GamehostClient.',
+    expect(message(() => new GamehostClient({ baseUrl: "http://api example.gg" }))).toBe(
+      'Client option baseUrl is not a valid URL (got "http://api example.gg"): pass a valid one to new GamehostClient.',
     );
+    // No scheme, the first mistake: `127.0.0.1:8787` does not parse, `localhost:8787` parses as scheme "localhost:".
+    for (const baseUrl of ["127.0.0.1:8787", "localhost:8787", "api.example.gg"]) {
+      expect(message(() => new GamehostClient({ baseUrl }))).toBe(
+        `Client option baseUrl must start with http:// or https://, as in https://api.example.gg (got "${baseUrl}"): pass a valid one to new GamehostClient.`,
+      );
+    }
     // A value that may hold a credential is not quoted.
     expect(message(() => new GamehostClient({ baseUrl: "user:pw@api example" }))).not.toContain("pw");
     // From the environment: the variable.
