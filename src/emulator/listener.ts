@@ -51,7 +51,10 @@ export async function listen(
       });
     });
   } catch (err) {
-    throw new Error(`Cannot start the emulator on 127.0.0.1:${port}: ${(err as Error).message}`);
+    // A second emulator (or anything) on the port is the usual cause: say what to do, not only what failed.
+    const inUse = (err as NodeJS.ErrnoException).code === "EADDRINUSE";
+    const hint = inUse ? ` (port ${port} is taken: pass --port 0 for a free one, or another --port)` : "";
+    throw new Error(`Cannot start the emulator on 127.0.0.1:${port}: ${(err as Error).message}${hint}`);
   }
   // Accept failures (e.g. out of file descriptors) are emitted here; unheard, they would crash.
   server.on("error", warn);

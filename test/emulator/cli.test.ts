@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import * as net from "node:net";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -88,6 +89,19 @@ describe("gamehost-emulator CLI", () => {
     }
     const bad = spawnSync(process.execPath, [CLI, "--port", "http"], { encoding: "utf8" });
     expect(bad.stderr).toContain("--port must be an integer");
+  });
+
+  it("names a taken port and how to get a free one", async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const result = spawnSync(process.execPath, [CLI, "--port", String(port)], { encoding: "utf8" });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`port ${port} is taken: pass --port 0 for a free one`);
+    } finally {
+      taken.close();
+    }
   });
 
   it("prints help, and fails clearly on a bad fixture file", () => {
