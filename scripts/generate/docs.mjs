@@ -355,6 +355,28 @@ managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts wit
   },
 };
 
+/** The `## List` section of a resource with `listInputs`: what `pulumi do <token> list` takes and prints. */
+function listSectionOf(schema, token, listInputs) {
+  const flags = Object.keys(listInputs.properties)
+    .filter((name) => listInputs.required?.includes(name))
+    // The CLI's flag of a list input: its name in kebab case (`gameId` → `--game-id`).
+    .map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} <${name}>`)
+    .join(" ");
+  return `
+## List
+
+${listInputs.description ?? ""} The provider's \`List\` answers with import ids, so any of them can be passed to
+\`pulumi import\`. Scalar inputs are flags; a map (\`tags\`) goes in an input file (\`--input pcl --input-file
+FILE\`); how the CLI finds the plugin and its connection: [reconcile](../reconcile.md#listing-servers-pulumi-do).
+
+\`\`\`sh
+pulumi do ${token} list ${flags}
+\`\`\`
+
+${table(schema, listInputs.properties, listInputs.required)}
+`;
+}
+
 function resourcePage(schema, token, resource, typescriptAccepts = {}) {
   const name = nameOf(token);
   const example = EXAMPLES[name];
@@ -385,6 +407,7 @@ ${programs.python}
 `
     : "";
   const importSection = example?.import ? `\n## Import\n\n${example.import}\n` : "";
+  const listSection = resource.listInputs ? listSectionOf(schema, token, resource.listInputs) : "";
   const outputsOnly = Object.fromEntries(
     Object.entries(resource.properties).filter(([key]) => !(key in resource.inputProperties)),
   );
@@ -404,7 +427,7 @@ ${table(schema, resource.inputProperties, resource.requiredInputs, typescriptAcc
 Every input is also an output. In addition:
 
 ${table(schema, outputsOnly, resource.required)}
-${importSection}${typesSection(schema, resource.properties)}`;
+${importSection}${listSection}${typesSection(schema, resource.properties)}`;
 }
 
 function functionPage(schema, token, fn) {

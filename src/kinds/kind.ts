@@ -106,6 +106,32 @@ export interface KindDeclaration {
   readonly secretOutputs: readonly string[];
 }
 
+/** One resource a kind's listing found: an id its `read` imports (a plugin's `List` answers with these). */
+export interface ListedResource {
+  /** The import id. */
+  id: string;
+  /** A name the service gives the resource, if any. */
+  name?: string;
+}
+
+/**
+ * How a kind lists the resources that exist on the service (served as the provider's `List`, which
+ * `pulumi do <token> list` calls). `inputs` is the query's schema, with camelCase keys.
+ */
+export interface KindListing {
+  /** The query: the package schema's `listInputs` come from it. */
+  readonly inputs: PropertySource;
+  /**
+   * Up to `limit` resources (0: all) matching `query`, after the one `after` names (a previous page's
+   * `next`). `next` is set when more may follow.
+   */
+  list(
+    ctx: OperationContext,
+    query: Record<string, unknown>,
+    page: { limit: number; after?: string },
+  ): Promise<{ items: ListedResource[]; next?: string }>;
+}
+
 /** One resource kind: its declaration, its rules and its lifecycle against the service. */
 export interface ResourceKind<I, O extends I> extends KindDeclaration {
   /**
@@ -135,6 +161,8 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
    * update, and the dynamic shim leaves it out (shims are stored in state, where every byte counts).
    */
   readonly updates: boolean;
+  /** How to list the kind's resources, if it can. */
+  readonly listing?: KindListing;
 }
 
 /** What most kinds share, and {@link defineKind} fills in. */

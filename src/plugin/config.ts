@@ -63,6 +63,9 @@ export function lookupOf(
     const value = inputs[name];
     if (typeof value === "string") return value;
     if (typeof value === "number") return String(value);
+    // An input set to null is unset (`pulumi do` sends every provider input, the unset ones as null, and
+    // their variables as the text "null"): the environment variable applies.
+    if (value === null) return undefined;
     return variables.get(key.replace(":", ":config:")) ?? undefined;
   };
 }

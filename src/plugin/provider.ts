@@ -3,13 +3,18 @@
  * handler decodes the request (wire.ts), runs the kind or data source from the registry, and encodes
  * the answer; no resource rule lives here.
  */
-import type { ServerUnaryCall, sendUnaryData, UntypedServiceImplementation } from "@grpc/grpc-js";
+import type {
+  ServerUnaryCall,
+  ServerWritableStream,
+  sendUnaryData,
+  UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
 import { boundField, boundText, formatCount } from "../api/textBounds";
 import { toFieldIssues } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
-import type { CheckFailure } from "../kinds/checks";
+import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
@@ -106,6 +111,7 @@ export class GamehostProvider {
       attach: unimplemented("Attach"),
       getMapping: this.getMapping,
       getMappings: this.getMappings,
+      list: this.list,
     } as unknown as UntypedServiceImplementation;
   }
 
@@ -437,6 +443,52 @@ export class GamehostProvider {
       res.setReturn(toStruct(definition.secret ? markSecret(plain, Object.keys(plain)) : plain));
       return res;
     });
+  };
+
+  /**
+   * `List` (what `pulumi do <token> list` calls): the kind's listing, streamed as import ids, then a
+   * continuation when a `limit` cut the page short. A query with unknowns answers "computed".
+   */
+  list = (call: ServerWritableStream<provider_pb.ListRequest, provider_pb.ListResponse>): void => {
+    const req = call.request;
+    const send = (fill: (res: provider_pb.ListResponse) => void) => {
+      const res = new provproto.ListResponse();
+      fill(res);
+      call.write(res);
+    };
+    void (async () => {
+      try {
+        const { kind } = this.entryOf(req.getToken());
+        if (!kind.listing) throw new Error(`the gamehost provider cannot list ${req.getToken()} resources`);
+        const { listing } = kind;
+        const query = reveal(fromStruct(req.getQuery())) as Record<string, unknown>;
+        if (containsUnknown(query)) {
+          send((res) => res.setComputed(new provproto.ListResponse.Computed()));
+        } else {
+          const continuation = req.getContinuationToken();
+          const page = await this.withContext(call, { rpc: `List of ${req.getToken()}` }, (ctx) =>
+            listing.list(ctx, query, {
+              limit: Math.max(0, Number(req.getLimit())),
+              ...(continuation ? { after: continuation } : {}),
+            }),
+          );
+          for (const item of page.items) {
+            const result = new provproto.ListResponse.Result();
+            result.setId(item.id);
+            if (item.name !== undefined) result.setName(item.name);
+            send((res) => res.setResult(result));
+          }
+          if (page.next !== undefined) {
+            const next = new provproto.ListResponse.Continuation();
+            next.setContinuationToken(page.next);
+            send((res) => res.setContinuation(next));
+          }
+        }
+        call.end();
+      } catch (error) {
+        call.emit("error", grpcError(error));
+      }
+    })();
   };
 
   cancel: Handler<Empty, Empty> = (_call, callback) => {

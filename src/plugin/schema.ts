@@ -69,7 +69,12 @@ export interface PackageSchema {
   types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   resources: Record<
     string,
-    ObjectTypeSpec & { inputProperties: Record<string, PropertySpec>; requiredInputs: string[] }
+    ObjectTypeSpec & {
+      inputProperties: Record<string, PropertySpec>;
+      requiredInputs: string[];
+      /** What `List` takes (`pulumi do <token> list`); absent for a kind that cannot list. */
+      listInputs?: ObjectTypeSpec;
+    }
   >;
   /** `inputs` is absent for a function without arguments. */
   functions: Record<string, { description: string; inputs?: ObjectTypeSpec; outputs: ObjectTypeSpec }>;
@@ -172,6 +177,14 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
 }
 
+/** A listing's query as the schema's `listInputs` (with its description). */
+function listInputsOf(writer: SchemaWriter, source: PropertySource): ObjectTypeSpec {
+  const { description } = jsonSchemaOf(source);
+  const spec = writer.merged([source], "List");
+  if (!spec.required?.length) delete spec.required;
+  return description ? { ...spec, description } : spec;
+}
+
 function resourceSpecs(writer: SchemaWriter): PackageSchema["resources"] {
   const resources: PackageSchema["resources"] = {};
   for (const entry of RESOURCES) {
@@ -186,6 +199,7 @@ function resourceSpecs(writer: SchemaWriter): PackageSchema["resources"] {
       required: [...new Set([...(inputs.required ?? []), ...(computed.required ?? [])])],
       inputProperties: inputs.properties,
       requiredInputs: inputs.required ?? [],
+      ...(entry.kind.listing ? { listInputs: listInputsOf(writer, entry.kind.listing.inputs) } : {}),
     };
   }
   return resources;

@@ -51,6 +51,14 @@ const RUN_BY: readonly RunBy[] = [
   },
   { page: "docs/reference/server.md", section: "Import", lang: "sh", test: "test/cli/importCodegen.test.ts" },
   { page: "docs/client.md", section: "", lang: "typescript", test: "test/api/clientDocs.test.ts" },
+  ...(["sh", "hcl"] as const).map((lang) => ({
+    page: "docs/reconcile.md",
+    section: "Listing servers: `pulumi do`",
+    lang,
+    ...(lang === "hcl" ? { file: "web.pcl" } : {}),
+    test: "test/cli/listServers.test.ts",
+  })),
+  { page: "docs/reference/server.md", section: "List", lang: "sh", test: "test/cli/listServers.test.ts" },
   { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },
 ];

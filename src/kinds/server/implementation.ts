@@ -15,6 +15,7 @@ import { CreateServerRequest, type Server, ServerScope, Uuid } from "../../api/s
 import { retryAfterWait, sleep } from "../../api/wait";
 import { omit, pickDefined } from "../fields";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
+import { serverListing } from "./listing";
 import {
   canonicalSpec,
   changedSpecFields,
@@ -267,6 +268,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   hostSubpath: "server",
   inputs: [ServerScope, CreateServerRequest, ServerKnobs],
   computed: ServerComputedOutputs,
+  listing: serverListing,
 
   check(olds, news, ctx) {
     const failures = checkServerInputs(news);

@@ -1,0 +1,52 @@
+/**
+ * How the Server kind lists servers (the plugin's `List`, which `pulumi do gamehost:index:Server list`
+ * calls): the service's own listing of an environment, filtered by tag containment, destroyed servers on
+ * request, newest first. Each one is answered by its import id, so `pulumi import` takes it as listed.
+ */
+import { z } from "zod";
+import { parseWith, ServerScope, StringMap } from "../../api/schemas";
+import type { KindListing, OperationContext } from "../kind";
+
+/** The query of a listing: where to look and which servers to keep (camelCase, as the schema shows it). */
+export const ServerListQuery = z
+  .strictObject({
+    gameId: ServerScope.shape.game_id,
+    environmentId: ServerScope.shape.environment_id,
+    tags: StringMap.optional().describe(
+      "Only servers carrying every one of these tags (a server may carry more). Default: every server.",
+    ),
+    includeDestroyed: z
+      .boolean()
+      .optional()
+      .describe("Also list destroyed servers (by default only live ones are listed)."),
+  })
+  .describe("Which servers `pulumi do gamehost:index:Server list` lists.");
+
+/** The import id of a server: `<gameId>/<environmentId>/<serverId>` (what the kind's `read` parses). */
+export function importIdOf(gameId: string, environmentId: string, serverId: string): string {
+  return `${gameId}/${environmentId}/${serverId}`;
+}
+
+/** The Server kind's listing. A page ends at a server; the next starts after it (the service's `cursor`). */
+export const serverListing: KindListing = {
+  inputs: ServerListQuery,
+  async list(ctx: OperationContext, query, page) {
+    const q = parseWith(ServerListQuery, query, "list inputs of gamehost:index:Server");
+    const servers = await ctx.client().listServers(
+      q.gameId,
+      q.environmentId,
+      {
+        ...(q.tags !== undefined ? { tags: q.tags } : {}),
+        ...(q.includeDestroyed ? { include_destroyed: true } : {}),
+        ...(page.after !== undefined ? { cursor: page.after } : {}),
+      },
+      ctx.signal ? { signal: ctx.signal } : {},
+    );
+    const kept = page.limit > 0 ? servers.slice(0, page.limit) : servers;
+    const last = kept.at(-1);
+    return {
+      items: kept.map((s) => ({ id: importIdOf(q.gameId, q.environmentId, s.id) })),
+      ...(kept.length < servers.length && last ? { next: last.id } : {}),
+    };
+  },
+};
