@@ -97,7 +97,7 @@ describe("plugin protocol", () => {
     );
     expect(validate(schema), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
     expect(schema.name).toBe("gamehost");
-    expect(Object.keys(schema.resources).sort()).toEqual([EXPORT, SERVER]);
+    expect(Object.keys(schema.resources).sort()).toEqual(["gamehost:index:Fleet", EXPORT, SERVER]);
     expect(Object.keys(schema.functions)).toContain("gamehost:index:getEnvironment");
   });
 });
