@@ -11,12 +11,10 @@
 //     the Servers view, redrawing as servers arrive. On this 2-core machine the browser's own CPU competes
 //     with the emulator and the load generator, so this shows the cost of watching on the same machine.
 // Also printed: the emulator's CPU time per create, and the ratio of each side's best round.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { request } from "undici";
+import { hasChromium, launchChromium } from "../scripts/lib/chromium.mjs";
 import { serverBody } from "./lib/direct.mjs";
-import { machine, require, serverTarget } from "./lib/env.mjs";
+import { machine, serverTarget } from "./lib/env.mjs";
 import { runLoad } from "./lib/load.mjs";
 import { startEmulatorProcess } from "./lib/proc.mjs";
 import { figure, fmt, line, paired, quantile, spread } from "./lib/stats.mjs";
@@ -25,9 +23,7 @@ const CONNECTIONS = 16;
 const ROUNDS = 7;
 const ROUND = { maxRequests: 8_000, maxMs: 1_500 };
 const TARGET = 0.9;
-const CHROMIUM = "/usr/bin/chromium";
-const KINDS =
-  process.argv.includes("--stream-only") || !existsSync(CHROMIUM) ? ["stream"] : ["stream", "chromium"];
+const KINDS = process.argv.includes("--stream-only") || !hasChromium ? ["stream"] : ["stream", "chromium"];
 
 line(`# 10. dashboard cost — ${CONNECTIONS} connections — ${JSON.stringify(machine())}`);
 
@@ -75,23 +71,7 @@ async function openStream(emulator) {
 
 /** The real page in Chromium, signed in, on the Servers view. */
 async function openChromium(emulator) {
-  const { chromium } = require("playwright-core");
-  const profile = mkdtempSync(path.join(os.tmpdir(), "gamehost-bench-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-    viewport: { width: 1280, height: 800 },
-  });
+  const { context, close } = await launchChromium({ profilePrefix: "gamehost-bench-chromium-" });
   const page = await context.newPage();
   await page.goto(`${emulator.url}/__dashboard/#/servers`);
   await page.fill("#token", emulator.adminToken);
@@ -104,10 +84,7 @@ async function openChromium(emulator) {
   };
   return {
     seen,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

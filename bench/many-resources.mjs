@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { directClient, pool, serverBody } from "./lib/direct.mjs";
+import { createThenDelete, directClient, serverBody } from "./lib/direct.mjs";
 import { BENCH_DIR, loadHarness, machine, serverTarget } from "./lib/env.mjs";
 import { startEmulatorProcess } from "./lib/proc.mjs";
 import { figure, line, paired, quantile, spread } from "./lib/stats.mjs";
@@ -73,15 +73,11 @@ async function viaDirect(url, log) {
   const before = await connections();
   const client = directClient(url, emulator.tokens.user, target);
   const body = serverBody(target);
-  const ids = [];
-  let start = performance.now();
-  await pool(COUNT, PARALLEL, async (i) => {
-    ids[i] = (await client.create(body, `direct-${stacks}-${i}`)).id;
+  const { createMs, deleteMs } = await createThenDelete(client, body, {
+    count: COUNT,
+    parallel: PARALLEL,
+    keyPrefix: `direct-${stacks}`,
   });
-  const createMs = performance.now() - start;
-  start = performance.now();
-  await pool(COUNT, PARALLEL, (i) => client.delete(ids[i]));
-  const deleteMs = performance.now() - start;
   await client.close();
   stacks++;
   log.connections.push((await connections()) - before);

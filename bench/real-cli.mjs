@@ -5,12 +5,12 @@
 // API calls made directly at concurrency 16; at loopback and behind a simulated +50 ms round trip. Also the
 // CLI's own cost per resource: the same stack shape with a provider that makes no call (`bench/programs/
 // noop`), CLI time per resource. Uses the `pulumi` on PATH, else the pinned build (`npm run pulumi:build`).
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { directClient, pool, serverBody } from "./lib/direct.mjs";
-import { BENCH_DIR, loadHarness, machine, REPO, serverTarget } from "./lib/env.mjs";
+import { cliCommand, cliProject, cliVersion, initStack } from "./lib/cli.mjs";
+import { createThenDelete, directClient, serverBody } from "./lib/direct.mjs";
+import { BENCH_DIR, loadHarness, machine, serverTarget } from "./lib/env.mjs";
 import { startEmulatorProcess } from "./lib/proc.mjs";
 import { figure, interleaved, line, spread } from "./lib/stats.mjs";
 
@@ -19,20 +19,8 @@ const PARALLEL = 16;
 const ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 2);
 const RTT_MS = 50;
 
-function cliCommand() {
-  const probe = (command) =>
-    spawnSync(command, ["version"], {
-      encoding: "utf8",
-      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-    });
-  if (probe("pulumi").status === 0) return { command: "pulumi", bin: undefined };
-  const pinned = path.join(REPO, ".pulumi-cli", "bin", "pulumi");
-  if (existsSync(pinned) && probe(pinned).status === 0) return { command: pinned, bin: path.dirname(pinned) };
-  throw new Error("no pulumi CLI: install one, or run npm run pulumi:build");
-}
-
 const cli = cliCommand();
-const version = spawnSync(cli.command, ["version"], { encoding: "utf8" }).stdout.trim();
+const version = cliVersion(cli);
 line(`# 8. real CLI ${version} — ${COUNT} servers, --parallel ${PARALLEL} — ${JSON.stringify(machine())}`);
 const { Stack } = loadHarness();
 const emulator = await startEmulatorProcess({ placementDelayMs: 0 }, { latencyMs: RTT_MS });
@@ -40,70 +28,15 @@ const target = serverTarget(emulator.fixture);
 const tmp = mkdtempSync(path.join(os.tmpdir(), "gamehost-bench-cli-"));
 let serial = 0;
 
-/** A CLI project running `program` unchanged, with its own file backend and PULUMI_HOME. */
-function cliProject(program) {
-  const dir = path.join(tmp, `${program}-${serial++}`);
-  mkdirSync(path.join(dir, "backend"), { recursive: true });
-  mkdirSync(path.join(dir, "home"), { recursive: true });
-  const programDir = path.join(BENCH_DIR, "programs", program);
-  writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    [
-      `name: gamehost-bench-${program}`,
-      "runtime: nodejs",
-      `main: ${programDir}/`,
-      "plugins:",
-      "  providers:",
-      "    - name: gamehost",
-      `      path: ${path.join(REPO, "plugin")}`,
-      "",
-    ].join("\n"),
-  );
-  symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
-  const env = {
-    ...process.env,
-    PATH: [cli.bin, process.env.PATH].filter(Boolean).join(path.delimiter),
-    PULUMI_HOME: path.join(dir, "home"),
-    PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`,
-    PULUMI_CONFIG_PASSPHRASE: "bench",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  };
-  const run = (args) =>
-    new Promise((resolve, reject) => {
-      const child = spawn(cli.command, ["--non-interactive", ...args], {
-        cwd: dir,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let out = "";
-      child.stdout.on("data", (c) => {
-        out += c;
-      });
-      child.stderr.on("data", (c) => {
-        out += c;
-      });
-      child.on("error", reject);
-      child.on("close", (code) =>
-        code === 0
-          ? resolve(out)
-          : reject(new Error(`pulumi ${args.join(" ")} → ${code}:\n${out.slice(-2000)}`)),
-      );
-    });
-  return { run };
-}
-
 async function viaCli(face, url, program = "servers") {
-  const p = cliProject(program);
-  await p.run(["stack", "init", "bench"]);
+  const p = cliProject(cli, path.join(tmp, `${program}-${serial++}`), program);
   const config = {
     "gamehost:baseUrl": url,
     "bench:count": String(COUNT),
     "bench:target": JSON.stringify(target),
     "bench:face": face,
   };
-  for (const [key, value] of Object.entries(config)) await p.run(["config", "set", "--", key, value]);
-  await p.run(["config", "set", "--secret", "gamehost:token", emulator.tokens.user]);
+  await initStack(p, config, emulator.tokens.user);
   let start = performance.now();
   await p.run(["up", "--yes", "--skip-preview", "--parallel", String(PARALLEL)]);
   const upMs = performance.now() - start;
@@ -145,12 +78,8 @@ async function viaHarness(face, url) {
 async function viaDirect(url) {
   const client = directClient(url, emulator.tokens.user, target);
   const body = serverBody(target);
-  const ids = [];
   const start = performance.now();
-  await pool(COUNT, PARALLEL, async (i) => {
-    ids[i] = (await client.create(body, `direct-${serial}-${i}`)).id;
-  });
-  await pool(COUNT, PARALLEL, (i) => client.delete(ids[i]));
+  await createThenDelete(client, body, { count: COUNT, parallel: PARALLEL, keyPrefix: `direct-${serial}` });
   serial++;
   await client.close();
   return performance.now() - start;

@@ -74,3 +74,19 @@ export function serverInputs(target) {
     waitForReady: false,
   };
 }
+
+/**
+ * What the direct baseline does: `count` creates of `body` at concurrency `parallel` (idempotency keys
+ * `<keyPrefix>-<i>`), then a delete of each; the time of each phase in ms.
+ */
+export async function createThenDelete(client, body, { count, parallel, keyPrefix }) {
+  const ids = [];
+  let start = performance.now();
+  await pool(count, parallel, async (i) => {
+    ids[i] = (await client.create(body, `${keyPrefix}-${i}`)).id;
+  });
+  const createMs = performance.now() - start;
+  start = performance.now();
+  await pool(count, parallel, (i) => client.delete(ids[i]));
+  return { createMs, deleteMs: performance.now() - start };
+}

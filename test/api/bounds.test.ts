@@ -10,21 +10,13 @@ import {
   GamehostNetworkError,
   GamehostResponseTooLargeError,
 } from "../../src/api/errors";
+import { failure } from "../support/failure";
 import { BOOTSTRAP, json, useScriptedServers } from "./helpers/scriptedServer";
 
 const scripted = useScriptedServers();
 
 const client = (url: string, extra: ClientOptions = {}) =>
   new GamehostClient({ baseUrl: url, token: "t", retry: { minDelayMs: 10, maxDelayMs: 40 }, ...extra });
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** Answers headers at once, then the body one byte per `everyMs`: never idle long enough for bodyMs. */
 function trickle(everyMs: number) {

@@ -14,22 +14,15 @@ import { GamehostApiError, GamehostError, GamehostValidationError } from "../../
 import { describeIssues } from "../../src/api/issues";
 import { boundText, MAX_KEPT_ISSUES, MAX_MESSAGE_BYTES } from "../../src/api/textBounds";
 import { grpcError } from "../../src/plugin/errors";
-import { grpc, provproto, provrpc, structproto } from "../../src/plugin/proto";
+import { grpc, provproto, structproto } from "../../src/plugin/proto";
 import { GamehostProvider } from "../../src/plugin/provider";
+import { serveInProcess } from "../plugin/inProcess";
 import { REPO_ROOT } from "../support/dist";
+import { failure } from "../support/failure";
 import { json, useScriptedServers } from "./helpers/scriptedServer";
 
 const scripted = useScriptedServers();
 const bytes = (text: string) => Buffer.byteLength(text);
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** 2,000 invalid games in about 32 KB: each lacks every required field but its id. */
 function invalidGames(count = 2_000) {
@@ -190,24 +183,10 @@ describe("the plugin's gRPC errors", () => {
         });
       return json(res, 200, invalidGames());
     });
-    const server = new grpc.Server();
-    server.addService(provrpc.ResourceProviderService, new GamehostProvider().service());
-    const port = await new Promise<number>((resolve, reject) =>
-      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
-        e ? reject(e) : resolve(p),
-      ),
-    );
-    const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    cleanup.push(() => {
-      client.close();
-      server.forceShutdown();
-    });
-    const configure = new provproto.ConfigureRequest();
-    configure.setArgs(
-      structproto.Struct.fromJavaScript({ baseUrl: s.url, token: "tok-abcdefgh", maxRetries: "0" }),
-    );
-    await new Promise<void>((resolve, reject) =>
-      client.configure(configure, (e) => (e ? reject(e) : resolve())),
+    const client = await serveInProcess(
+      new GamehostProvider(),
+      { baseUrl: s.url, token: "tok-abcdefgh", maxRetries: "0" },
+      (stop) => cleanup.push(stop),
     );
     const invoke = (tok: string) =>
       new Promise<ServiceError | null>((resolve) => {

@@ -4,6 +4,7 @@ import { GamehostClient } from "../../src/api/client";
 import { GamehostApiError, GamehostConfigError } from "../../src/api/errors";
 import { REDACTED, redactError, redactSecrets } from "../../src/api/redact";
 import { configure, providerClient } from "../../src/dynamic/settings";
+import { failure } from "../support/failure";
 import { json, useScriptedServers } from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET/echo+me";
@@ -11,15 +12,6 @@ const GAME = "00000000-0000-4000-8000-000000000003";
 const ENV = "00000000-0000-4000-8000-000000000005";
 
 const scripted = useScriptedServers();
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** Every way an error is shown or stored: none may carry the token, in any form it was echoed in. */
 function expectNoToken(error: unknown): void {

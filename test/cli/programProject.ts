@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../support/dist";
+import { linkNodeModules, pluginProviderYaml } from "../support/examples";
 import { CliProject } from "../support/realPulumi";
 
 /** Stack config entries; a non-string value is set as JSON (`Config.getObject`). */
@@ -26,18 +26,9 @@ export function programProject(
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    [
-      `name: ${project}`,
-      "runtime: nodejs",
-      `main: ${path.relative(dir, programDir)}/`,
-      "plugins:",
-      "  providers:",
-      "    - name: gamehost",
-      `      path: ${path.join(REPO_ROOT, "plugin")}`,
-      "",
-    ].join("\n"),
+    `name: ${project}\nruntime: nodejs\nmain: ${path.relative(dir, programDir)}/\n${pluginProviderYaml()}`,
   );
-  fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   return new CliProject(dir, root, { PULUMI_DEBUG_COMMANDS: "true", ...extraEnv });
 }
 

@@ -1,7 +1,6 @@
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { call, codeOf, ids, serverBody, start, until } from "./helpers";
+import { adminCall, call, codeOf, ids, rawRequest, serverBody, start, until } from "./helpers";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -9,30 +8,17 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-const admin = (method: string, path: string, body?: unknown) =>
-  call(emu, method, `/__admin${path}`, {
-    token: emu.adminToken ?? null,
-    ...(body !== undefined ? { body } : {}),
-  });
+const admin = (method: string, path: string, body?: unknown) => adminCall(emu, method, path, body);
 
-/** A request with exactly these headers (fetch would not send a foreign Host). */
-function raw(
+/** A request with exactly these headers (fetch would not send a foreign Host), its JSON body parsed. */
+async function raw(
   method: string,
   path: string,
   headers: Record<string, string>,
   body?: string,
 ): Promise<{ status: number; body: { code?: string; message?: string } }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${emu.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) }),
-      );
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
+  const res = await rawRequest(emu, method, path, headers, body);
+  return { status: res.status, body: JSON.parse(res.text) };
 }
 
 describe("admin routes", () => {

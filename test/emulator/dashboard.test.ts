@@ -3,12 +3,11 @@
  * event stream, the requests monitor, and the chaos routes the page calls (kill, outage, latency and
  * status faults). The browser scenarios are in test/dashboard/.
  */
-import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { RequestMonitor } from "../../src/emulator/dashboard/requestMonitor";
 import { World } from "../../src/emulator/world";
-import { call, codeOf, ids, serverBody, start, until } from "./helpers";
+import { adminCall, call, codeOf, ids, rawRequest, serverBody, start, until } from "./helpers";
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -16,35 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => emu.stop());
 
-const admin = (method: string, path: string, body?: unknown) =>
-  call(emu, method, `/__admin${path}`, {
-    token: emu.adminToken ?? null,
-    ...(body !== undefined ? { body } : {}),
-  });
+const admin = (method: string, path: string, body?: unknown) => adminCall(emu, method, path, body);
 
 /** A request with exactly these headers (fetch would not send a foreign Host). */
-function raw(
-  method: string,
-  path: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${emu.url}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString("utf8"),
-        }),
-      );
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+const raw = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+  rawRequest(emu, method, path, headers, body);
 
 /** The live stream as the page reads it: events by name, and every byte received. */
 async function openStream(token = emu.adminToken ?? "") {

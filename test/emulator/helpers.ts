@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator";
 
 /** A response with its body parsed as JSON (or kept as text when it is not JSON). */
@@ -49,6 +50,44 @@ export async function call(
 }
 
 /** The error code of an error answer. */
+/** Calls the emulator's `/__admin<path>` with its admin token. */
+export function adminCall(
+  emu: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiResponse> {
+  return call(emu, method, `/__admin${path}`, {
+    token: emu.adminToken ?? null,
+    ...(body !== undefined ? { body } : {}),
+  });
+}
+
+/** A request with exactly these headers (fetch would not send a foreign Host); the body as text. */
+export function rawRequest(
+  emu: RunningEmulator,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${emu.url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 export function codeOf(res: ApiResponse): string | undefined {
   return (res.body as { code?: string }).code;
 }

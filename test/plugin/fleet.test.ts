@@ -6,8 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { liveServers, type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
-import { PluginDriver, PluginProcess, type Props, prov, secret } from "./pluginClient";
+import { liveServers, type ServerTarget } from "../support/emulator";
+import {
+  type PluginDriver,
+  type PluginProcess,
+  type Props,
+  prov,
+  startPluginOnEmulator,
+} from "./pluginClient";
 
 const FLEET = "gamehost:index:Fleet";
 
@@ -17,11 +23,7 @@ let plugin: PluginProcess;
 let driver: PluginDriver;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  target = serverTarget(emulator);
-  plugin = await PluginProcess.start({ GAMEHOST_BASE_URL: undefined, GAMEHOST_TOKEN: undefined });
-  driver = new PluginDriver(plugin);
-  await driver.configure({ baseUrl: emulator.url, token: secret(emulator.tokens.user) });
+  ({ emulator, target, plugin, driver } = await startPluginOnEmulator());
 });
 afterAll(async () => {
   await plugin?.stop();

@@ -7,7 +7,9 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import type { ServiceError } from "@grpc/grpc-js";
+import type { RunningEmulator } from "../../src/emulator";
 import { REPO_ROOT } from "../support/dist";
+import { type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
 
 const sdkDir = path.dirname(createRequire(__filename).resolve("@pulumi/pulumi/package.json"));
 const sdkRequire = createRequire(path.join(sdkDir, "package.json"));
@@ -270,5 +272,30 @@ export class PluginDriver {
     req.setArgs(toStruct(args));
     const res = await this.plugin.call<typeof req, InstanceType<typeof prov.InvokeResponse>>("invoke", req);
     return { result: fromStruct(res.getReturn()), failures: res.getFailuresList().map((f) => f.toObject()) };
+  }
+}
+
+/** An emulator and a plugin configured against it. */
+export interface PluginOnEmulator {
+  emulator: RunningEmulator;
+  target: ServerTarget;
+  plugin: PluginProcess;
+  driver: PluginDriver;
+}
+
+/**
+ * Starts an emulator and the plugin, configured against it through Configure alone: the plugin reads no
+ * GAMEHOST_* variable of the test runner. The emulator is stopped again if the plugin fails to start.
+ */
+export async function startPluginOnEmulator(): Promise<PluginOnEmulator> {
+  const emulator = await startTestEmulator();
+  try {
+    const plugin = await PluginProcess.start({ GAMEHOST_BASE_URL: undefined, GAMEHOST_TOKEN: undefined });
+    const driver = new PluginDriver(plugin);
+    await driver.configure({ baseUrl: emulator.url, token: secret(emulator.tokens.user) });
+    return { emulator, target: serverTarget(emulator), plugin, driver };
+  } catch (err) {
+    await emulator.stop();
+    throw err;
   }
 }

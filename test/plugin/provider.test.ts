@@ -7,13 +7,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, requireFromRepo } from "../support/dist";
-import {
-  liveServers,
-  type ServerTarget,
-  serverArgs,
-  serverTarget,
-  startTestEmulator,
-} from "../support/emulator";
+import { liveServers, type ServerTarget, serverArgs } from "../support/emulator";
 import {
   isSecret,
   PluginCallError,
@@ -22,6 +16,7 @@ import {
   type Props,
   prov,
   secret,
+  startPluginOnEmulator,
   UNKNOWN,
 } from "./pluginClient";
 
@@ -36,12 +31,7 @@ let driver: PluginDriver;
 let serverCount = 0;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  target = serverTarget(emulator);
-  // The plugin reads no GAMEHOST_* variable of the test runner: config must come from Configure.
-  plugin = await PluginProcess.start({ GAMEHOST_BASE_URL: undefined, GAMEHOST_TOKEN: undefined });
-  driver = new PluginDriver(plugin);
-  await driver.configure({ baseUrl: emulator.url, token: secret(emulator.tokens.user) });
+  ({ emulator, target, plugin, driver } = await startPluginOnEmulator());
 });
 afterAll(async () => {
   await plugin?.stop();

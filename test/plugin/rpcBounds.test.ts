@@ -9,15 +9,16 @@ import type { AddressInfo } from "node:net";
 import type { ServiceError } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeSharedDispatchers } from "../../src/api/transport";
-import { emptyproto, grpc, provproto, provrpc, structproto } from "../../src/plugin/proto";
+import { emptyproto, grpc, provproto, structproto } from "../../src/plugin/proto";
 import { GamehostProvider } from "../../src/plugin/provider";
 import { until } from "../support/until";
+import { type ProviderClient, serveInProcess } from "./inProcess";
 
 const GAME = "00000000-0000-4000-8000-000000000003";
 const ENV = "00000000-0000-4000-8000-000000000005";
 const SERVER_ID = "00000000-0000-4000-8000-000000000011";
 
-type Client = InstanceType<typeof provrpc.ResourceProviderClient>;
+type Client = ProviderClient;
 
 interface Hanging {
   url: string;
@@ -51,34 +52,10 @@ async function hangingService(): Promise<Hanging> {
   return svc;
 }
 
-async function serve(provider: GamehostProvider, baseUrl: string): Promise<Client> {
-  const server = new grpc.Server();
-  server.addService(provrpc.ResourceProviderService, provider.service());
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
-  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  cleanup.push(() => {
-    client.close();
-    server.forceShutdown();
-  });
-  const configure = new provproto.ConfigureRequest();
+function serve(provider: GamehostProvider, baseUrl: string): Promise<Client> {
   // Per-call bounds far away: only the RPC's own deadline, or a cancel, may end the wait.
-  configure.setArgs(
-    structproto.Struct.fromJavaScript({
-      baseUrl,
-      token: "t",
-      requestTimeoutMs: "60000",
-      callTimeoutMs: "60000",
-      maxRetries: "0",
-    }),
-  );
-  await new Promise<void>((resolve, reject) =>
-    client.configure(configure, (err) => (err ? reject(err) : resolve())),
-  );
-  return client;
+  const config = { baseUrl, token: "t", requestTimeoutMs: "60000", callTimeoutMs: "60000", maxRetries: "0" };
+  return serveInProcess(provider, config, (stop) => cleanup.push(stop));
 }
 
 function invokeRequest(tok: string, args: Record<string, unknown> = {}) {

@@ -17,7 +17,8 @@ import {
   serverArgs,
   serversTagged,
 } from "../engine/helpers";
-import { dist, REPO_ROOT } from "../support/dist";
+import { dist } from "../support/dist";
+import { pluginProviderYaml } from "../support/examples";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost } from "./helpers";
 
@@ -47,15 +48,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
-      [
-        "name: gamehost-adopt",
-        "runtime: yaml",
-        "plugins:",
-        "  providers:",
-        "    - name: gamehost",
-        `      path: ${path.join(REPO_ROOT, "plugin")}`,
-        "",
-      ].join("\n"),
+      `name: gamehost-adopt\nruntime: yaml\n${pluginProviderYaml()}`,
     );
     const cli = new CliProject(dir, setup.root);
     await cli.configure({

@@ -20,15 +20,7 @@ import {
 } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { gamehost, runGamehost } from "./helpers";
-
-async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { gamehost, runGamehost, until } from "./helpers";
 
 interface DriftJson {
   drift: boolean;

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/dist";
-import { type CliProject, cliEnv } from "../support/realPulumi";
+import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
 
 export const GAMEHOST_BIN = path.join(REPO_ROOT, "dist", "reconcile", "cli.js");
 
@@ -26,17 +26,10 @@ export function gamehost(
     env: cliEnv(cli.home, { PULUMI_BACKEND_URL: `file://${cli.backend}`, ...options.env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr?.on("data", (c: Buffer) => {
-    stderr += c.toString();
-  });
+  const output = captureOutput(child);
   const done = new Promise<GamehostRun>((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code, stdout: output.stdout, stderr: output.stderr }));
   });
   return { child, done };
 }
@@ -48,4 +41,13 @@ export function runGamehost(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<GamehostRun> {
   return gamehost(cli, args, options).done;
+}
+
+/** Polls `check` every 50 ms until it holds; fails naming `what` after `ms`. */
+export async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

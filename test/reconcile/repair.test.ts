@@ -22,17 +22,9 @@ import {
 } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost } from "./helpers";
+import { runGamehost, until } from "./helpers";
 
 const COUNT = 8;
-
-async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * Ctrl-C twice: the second as soon as the CLI has taken the first (it prints that it is cancelling), so

@@ -97,6 +97,18 @@ export function walk(dir: string): string[] {
 }
 
 /** A Pulumi project in a temp folder with its own file backend and PULUMI_HOME. */
+/** What `child` has written so far to stdout and stderr, as text (read the fields after it closes). */
+export function captureOutput(child: ChildProcess): { readonly stdout: string; readonly stderr: string } {
+  const output = { stdout: "", stderr: "" };
+  child.stdout?.on("data", (c: Buffer) => {
+    output.stdout += c.toString();
+  });
+  child.stderr?.on("data", (c: Buffer) => {
+    output.stderr += c.toString();
+  });
+  return output;
+}
+
 export class CliProject {
   readonly backend: string;
   readonly home: string;
@@ -133,19 +145,13 @@ export class CliProject {
       }),
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout?.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr?.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
+    const output = captureOutput(child);
     const done = new Promise<CliResult>((resolve, reject) => {
       const timer = setTimeout(() => child.kill("SIGKILL"), CLI_TIMEOUT_MS - 5_000);
       child.on("error", reject);
       child.on("close", (code, signal) => {
         clearTimeout(timer);
+        const { stdout, stderr } = output;
         this.outputs.push(stdout, stderr);
         resolve({ code, signal, stdout, stderr });
       });
