@@ -187,7 +187,7 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
   it("pulumi import of a dynamic type: the SDK's error, which docs/troubleshooting.md explains", {
     timeout: 300_000,
   }, async () => {
-    const cli = new CliProject(quickstartOnFace(root, "dynamic"), root);
+    const cli = new CliProject(quickstartOnFace(root, "dynamic", "quickstart-import"), root);
     await configure(cli, {
       "gamehost:baseUrl": { value: emulator.url },
       "gamehost:token": { value: emulator.tokens.user, secret: true },

@@ -10,7 +10,12 @@ export function shell(project: CliProject, command: string, timeoutMs = 600_000)
   return new Promise((resolve, reject) => {
     const child = spawn("bash", ["-euo", "pipefail", "-c", command], {
       cwd: project.dir,
-      env: cliEnv(project.home, { PULUMI_BACKEND_URL: `file://${project.backend}` }),
+      env: cliEnv(project.home, {
+        PULUMI_BACKEND_URL: `file://${project.backend}`,
+        // `npm install <this clone>` (a doc's install line pointed at the clone) would run the clone's `prepare`,
+        // rebuilding the dist/ that other test files load at this moment; the suite built it already.
+        npm_config_ignore_scripts: "true",
+      }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

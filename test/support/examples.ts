@@ -45,10 +45,17 @@ export function copyExample(
   return dir;
 }
 
-/** The quickstart copied into `root/quickstart-<face>`, on that face (the plugin's: `pulumi-gamehost/native`). */
-export function quickstartOnFace(root: string, face: "dynamic" | "plugin"): string {
+/**
+ * The quickstart copied into `root/<folder>` (default `quickstart-<face>`; a second project of one test file
+ * names its own), on that face (the plugin's: `pulumi-gamehost/native`).
+ */
+export function quickstartOnFace(
+  root: string,
+  face: "dynamic" | "plugin",
+  folder = `quickstart-${face}`,
+): string {
   const plugin = face === "plugin";
-  return copyExample(root, `quickstart-${face}`, QUICKSTART_DIR, {
+  return copyExample(root, folder, QUICKSTART_DIR, {
     plugin,
     ...(plugin ? { rewrite: onPluginFace } : {}),
   });
