@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CoreOptions } from "./core";
-import type { EmulatorOptions } from "./emulator";
+import type { EmulatorOptions } from "./options";
 
 /** Defaults of {@link EmulatorOptions}. */
 export const DEFAULTS = {
