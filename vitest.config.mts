@@ -49,7 +49,7 @@ export default defineConfig({
     // a timeout here guards against a hang, it is no speed target (benchmarks are).
     testTimeout: 120_000,
     // expect.poll waits for an event (a page showing what the emulator did): its timeout is a hang guard, not a
-    // speed bound. Vitest's 1 s default failed the dashboard scenario once while the page was still catching up.
+    // speed bound (Vitest's default is 1 s).
     expect: { poll: { timeout: 30_000 } },
     hookTimeout: 120_000,
     // Two-core CI machines: provider-host and language-host processes are spawned per file.

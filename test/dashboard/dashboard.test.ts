@@ -181,7 +181,14 @@ describe.skipIf(!hasChromium)(browserTitle("the dashboard in Chromium"), () => {
         await page.locator('.tabs a[href="#/requests"]').click();
         await page.locator("#requests-q").fill("servers");
         const requestRows = page.locator("#requests-table tbody tr");
-        await expect.poll(() => requestRows.count()).toBeGreaterThanOrEqual(2);
+        // The filter applies on the page's next render: wait until the rows are the filtered ones, not merely
+        // two or more (the unfiltered table already has them, so a count alone raced the filter).
+        await expect
+          .poll(async () => {
+            const texts = await requestRows.allTextContents();
+            return texts.length >= 2 && texts.every((text) => text.includes("/servers"));
+          })
+          .toBe(true);
         for (const text of await requestRows.allTextContents()) {
           expect(text).toContain("/servers");
           expect(text).toMatch(/user /);
