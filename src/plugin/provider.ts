@@ -19,10 +19,11 @@ import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } fr
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
 import { grpcError, OperationAborted } from "./errors";
+import { keepSecrecy, markSecret, type PropertyMap, reveal } from "./propertyValues";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { functionOf, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
-import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
+import { fromStruct, toStruct } from "./structs";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
 
