@@ -26,6 +26,7 @@ import {
   writeJson,
 } from "../packaging/support";
 import { REPO_ROOT } from "../support/dist";
+import { docBlock } from "../support/docBlocks";
 import { linkNodeModules, onPluginFace, pluginProviderYaml } from "../support/examples";
 import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 import { type WatchReport, watchMemory } from "../support/watchdog";
@@ -288,6 +289,11 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
 
     it("README's Using-the-package program is among them", () => {
       expect(programs().map((p) => p.program)).toContain(readmeSnippet());
+    });
+
+    it("docs/real-service.md's program under Base URL is among them", () => {
+      const block = docBlock("docs/real-service.md", "Base URL", "typescript");
+      expect(programs().map((p) => p.program)).toContain(block.text);
     });
 
     it("each, on both faces: the misspelt game name (or, without one, the unreachable URL) reported", {
