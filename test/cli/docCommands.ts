@@ -14,7 +14,6 @@ import * as net from "node:net";
 import * as path from "node:path";
 import ts from "typescript";
 import { expect } from "vitest";
-import { REPO_ROOT } from "../support/dist";
 import { blockId, type DocBlock } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
@@ -22,16 +21,10 @@ import { until } from "../support/until";
 
 /**
  * Gives the project `dir` the package as `npm install` would: the repository's node_modules, where
- * `pulumi-gamehost` is this clone, and its bins executable. npm makes a package's bin files executable when it
- * installs it (from the registry, a tarball or a folder); `npm run build` rewrites dist/ without that mode, and
- * npx refuses a bin that is not executable.
+ * `pulumi-gamehost` is this clone (whose build leaves its bins executable, as npm's install does).
  */
 export function installPackage(dir: string): void {
   linkNodeModules(dir);
-  const { bin } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
-    bin: Record<string, string>;
-  };
-  for (const file of Object.values(bin)) fs.chmodSync(path.join(REPO_ROOT, file), 0o755);
 }
 
 /** The port the docs start the emulator on. */
