@@ -3,6 +3,7 @@ import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { GamehostConfigError } from "../api/errors";
 import { parseWith } from "../api/validate";
+import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { FunctionDefinition } from "../kinds/functions";
 import { settledApart } from "./settledApart";
 
@@ -15,7 +16,11 @@ export function functionClient(
   options: { tokenRequired: boolean } = { tokenRequired: true },
 ): GamehostClient {
   const settings = readSettings((key) => pulumi.runtime.getConfig(key));
-  return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
+  return new GamehostClient({
+    ...(options.tokenRequired ? requireConnection(settings) : settings),
+    // A wait for the service's Retry-After is told as a warning of the stack, not left a silence.
+    ...dataSourceClientOptions((message) => void pulumi.log.warn(message)),
+  });
 }
 
 /**
@@ -42,7 +47,11 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
 export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
   return settledApart(async () => {
     const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
-    return definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+    try {
+      return await definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+    } catch (error) {
+      throw dataSourceFailure(error);
+    }
   });
 }
 

@@ -4,7 +4,7 @@
  * dynamic face. One table (`CONFIG_KEYS`) names them everywhere.
  */
 import { z } from "zod";
-import { GamehostClient } from "../api/client";
+import { type ClientOptions, GamehostClient } from "../api/client";
 import {
   CONFIG_KEYS,
   type ConfigLookup,
@@ -110,7 +110,14 @@ export function checkConfig(inputs: Record<string, unknown>, env = process.env):
 }
 
 /** A client for one operation, from the configured lookup: a missing token fails naming key and env var. */
-export function clientOf(lookup: ConfigLookup, options: { tokenRequired: boolean }): GamehostClient {
+export function clientOf(
+  lookup: ConfigLookup,
+  options: { tokenRequired: boolean },
+  extra: Pick<ClientOptions, "retry" | "onEvent"> = {},
+): GamehostClient {
   const settings = readSettings(lookup);
-  return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
+  return new GamehostClient({
+    ...(options.tokenRequired ? requireConnection(settings) : settings),
+    ...extra,
+  });
 }

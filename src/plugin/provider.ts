@@ -15,9 +15,11 @@ import { boundField, boundText, formatCount } from "../api/textBounds";
 import { toFieldIssues } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
 import { type CheckFailure, containsUnknown } from "../kinds/checks";
+import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
+import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { functionOf, type ResourceEntry, resourceOf } from "./registry";
@@ -436,7 +438,18 @@ export class GamehostProvider {
       const result = await this.withContext(
         call,
         { rpc: `Invoke of ${req.getTok()}` },
-        (ctx) => definition.run(ctx.client(), parsed.data, ctx.signal ? { signal: ctx.signal } : {}),
+        (ctx) =>
+          definition
+            .run(
+              clientOf(
+                this.lookup,
+                { tokenRequired: definition.needsToken },
+                dataSourceClientOptions(warnUser),
+              ),
+              parsed.data,
+              ctx.signal ? { signal: ctx.signal } : {},
+            )
+            .catch((error: unknown) => Promise.reject(dataSourceFailure(error))),
         definition.needsToken,
       );
       const plain = JSON.parse(JSON.stringify(result ?? {})) as PropertyMap;
