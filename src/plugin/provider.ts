@@ -24,6 +24,7 @@ import { grpcError, OperationAborted } from "./errors";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { functionOf, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
+import { withoutSecretGivens } from "./secretGivens";
 import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
@@ -310,7 +311,7 @@ export class GamehostProvider {
       });
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(inputs)) as PropertyMap, news)));
-      res.setFailuresList(failuresOf(failures));
+      res.setFailuresList(failuresOf(withoutSecretGivens(failures, news)));
       return res;
     });
   };
