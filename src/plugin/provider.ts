@@ -12,7 +12,7 @@ import type {
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
 import { boundField, boundText, formatCount } from "../api/textBounds";
-import { toFieldIssues } from "../api/validate";
+import { parseWith } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
 import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
@@ -428,14 +428,13 @@ export class GamehostProvider {
       if (!entry) throw new Error(`the gamehost provider has no function ${JSON.stringify(req.getTok())}`);
       const { definition } = entry;
       const res = new provproto.InvokeResponse();
-      const args = reveal(fromStruct(req.getArgs()));
-      const parsed = definition.args.safeParse(args);
-      if (!parsed.success) {
-        // The engine reports these as the invoke's failures, each naming the argument.
-        const issues = toFieldIssues(parsed.error);
-        res.setFailuresList(failuresOf(issues.map((i) => ({ property: i.path, reason: i.message }))));
-        return res;
-      }
+      // Bad arguments fail the invoke as one error naming each (INVALID_ARGUMENT), as the dynamic face
+      // does: returned as failures, the Go SDK (YAML, Go) prints them as a multi-line `1 error occurred: *`.
+      const args = parseWith(
+        definition.args,
+        reveal(fromStruct(req.getArgs())),
+        `arguments of ${definition.name}`,
+      );
       const result = await this.withContext(
         call,
         { rpc: `Invoke of ${req.getTok()}` },
@@ -447,7 +446,7 @@ export class GamehostProvider {
                 { tokenRequired: definition.needsToken },
                 dataSourceClientOptions(warnUser),
               ),
-              parsed.data,
+              args,
               ctx.signal ? { signal: ctx.signal } : {},
             )
             .catch((error: unknown) => Promise.reject(dataSourceFailure(error))),

@@ -267,6 +267,52 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
     });
   });
 
+  it("YAML: a failed invoke is one line of the package's, for a lookup and for a bad argument", {
+    timeout: 300_000,
+  }, async () => {
+    const dir = path.join(cli.root, "yaml-invoke");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      [
+        "name: yaml-invoke",
+        "runtime: yaml",
+        pluginProviderYaml().trimEnd(),
+        "variables:",
+        "  env:",
+        "    fn::invoke:",
+        "      function: gamehost:index:getEnvironment",
+        `      arguments: { game: ${MISSPELT_GAME}, environment: prod }`,
+        "  game:",
+        "    fn::invoke:",
+        "      function: gamehost:index:getGame",
+        "      arguments: { gameId: my-game }",
+        "outputs:",
+        "  gameId: ${env.gameId}",
+        "  name: ${game.game.nameId}",
+        "",
+      ].join("\n"),
+    );
+    const project = new CliProject(dir, cli.root);
+    await project.configure(connection(cli.emulator));
+    const output = await project.fails(["preview"]);
+    const diagnostics = output.slice(output.indexOf("Diagnostics:"));
+    const lookup = MISTAKES.find((m) => m.name === "name") as Mistake;
+    const errorLines = diagnostics.split("\n").filter((l) => l.trim().startsWith("error:"));
+    // Each invoke's failure is one line holding the package's message, once; the Go SDK's multi-line
+    // list of invoke failures (`1 error occurred: * … invoke failed: …`) is gone. What pulumi-yaml adds
+    // itself (`Error registering variable [env]: no diagnostics`) is not the plugin's to change.
+    for (const message of [
+      `${lookup.cause} (available: puzzle-quest, space-race).`,
+      "Invalid arguments of getGame: gameId: must be a UUID",
+    ]) {
+      const lines = errorLines.filter((l) => l.includes(message));
+      expect(lines, `${message} in:\n${diagnostics}`).toHaveLength(1);
+    }
+    expect(diagnostics).not.toMatch(/error occurred|invoke failed|^\s+at /m);
+    for (const secret of secrets()) expect(output).not.toContain(secret);
+  });
+
   describe("README's and the docs' programs, as written, with a mistake", () => {
     /** Every TypeScript block of README.md and docs/*.md that reads game data from the package. */
     const programs = (): { where: string; program: string }[] => {
