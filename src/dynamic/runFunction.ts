@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
+import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import { parseWith } from "../api/validate";
 import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
@@ -34,6 +35,7 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
     return functionClient({ tokenRequired: definition.needsToken });
   } catch (error) {
     if (!(error instanceof GamehostConfigError)) throw error;
+    withLookalikeHint(error, Object.keys(pulumi.runtime.allConfig()));
     const first = configErrors.get(error.message) ?? error;
     configErrors.set(error.message, first);
     throw first;

@@ -15,6 +15,7 @@ import {
   readSettings,
   requireConnection,
 } from "../api/config";
+import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import type { CheckFailure } from "../kinds/checks";
 
@@ -86,6 +87,11 @@ export function checkConfig(inputs: Record<string, unknown>, env = process.env):
   const failed = (error: unknown) => {
     if (!(error instanceof GamehostConfigError)) throw error;
     const name = error.key.slice(error.key.indexOf(":") + 1);
+    // A key set in another case or misspelt (`gamehost:baseURL`) arrives as an input of its own name.
+    withLookalikeHint(
+      error,
+      Object.keys(inputs).map((key) => `gamehost:${key}`),
+    );
     failures.push({ property: name, reason: error.message });
   };
   let settings: ReturnType<typeof readSettings>;
