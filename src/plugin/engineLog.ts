@@ -23,7 +23,12 @@ export function engineAddressOf(argv: readonly string[]): string | undefined {
 /** Connects the messages to the engine at `address` (none: they go to stderr, which the engine logs). */
 export function connectEngine(address: string | undefined): void {
   engine?.close();
-  engine = address ? new enginerpc.EngineClient(address, grpc.credentials.createInsecure()) : undefined;
+  try {
+    engine = address ? new enginerpc.EngineClient(address, grpc.credentials.createInsecure()) : undefined;
+  } catch {
+    // Messages are a courtesy: a plugin that cannot send them still serves (they go to stderr).
+    engine = undefined;
+  }
 }
 
 /** Shows `message` to the user as a warning. Never throws: a message that cannot be sent is dropped. */
