@@ -288,7 +288,9 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
         "      function: gamehost:index:getGame",
         "      arguments: { gameId: my-game }",
         "outputs:",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pulumi YAML interpolation, not JavaScript
         "  gameId: ${env.gameId}",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pulumi YAML interpolation, not JavaScript
         "  name: ${game.game.nameId}",
         "",
       ].join("\n"),
