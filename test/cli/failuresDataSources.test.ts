@@ -138,6 +138,8 @@ function expectReported(run: WatchedRun, mistake: Mistake, secrets: readonly str
   expect(output, "no stack trace").not.toMatch(/^\s+at /m);
   const diagnostics = output.slice(output.indexOf("Diagnostics:"));
   expect(diagnostics).toContain(mistake.cause);
+  // The data source's message alone: the SDK's prefix for a resource input it reached adds nothing.
+  expect(diagnostics).not.toContain("error serializing property");
   expect(diagnostics).toContain(mistake.fix);
   for (const secret of secrets) expect(output).not.toContain(secret);
 }
@@ -282,6 +284,54 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
       const run = await watchedPreview(project, c.mistake.name, { FACE: c.face, FORM: c.form });
       expectReported(run, c.mistake, secrets());
     });
+  });
+
+  it("YAML: a failed invoke is one line of the package's, for a lookup and for a bad argument", {
+    timeout: 300_000,
+  }, async () => {
+    const dir = path.join(cli.root, "yaml-invoke");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      [
+        "name: yaml-invoke",
+        "runtime: yaml",
+        pluginProviderYaml().trimEnd(),
+        "variables:",
+        "  env:",
+        "    fn::invoke:",
+        "      function: gamehost:index:getEnvironment",
+        `      arguments: { game: ${MISSPELT_GAME}, environment: prod }`,
+        "  game:",
+        "    fn::invoke:",
+        "      function: gamehost:index:getGame",
+        "      arguments: { gameId: my-game }",
+        "outputs:",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pulumi YAML interpolation, not JavaScript
+        "  gameId: ${env.gameId}",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pulumi YAML interpolation, not JavaScript
+        "  name: ${game.game.nameId}",
+        "",
+      ].join("\n"),
+    );
+    const project = new CliProject(dir, cli.root);
+    await project.configure(connection(cli.emulator));
+    const output = await project.fails(["preview"]);
+    const diagnostics = output.slice(output.indexOf("Diagnostics:"));
+    const lookup = MISTAKES.find((m) => m.name === "name") as Mistake;
+    const errorLines = diagnostics.split("\n").filter((l) => l.trim().startsWith("error:"));
+    // Each invoke's failure is one line holding the package's message, once; the Go SDK's multi-line
+    // list of invoke failures (`1 error occurred: * … invoke failed: …`) is gone. What pulumi-yaml adds
+    // itself (`Error registering variable [env]: no diagnostics`) is not the plugin's to change.
+    for (const message of [
+      `${lookup.cause} (available: puzzle-quest, space-race).`,
+      "Invalid arguments of getGame: gameId: must be a UUID",
+    ]) {
+      const lines = errorLines.filter((l) => l.includes(message));
+      expect(lines, `${message} in:\n${diagnostics}`).toHaveLength(1);
+    }
+    expect(diagnostics).not.toMatch(/error occurred|invoke failed|^\s+at /m);
+    for (const secret of secrets()) expect(output).not.toContain(secret);
   });
 
   describe("README's and the docs' programs, as written, with a mistake", () => {
