@@ -9,13 +9,11 @@
  * ({@link startScript}).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import * as fs from "node:fs";
 import * as net from "node:net";
-import * as path from "node:path";
-import ts from "typescript";
 import { expect } from "vitest";
 import { blockId, type DocBlock } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
+import { writeCheckedModule } from "../support/moduleScript";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
 import { until } from "../support/until";
 
@@ -145,28 +143,7 @@ export class Background {
  * await; `dir` has the package in its node_modules) and starts its JavaScript with `node` in `dir`.
  */
 export function startScript(dir: string, name: string, source: string): Script {
-  const file = path.join(dir, `${name}.mts`);
-  fs.writeFileSync(file, source);
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ["node"],
-    typeRoots: [path.join(dir, "node_modules", "@types")],
-  });
-  const errors = ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-  expect(errors, `${name}.mts type-checks`).toEqual([]);
-  const js = path.join(dir, `${name}.mjs`);
-  fs.writeFileSync(
-    js,
-    ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText,
-  );
+  const js = writeCheckedModule(dir, name, source);
   return new Script(spawn(process.execPath, [js], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] }));
 }
 
