@@ -12,6 +12,11 @@ export class CommandError extends Error {
   override readonly name = "CommandError";
 }
 
+/** A bad command line (a flag's value, a missing flag): one line naming the flag and what is allowed, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
 /** Where to find the stack. */
 export interface StackTarget {
   /** The project folder (holds Pulumi.yaml). */
@@ -51,28 +56,26 @@ export async function openStack(target: StackTarget): Promise<Stack> {
   } catch (error) {
     throw new CommandError(`cannot open the Pulumi project in ${dir}: ${cliMessage(error)}`);
   }
-  let name = target.stack;
-  if (name === undefined) {
-    const current = await workspace.stack().catch(() => undefined);
-    if (!current) {
-      throw new CommandError(
-        `no stack is selected in ${dir}: pass --stack NAME or run \`pulumi stack select\``,
-      );
-    }
-    name = current.name;
-  }
+  // One `pulumi stack ls` answers both which stack is selected and which exist.
   const stacks = await workspace.listStacks().catch((error: unknown) => {
     throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
   });
+  const name = target.stack ?? stacks.find((s) => s.current)?.name;
+  if (name === undefined) {
+    throw new CommandError(
+      `no stack is selected in ${dir}: pass --stack NAME or run \`pulumi stack select\``,
+    );
+  }
   const known = stacks.map((s) => s.name);
-  const wanted = name;
-  const found = known.find((n) => n === wanted || n.endsWith(`/${wanted}`));
+  const found = known.find((n) => n === name || n.endsWith(`/${name}`));
   if (!found) {
     throw new CommandError(
       `stack ${JSON.stringify(name)} does not exist in ${dir} (stacks: ${known.join(", ") || "none"})`,
     );
   }
-  return Stack.select(found, workspace).catch((error: unknown) => {
-    throw new CommandError(`cannot select stack ${found}: ${cliMessage(error)}`);
-  });
+  // `Stack.select` runs `pulumi stack select`, which would change the folder's selected stack for the
+  // user's next `pulumi` (as `pulumi --stack X preview` does not). Every command a Stack runs passes
+  // `--stack` itself, and the stack is known to exist (above), so the selection is left alone.
+  workspace.selectStack = async () => {};
+  return Stack.select(found, workspace);
 }
