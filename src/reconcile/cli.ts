@@ -146,8 +146,8 @@ async function runRepair(values: ParsedValues, out: Print): Promise<number> {
 
 async function runDrift(values: ParsedValues, out: Print): Promise<number> {
   const stack = await openStack(target(values));
-  const client = await stackClient(stack);
-  const report = await drift(stack, client);
+  // The config is read beside the refresh preview (drift starts it first).
+  const report = await drift(stack, stackClient(stack));
   if (values.json) out(JSON.stringify({ ...report, drift: hasDrift(report) }));
   else for (const line of driftLines(report)) out(line);
   return hasDrift(report) ? EXIT.drift : EXIT.ok;
