@@ -21,6 +21,7 @@ const BENCHES = [
   { id: 9, script: "sea-startup.mjs", title: "The plugin as a single executable" },
   { id: 10, script: "dashboard.mjs", title: "Dashboard cost" },
   { id: 11, script: "fleet.mjs", title: "A Fleet through the real Pulumi CLI" },
+  { id: 12, script: "reconcile.mjs", title: "Reconcile (the gamehost command) through the real Pulumi CLI" },
 ];
 
 const args = process.argv.slice(2);
