@@ -30,10 +30,12 @@ const unit = [
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
+  "test/reconcile/cliMessage.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
-  "test/reconcile/**/*.test.ts",
+  // The gamehost command's scenarios through the real CLI (its usage errors and message text need none).
+  ...["adopt", "drift", "repair"].map((name) => `test/reconcile/${name}.test.ts`),
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
   "test/engine/demo.test.ts",
