@@ -111,8 +111,13 @@ export async function serveProvider(port = 0): Promise<RunningProvider> {
           resolve();
         });
         // The engine interrupts a plugin it is done with before it closes its connection, so a graceful
-        // shutdown would wait the whole 2 s on every run: once no call is running, nothing is left to finish.
-        handlers.whenIdle(() => server.forceShutdown());
+        // shutdown would wait the whole 2 s on every run: once no call is running, nothing is left to
+        // finish (and tryShutdown's callback may never come after a forced one).
+        handlers.whenIdle(() => {
+          clearTimeout(force);
+          server.forceShutdown();
+          resolve();
+        });
       }),
   };
 }
