@@ -54,6 +54,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two-core CI machines: provider-host and language-host processes are spawned per file.
     maxWorkers: 2,
+    // unit and integration run first, together; e2e after them, alone (a group of its own, so that it can have
+    // its own worker count).
     projects: [
       // Unit files share their workers' modules (no isolation): loading src/ and zod once per worker, not once
       // per file, takes the project's CPU from about 30 s to about 12 s. Each file starts and stops what it uses.
@@ -67,7 +69,18 @@ export default defineConfig({
           ...overDist,
         },
       },
-      { extends: true, test: { name: "e2e", include: e2e, ...overDist } },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: e2e,
+          ...overDist,
+          sequence: { groupOrder: 1 },
+          // A real-CLI scenario keeps about 0.65 of a core busy (test/cli/failures: 52 s of CPU in 81 s, the rest is
+          // the emulator's placement and readiness delays and process start-up): three at once fill two cores.
+          maxWorkers: 3,
+        },
+      },
     ],
   },
 });

@@ -18,8 +18,10 @@ const BENCHES = [
   { id: 6, script: "export.mjs", title: "Export" },
   { id: 7, script: "plugin-vs-dynamic.mjs", title: "Plugin vs dynamic host" },
   { id: 8, script: "real-cli.mjs", title: "Through the real Pulumi CLI" },
+  { id: 9, script: "sea-startup.mjs", title: "The plugin as a single executable" },
   { id: 10, script: "dashboard.mjs", title: "Dashboard cost" },
   { id: 11, script: "fleet.mjs", title: "A Fleet through the real Pulumi CLI" },
+  { id: 12, script: "reconcile.mjs", title: "Reconcile (the gamehost command) through the real Pulumi CLI" },
 ];
 
 const args = process.argv.slice(2);

@@ -6,12 +6,14 @@
 //     fastest and slowest, and the ratio of medians (SEA / today's).
 //   - Size: the SEA file, against what today's plugin needs on disk: the `node` binary plus the package's
 //     production install (dist, plugin and the production dependencies in node_modules).
-// `BENCH_RUNS` sets the runs per side (default 21). Builds the SEA into a temp folder first.
+// `BENCH_RUNS` sets the runs per side (default 21). Builds the SEA into a temp folder first. Its figures go to
+// `npm run bench`'s table (bench/run.mjs); none has a target: they are the measurement the issue asked for.
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { figure } from "./lib/stats.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
@@ -63,6 +65,12 @@ try {
   console.log(
     `spawn to port, ratio of medians (single executable / today): ${(median(times[names[1]]) / median(times[names[0]])).toFixed(2)}`,
   );
+  figure({ name: "spawn to port, today's plugin", values: times[names[0]], unit: " ms", digits: 0 });
+  figure({ name: "spawn to port, single executable", values: times[names[1]], unit: " ms", digits: 0 });
+  figure({
+    name: "spawn to port, single executable / today (ratio of medians)",
+    values: [median(times[names[1]]) / median(times[names[0]])],
+  });
 
   const production = execFileSync("npm", ["ls", "--omit=dev", "--all", "--parseable"], {
     cwd: ROOT,
@@ -79,6 +87,13 @@ try {
   console.log(
     `size, single executable: ${mib(seaBytes)} (node ${process.version} is ${mib(fs.statSync(process.execPath).size)} of it)`,
   );
+  figure({ name: "size, single executable", values: [seaBytes / 1024 / 1024], unit: " MiB", digits: 1 });
+  figure({
+    name: "size, today (node + package + production dependencies)",
+    values: [todayBytes / 1024 / 1024],
+    unit: " MiB",
+    digits: 1,
+  });
   console.log(
     `size, today: node ${mib(fs.statSync(process.execPath).size)} + package and production dependencies ${mib(todayBytes - fs.statSync(process.execPath).size)} = ${mib(todayBytes)}`,
   );

@@ -9,18 +9,33 @@ import { fileURLToPath } from "node:url";
 
 const HARNESS = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(HARNESS, "..", "package.json"));
+const REPO = path.join(HARNESS, "..");
 const DIST = path.join(HARNESS, "dist");
-const ENTRY = path.join(DIST, "index.js");
+// The harness compiles with rootDir `..`: it shares the package's wire-form property rules (src/plugin).
+const ENTRY = path.join(DIST, "harness", "src", "index.js");
 const STAMP = path.join(DIST, ".sources");
 
-/** Every harness source with its modification time: the build is current only while this is unchanged. */
-function sourceStamp(dir = path.join(HARNESS, "src")) {
+/** Every file under `dir`, sorted. */
+function filesUnder(dir) {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map((entry) => {
+    .flatMap((entry) => {
       const file = path.join(dir, entry.name);
-      return entry.isDirectory() ? sourceStamp(file) : `${file} ${statSync(file).mtimeMs}\n`;
-    })
+      return entry.isDirectory() ? filesUnder(file) : [file];
+    });
+}
+
+/**
+ * Every source of the build with its modification time: the harness's own, and the package sources that
+ * the last build compiled along (found from its output). The build is current only while this is unchanged.
+ */
+function sourceStamp() {
+  const shared = filesUnder(path.join(DIST, "src")).map((js) =>
+    path.join(REPO, path.relative(DIST, js)).replace(/\.js$/, ".ts"),
+  );
+  return [...filesUnder(path.join(HARNESS, "src")), ...shared]
+    .map((file) => `${file} ${existsSync(file) ? statSync(file).mtimeMs : "gone"}\n`)
     .join("");
 }
 
@@ -35,7 +50,7 @@ export function loadHarness() {
       { stdio: "inherit" },
     );
     if (build.status !== 0) throw new Error("could not compile the engine harness (harness/tsconfig.json)");
-    writeFileSync(STAMP, stamp);
+    writeFileSync(STAMP, sourceStamp());
   }
   return require(ENTRY);
 }

@@ -47,6 +47,8 @@ try {
         ["provrpc", "@pulumi/pulumi/proto/provider_grpc_pb"],
         ["pluginproto", "@pulumi/pulumi/proto/plugin_pb"],
         ["statusproto", "@pulumi/pulumi/proto/status_pb"],
+        ["engineproto", "@pulumi/pulumi/proto/engine_pb"],
+        ["enginerpc", "@pulumi/pulumi/proto/engine_grpc_pb"],
         ["structproto", "google-protobuf/google/protobuf/struct_pb"],
         ["emptyproto", "google-protobuf/google/protobuf/empty_pb"],
         ["anyproto", "google-protobuf/google/protobuf/any_pb"],

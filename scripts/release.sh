@@ -6,6 +6,12 @@
 #                                                      gamehost <version> --file <archive>` takes it: the
 #                                                      executable at the top, the package and its production
 #                                                      dependencies beside it (Node.js 20.11+ on PATH)
+#   pulumi-resource-gamehost-v<version>-linux-amd64-standalone.tar.gz
+#                                                      the same plugin as one executable that needs no Node.js
+#                                                      (a Node.js single executable application,
+#                                                      scripts/build-sea.mjs), built where this runs on
+#                                                      linux-x64 (the release runner); elsewhere, or with
+#                                                      RELEASE_SKIP_SEA=1, it is left out and the script says so
 #   python/                                            the generated Python SDK, as sdist and wheel
 #   go/                                                the generated Go SDK, a module folder to tag
 #   SHA256SUMS                                         checksums of the files above
@@ -56,6 +62,23 @@ chmod 755 "$PLUGIN/pulumi-resource-gamehost"
 for platform in "${PLATFORMS[@]}"; do
   tar -czf "$OUT/pulumi-resource-gamehost-v$VERSION-$platform.tar.gz" -C "$PLUGIN" .
 done
+
+# The single executable copies the `node` running the build: it is for that node's platform only, and needs the
+# dev dependencies that make it (esbuild, postject) and the built dist/ (npm pack's prepare, or the suite's build).
+HOST="$(node -p 'process.platform + "-" + process.arch')"
+if [[ "${RELEASE_SKIP_SEA:-}" == "1" ]]; then
+  step "single-executable plugin: skipped (RELEASE_SKIP_SEA=1)"
+elif [[ "$HOST" != "linux-x64" ]]; then
+  step "single-executable plugin: skipped (it is built on linux-x64; this is $HOST)"
+else
+  step "single-executable plugin (linux-x64)"
+  SEA="$STAGE/sea"
+  node "$ROOT/scripts/build-sea.mjs" "$SEA" >/dev/null
+  # It must start with no Node.js on PATH, and be this release's version.
+  SEA_VERSION="$(env -i "$SEA/pulumi-resource-gamehost" --version)"
+  [[ "$SEA_VERSION" == "pulumi-resource-gamehost $VERSION"* ]] || die "the single executable says \"$SEA_VERSION\", not version $VERSION"
+  tar -czf "$OUT/pulumi-resource-gamehost-v$VERSION-linux-amd64-standalone.tar.gz" -C "$SEA" pulumi-resource-gamehost
+fi
 
 if [[ "${RELEASE_SKIP_SDKS:-}" != "1" ]]; then
   PULUMI="$(command -v pulumi || true)"

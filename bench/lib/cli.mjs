@@ -25,7 +25,8 @@ export function cliVersion(cli) {
 
 /**
  * A CLI project in the new folder `dir` running `bench/programs/<program>` unchanged, with its own file
- * backend and PULUMI_HOME; `run(args)` resolves to the CLI's output and rejects on a non-zero exit.
+ * backend and PULUMI_HOME; `run(args)` resolves to the CLI's output and rejects on a non-zero exit; `env` is
+ * the environment of its runs (for another command on the same stack, such as `gamehost`).
  */
 export function cliProject(cli, dir, program) {
   mkdirSync(path.join(dir, "backend"), { recursive: true });
@@ -74,7 +75,7 @@ export function cliProject(cli, dir, program) {
           : reject(new Error(`pulumi ${args.join(" ")} → ${code}:\n${out.slice(-2000)}`)),
       );
     });
-  return { run };
+  return { run, env, dir };
 }
 
 /** `stack init bench`, then each of `config` set (plain), then `gamehost:token` set as a secret. */

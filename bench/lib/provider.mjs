@@ -30,7 +30,7 @@ export function providerTexts() {
  * object; it connects on the first call), and to Configure's answer.
  */
 export async function startFace(face, baseUrl, token) {
-  const { ProviderHost, makeSecret } = loadHarness();
+  const { ProviderHost, secret } = loadHarness();
   const config = { "gamehost:baseUrl": baseUrl, "gamehost:token": token };
   const env = { PULUMI_CONFIG: JSON.stringify(config), PULUMI_PROJECT: PROJECT };
   const start = performance.now();
@@ -45,7 +45,7 @@ export async function startFace(face, baseUrl, token) {
   if (face === "plugin") {
     const type = "pulumi:providers:gamehost";
     const urn = `urn:pulumi:${STACK}::${PROJECT}::${type}::default`;
-    const inputs = { baseUrl, token: makeSecret(token) };
+    const inputs = { baseUrl, token: secret(token) };
     const checked = await host.checkConfig({ urn, olds: {}, news: inputs });
     if (checked.failures.length) throw new Error(`CheckConfig failed: ${JSON.stringify(checked.failures)}`);
     await host.configure(
@@ -55,7 +55,7 @@ export async function startFace(face, baseUrl, token) {
     );
   } else {
     await host.configure(
-      { "gamehost:baseUrl": baseUrl, "gamehost:token": makeSecret(token) },
+      { "gamehost:baseUrl": baseUrl, "gamehost:token": secret(token) },
       Object.fromEntries(Object.entries(config).map(([k, v]) => [`pulumi-nodejs:config:${k}`, v])),
     );
   }

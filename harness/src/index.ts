@@ -17,11 +17,11 @@ export {
 export {
   containsSecrets,
   isSecret,
-  makeSecret,
+  reveal,
   SECRET_SIG,
   SIG_KEY,
+  secret,
   UNKNOWN,
-  unwrapSecrets,
 } from "./properties";
 export type { JsonValue, PropertyMap } from "./proto";
 export {

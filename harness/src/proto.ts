@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import type { Json } from "../../src/plugin/propertyValues";
 
 // Resolved rather than computed from this file's location, so the harness also works when compiled to
 // another directory (`__filename` exists under vitest and in CommonJS output).
@@ -57,28 +58,19 @@ export const RUN_ENTRY = sdkEntries(SDK_DIR).run;
 
 const sdkRequire = createRequire(path.join(SDK_DIR, "package.json"));
 
-/** `@grpc/grpc-js`, as the SDK resolves it. */
-export const grpc = sdkRequire("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
-/** `google.protobuf.Struct` / `Value` with `fromJavaScript` / `toJavaScript`. */
-export const structproto = sdkRequire(
-  "google-protobuf/google/protobuf/struct_pb",
-) as typeof import("google-protobuf/google/protobuf/struct_pb");
-/** `google.protobuf.Empty`. */
-export const emptyproto = sdkRequire(
-  "google-protobuf/google/protobuf/empty_pb",
-) as typeof import("google-protobuf/google/protobuf/empty_pb");
-/** `google.protobuf.Any`. */
-export const anyproto = sdkRequire(
-  "google-protobuf/google/protobuf/any_pb",
-) as typeof import("google-protobuf/google/protobuf/any_pb");
-/** `pulumirpc` provider messages (CheckRequest, ErrorResourceInitFailed, …). */
-export const provproto = sdkRequire(
-  "./proto/provider_pb",
-) as typeof import("@pulumi/pulumi/proto/provider_pb");
-/** `pulumirpc.ResourceProvider` client/service definitions. */
-export const provrpc = sdkRequire(
-  "./proto/provider_grpc_pb",
-) as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
+// The stubs the plugin also uses come from its module: one copy of each, sharing the SDK's grpc-js and
+// google-protobuf.
+export {
+  anyproto,
+  emptyproto,
+  grpc,
+  provproto,
+  provrpc,
+  statusproto,
+  structproto,
+} from "../../src/plugin/proto";
+export { fromStruct, toStruct } from "../../src/plugin/structs";
+
 /** `pulumirpc` resource-monitor messages. */
 export const resproto = sdkRequire(
   "./proto/resource_pb",
@@ -93,30 +85,7 @@ export const engproto = sdkRequire("./proto/engine_pb") as typeof import("@pulum
 export const engrpc = sdkRequire(
   "./proto/engine_grpc_pb",
 ) as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
-/** `google.rpc.Status`, which carries error details in `grpc-status-details-bin`. */
-export const statusproto = sdkRequire("./proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
-
 /** A JSON-compatible value as it travels in a `google.protobuf.Struct`. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = Json;
 /** A property bag in wire form (secrets and unknowns encoded with the SDK's signatures). */
-export type PropertyMap = Record<string, JsonValue>;
-
-/** Drops `undefined` members (Struct.fromJavaScript rejects them), as JSON would. */
-function toJson(value: unknown): JsonValue {
-  return JSON.parse(JSON.stringify(value ?? {})) as JsonValue;
-}
-
-/** Converts a wire-form property bag into a `google.protobuf.Struct`. */
-export function toStruct(value: PropertyMap): InstanceType<typeof structproto.Struct> {
-  const json = toJson(value);
-  if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw new TypeError("a Struct needs a plain object");
-  }
-  return structproto.Struct.fromJavaScript(json);
-}
-
-/** Converts a `google.protobuf.Struct` (possibly absent) into a wire-form property bag. */
-export function fromStruct(struct: InstanceType<typeof structproto.Struct> | undefined): PropertyMap {
-  if (struct === undefined) return {};
-  return struct.toJavaScript() as PropertyMap;
-}
+export type { PropertyMap } from "../../src/plugin/propertyValues";

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { ResourceState } from "./checkpoint";
 import { type ConfiguredProvider, DYNAMIC_PACKAGE, type ProviderSource, packageOf } from "./engine";
-import { makeSecret, removeSecrets } from "./properties";
+import { reveal, secret } from "./properties";
 import { type JsonValue, type PropertyMap, programSdkDir } from "./proto";
 import {
   type CheckFailure,
@@ -215,7 +215,7 @@ export class RunProviders implements ProviderSource {
           for (const [key, value] of Object.entries(inputs)) {
             if (INTERNAL_INPUTS.has(key)) continue;
             args[key] = value;
-            const plain = removeSecrets(value);
+            const plain = reveal(value);
             variables[`${pkg}:config:${key}`] = typeof plain === "string" ? plain : JSON.stringify(plain);
           }
           res = await host.configure(args, variables, { urn, id, name, type });
@@ -268,9 +268,9 @@ export function wireConfig(
   plain: Record<string, string>,
 ): Map<string, JsonValue> {
   const out = new Map<string, JsonValue>();
-  for (const [key, { secret }] of entries) {
+  for (const [key, entry] of entries) {
     const value = plain[key] ?? "";
-    out.set(key, secret ? makeSecret(value) : value);
+    out.set(key, entry.secret ? secret(value) : value);
   }
   return out;
 }

@@ -18,7 +18,7 @@ import { Crypter, TEST_PASSPHRASE } from "./crypter";
 import { Engine, StepError } from "./engine";
 import { MonitorServer } from "./monitor";
 import { programUsesTypeScript, runProgram } from "./programRunner";
-import { containsSecrets, removeSecrets } from "./properties";
+import { containsSecrets, reveal } from "./properties";
 import type { JsonValue, PropertyMap } from "./proto";
 import { type PluginLocation, RunProviders, type StartedProvider, wireConfig } from "./providers";
 import type { Diagnostic, OutputValue, RunResult, Step } from "./types";
@@ -307,7 +307,7 @@ export class Stack {
 function toOutputs(outputs: PropertyMap): Record<string, OutputValue> {
   const out: Record<string, OutputValue> = {};
   for (const [key, value] of Object.entries(outputs)) {
-    out[key] = { value: removeSecrets(value), secret: containsSecrets(value) };
+    out[key] = { value: reveal(value), secret: containsSecrets(value) };
   }
   return out;
 }

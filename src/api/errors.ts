@@ -63,12 +63,13 @@ export class GamehostError extends Error {
     super(boundText(message), options);
     Object.defineProperty(this, "__pulumiRunError", { value: true, enumerable: false });
     // The SDK prefixes the message of an error that fails an input (`error serializing property "x": …`)
-    // in place, once for every resource input the same rejected Output reaches: keep one of each prefix.
+    // in place, once for every resource input the same rejected Output reaches: the message names the
+    // cause and the fix on its own, so it is kept alone.
     let text = this.message;
     Object.defineProperty(this, "message", {
       get: () => text,
       set: (value: string) => {
-        text = boundText(withoutRepeatedContext(String(value)));
+        text = boundText(withoutSdkContext(String(value)));
       },
       enumerable: false,
       configurable: true,
@@ -92,11 +93,9 @@ export class GamehostError extends Error {
   }
 }
 
-/** `a: a: a: cause` → `a: cause`, for the SDK's repeated `error serializing property "x": ` prefixes. */
-function withoutRepeatedContext(message: string): string {
-  return message.replace(/^(?:error serializing property "[^"]*": )+/, (prefixes) =>
-    [...new Set(prefixes.match(/error serializing property "[^"]*": /g))].join(""),
-  );
+/** The message without the SDK's `error serializing property "x": ` prefixes, however many. */
+function withoutSdkContext(message: string): string {
+  return message.replace(/^(?:error serializing property "[^"]*": )+/, "");
 }
 
 /**

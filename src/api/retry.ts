@@ -104,6 +104,8 @@ export function backoffDelay(policy: ResolvedRetryPolicy, retry: number, random 
 export interface RetryNotice {
   /** Number of the attempt about to be sent (2 for the first retry). */
   attempt: number;
+  /** Most attempts the policy allows (its `maxRetries` + 1): `attempt 2 of 5`. */
+  maxAttempts: number;
   /** Wait before it, in ms. */
   delayMs: number;
   /** Status of the failed attempt, when it got an answer. */
@@ -188,6 +190,7 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
     state.totalDelayMs += delayMs;
     input.onRetry?.({
       attempt: retry + 1,
+      maxAttempts: policy.maxRetries + 1,
       delayMs,
       ...(answered ? { status } : {}),
       ...(code !== undefined && !answered ? { errorCode: code } : {}),

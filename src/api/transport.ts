@@ -58,6 +58,8 @@ export interface ClientEvent {
   status?: number;
   /** `retry`: number of the attempt about to be sent (2 for the first retry); `response`: attempts made. */
   attempt?: number;
+  /** `retry`: most attempts the call may make (`attempt` of `maxAttempts`). */
+  maxAttempts?: number;
   /** `retry`: wait before the next attempt, in ms. */
   delayMs?: number;
   /** `retry`: error code of a failed attempt that got no answer (e.g. `ECONNRESET`). */

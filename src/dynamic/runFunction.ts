@@ -1,8 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
+import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import { parseWith } from "../api/validate";
+import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { FunctionDefinition } from "../kinds/functions";
 import { settledApart } from "./settledApart";
 
@@ -15,7 +17,11 @@ export function functionClient(
   options: { tokenRequired: boolean } = { tokenRequired: true },
 ): GamehostClient {
   const settings = readSettings((key) => pulumi.runtime.getConfig(key));
-  return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
+  return new GamehostClient({
+    ...(options.tokenRequired ? requireConnection(settings) : settings),
+    // A wait for the service's Retry-After is told as a warning of the stack, not left a silence.
+    ...dataSourceClientOptions((message) => void pulumi.log.warn(message)),
+  });
 }
 
 /**
@@ -29,6 +35,7 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
     return functionClient({ tokenRequired: definition.needsToken });
   } catch (error) {
     if (!(error instanceof GamehostConfigError)) throw error;
+    withLookalikeHint(error, Object.keys(pulumi.runtime.allConfig()));
     const first = configErrors.get(error.message) ?? error;
     configErrors.set(error.message, first);
     throw first;
@@ -42,7 +49,11 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
 export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
   return settledApart(async () => {
     const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
-    return definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+    try {
+      return await definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+    } catch (error) {
+      throw dataSourceFailure(error);
+    }
   });
 }
 

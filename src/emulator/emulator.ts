@@ -9,7 +9,7 @@ import { EmulatorCore, type Handler } from "./core";
 import { DASHBOARD_PATH, Dashboard } from "./dashboard/index";
 import { Exchange, type ExchangeHost, parseTarget, type Target } from "./exchange";
 import { FaultQueue } from "./faults";
-import type { FaultController, PendingFault } from "./faultTypes";
+import { DEFAULT_RETRY_AFTER_MS, type FaultController, type PendingFault } from "./faultTypes";
 import { type Fixture, loadFixture } from "./fixture";
 import { internalError, methodNotAllowed, notFoundRoute, ServiceError, writeError } from "./http";
 import { type Listening, listen } from "./listener";
@@ -327,8 +327,9 @@ function rateLimited(until: number, retryAfter = new Date(until).toUTCString()):
  * that; `retry-after` as that date (the service's form) or, when asked, in seconds.
  */
 function rateLimitFault(fault: PendingFault, now: number): ServiceError {
-  const until = Math.ceil((now + fault.retryAfterMs) / 1000) * 1000;
+  const aheadMs = fault.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS;
+  const until = Math.ceil((now + aheadMs) / 1000) * 1000;
   return fault.retryAfter === "seconds"
-    ? rateLimited(until, String(Math.ceil(fault.retryAfterMs / 1000)))
+    ? rateLimited(until, String(Math.ceil(aheadMs / 1000)))
     : rateLimited(until);
 }

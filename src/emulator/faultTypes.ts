@@ -18,6 +18,9 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Largest `retryAfterMs`: 100 years, so the instant it names is always a valid HTTP date. */
 export const MAX_RETRY_AFTER_MS = 100 * 365.25 * 86_400_000;
 
+/** `retryAfterMs` of a `rate_limit` fault that names none. */
+export const DEFAULT_RETRY_AFTER_MS = 1000;
+
 /** Largest `count`: a fault that never runs out is as good as one this large. */
 export const MAX_FAULT_COUNT = 1_000_000_000;
 
@@ -61,8 +64,10 @@ export interface PendingFault {
   pathGlob?: string;
   kind: FaultKind;
   remaining: number;
-  retryAfter: "date" | "seconds";
-  retryAfterMs: number;
+  /** `rate_limit` faults only. */
+  retryAfter?: "date" | "seconds";
+  /** `rate_limit` faults only. */
+  retryAfterMs?: number;
   /** `latency` faults only. */
   latencyMs?: number;
   /** `error_status` faults only. */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { describeIssues } from "../api/issues";
 import { toFieldIssues } from "../api/validate";
 import {
+  DEFAULT_RETRY_AFTER_MS,
   FAULT_KINDS,
   FAULT_STATUSES,
   type FaultController,
@@ -71,6 +72,14 @@ export const FaultSpecJson = z
     error: "give path or pathGlob, not both",
     path: ["pathGlob"],
   })
+  .refine((spec) => spec.retryAfter === undefined || spec.kind === "rate_limit", {
+    error: 'is only for kind "rate_limit"',
+    path: ["retryAfter"],
+  })
+  .refine((spec) => spec.retryAfterMs === undefined || spec.kind === "rate_limit", {
+    error: 'is only for kind "rate_limit"',
+    path: ["retryAfterMs"],
+  })
   .refine((spec) => spec.latencyMs === undefined || spec.kind === "latency", {
     error: 'is only for kind "latency"',
     path: ["latencyMs"],
@@ -119,8 +128,10 @@ export class FaultQueue implements FaultController {
       ...(spec.pathGlob !== undefined ? { pathGlob: spec.pathGlob, glob: new PathGlob(spec.pathGlob) } : {}),
       kind: spec.kind,
       remaining: spec.count ?? 1,
-      retryAfter: spec.retryAfter ?? "date",
-      retryAfterMs: spec.retryAfterMs ?? 1000,
+      // Each kind carries its own settings only: a listed latency fault names no retry-after.
+      ...(spec.kind === "rate_limit"
+        ? { retryAfter: spec.retryAfter ?? "date", retryAfterMs: spec.retryAfterMs ?? DEFAULT_RETRY_AFTER_MS }
+        : {}),
       ...(spec.kind === "latency" ? { latencyMs: spec.latencyMs ?? 1000 } : {}),
       ...(spec.kind === "error_status" ? { status: spec.status ?? 503 } : {}),
     });

@@ -3,6 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { internalError, writeError } from "./http";
 
+/** How long an idle keep-alive connection stays open (the `Keep-Alive: timeout=` hint, in ms). */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** An HTTP server listening on 127.0.0.1. */
 export interface Listening {
   server: Server;
@@ -34,6 +37,11 @@ export async function listen(
       }
     }
   });
+  // Idle keep-alive connections are kept longer than clients keep them (undici: the server's hint less 2 s;
+  // browsers and load balancers: 60 s or less), so the client closes first. With Node's 5 s, a request sent
+  // just as the server timed the connection out (a busy event loop runs due timers before it reads sockets)
+  // can meet ECONNRESET: the likely cause of a reset once seen in test/emulator/export.test.ts.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   let connections = 0;
   server.on("connection", () => {
     connections++;

@@ -44,19 +44,32 @@ function segmentsOf(path: ReadonlyArray<PropertyKey>, mapPaths: MapPaths, keys: 
   return out;
 }
 
+/** Longest given string a check failure quotes: enough to spot a typo, not to echo a pasted blob. */
+export const MAX_GIVEN_CHARS = 40;
+
+/** The text that precedes the value a check failure quotes: faces that must hide it cut from here. */
+export const GIVEN_PREFIX = " (given: ";
+
 /**
- * ` (given: -1)` for a number or boolean the user gave at nested `segments`: the engine prints a nested
- * property's value as `{<nil>}` (it looks up top-level properties only), a top-level one as itself.
- * Strings are left out, as a secret's text could be one.
+ * ` (given: -1)` or ` (given: "htp")` for the value the user gave at nested `segments`: the engine prints
+ * a nested property's value as `{<nil>}` (it looks up top-level properties only), a top-level one as
+ * itself. A string is quoted, cut at {@link MAX_GIVEN_CHARS}, except where a user's own values live (a
+ * map's value such as an environment variable or a tag, an array's item such as an argument): those may
+ * hold a secret, and are never quoted.
  */
-function givenText(camelValue: unknown, segments: readonly string[]): string {
+function givenText(camelValue: unknown, segments: readonly string[], mapPaths: MapPaths): string {
   if (segments.length < 2) return "";
   let value: unknown = camelValue;
-  for (const segment of segments) {
+  let parentIsUserData = false;
+  for (const [i, segment] of segments.entries()) {
     if (typeof value !== "object" || value === null) return "";
+    parentIsUserData = Array.isArray(value) || isMapPath(segments.slice(0, i), mapPaths);
     value = (value as Record<string, unknown>)[segment];
   }
-  return typeof value === "number" || typeof value === "boolean" ? ` (given: ${value})` : "";
+  if (typeof value === "number" || typeof value === "boolean") return `${GIVEN_PREFIX}${value})`;
+  if (typeof value !== "string" || parentIsUserData) return "";
+  const cut = value.length > MAX_GIVEN_CHARS ? `${value.slice(0, MAX_GIVEN_CHARS)}…` : value;
+  return `${GIVEN_PREFIX}${JSON.stringify(cut)})`;
 }
 
 /**
@@ -93,7 +106,7 @@ export function checkWire(
         : [
             {
               property: propertyOf(issue.path, mapPaths, keys),
-              reason: `${issue.message}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys))}`,
+              reason: `${issue.message}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys), mapPaths)}`,
             },
           ],
     )

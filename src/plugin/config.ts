@@ -4,7 +4,7 @@
  * dynamic face. One table (`CONFIG_KEYS`) names them everywhere.
  */
 import { z } from "zod";
-import { GamehostClient } from "../api/client";
+import { type ClientOptions, GamehostClient } from "../api/client";
 import {
   CONFIG_KEYS,
   type ConfigLookup,
@@ -15,6 +15,7 @@ import {
   readSettings,
   requireConnection,
 } from "../api/config";
+import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import type { CheckFailure } from "../kinds/checks";
 
@@ -86,6 +87,11 @@ export function checkConfig(inputs: Record<string, unknown>, env = process.env):
   const failed = (error: unknown) => {
     if (!(error instanceof GamehostConfigError)) throw error;
     const name = error.key.slice(error.key.indexOf(":") + 1);
+    // A key set in another case or misspelt (`gamehost:baseURL`) arrives as an input of its own name.
+    withLookalikeHint(
+      error,
+      Object.keys(inputs).map((key) => `gamehost:${key}`),
+    );
     failures.push({ property: name, reason: error.message });
   };
   let settings: ReturnType<typeof readSettings>;
@@ -110,7 +116,14 @@ export function checkConfig(inputs: Record<string, unknown>, env = process.env):
 }
 
 /** A client for one operation, from the configured lookup: a missing token fails naming key and env var. */
-export function clientOf(lookup: ConfigLookup, options: { tokenRequired: boolean }): GamehostClient {
+export function clientOf(
+  lookup: ConfigLookup,
+  options: { tokenRequired: boolean },
+  extra: Pick<ClientOptions, "retry" | "onEvent"> = {},
+): GamehostClient {
   const settings = readSettings(lookup);
-  return new GamehostClient(options.tokenRequired ? requireConnection(settings) : settings);
+  return new GamehostClient({
+    ...(options.tokenRequired ? requireConnection(settings) : settings),
+    ...extra,
+  });
 }

@@ -8,8 +8,9 @@ import type { ServerErrorResponse } from "@grpc/grpc-js";
 import { GamehostConfigError, GamehostValidationError } from "../api/errors";
 import { boundText } from "../api/textBounds";
 import { PartialCreateError } from "../kinds/kind";
+import type { PropertyMap } from "./propertyValues";
 import { anyproto, grpc, provproto, statusproto } from "./proto";
-import { type PropertyMap, toStruct } from "./wire";
+import { toStruct } from "./structs";
 
 /** The engine's cancellation or a timeout ended the operation. */
 export class OperationAborted extends Error {

@@ -1,11 +1,12 @@
 /**
  * The `pulumi-resource-gamehost` process: serves the provider on a free loopback port and prints the
  * port as its first line of stdout, which is how the engine (or a language host's RunPlugin) finds it.
- * The engine address it is given as its argument is not needed: the provider calls no engine service.
+ * The engine address it is given as its argument receives the provider's warnings (engineLog.ts).
  */
 import * as path from "node:path";
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import { PACKAGE_NAME, PACKAGE_VERSION, REPOSITORY_URL } from "../version";
+import { connectEngine, engineAddressOf } from "./engineLog";
 import { grpc, provrpc } from "./proto";
 
 const PROGRAM = "pulumi-resource-gamehost";
@@ -129,6 +130,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stdout.write(`${command === "help" ? usage() : `${PROGRAM} ${PACKAGE_VERSION}`}\n`);
     return;
   }
+  connectEngine(engineAddressOf(argv));
   const running = await serveProvider();
   process.stdout.write(`${running.port}\n`);
   const stop = () => void running.stop().then(() => process.exit(0));

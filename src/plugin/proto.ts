@@ -30,3 +30,7 @@ export const anyproto = sdkRequire(
 ) as typeof import("google-protobuf/google/protobuf/any_pb");
 
 export type Struct = InstanceType<typeof structproto.Struct>;
+export const engineproto = sdkRequire("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
+export const enginerpc = sdkRequire(
+  "./proto/engine_grpc_pb",
+) as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");

@@ -12,17 +12,21 @@ import type {
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
 import { boundField, boundText, formatCount } from "../api/textBounds";
-import { toFieldIssues } from "../api/validate";
+import { parseWith } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
 import { type CheckFailure, containsUnknown } from "../kinds/checks";
+import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
+import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
+import { keepSecrecy, markSecret, type PropertyMap, reveal } from "./propertyValues";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { functionOf, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
-import { fromStruct, keepSecrecy, markSecret, type PropertyMap, reveal, toStruct } from "./wire";
+import { withoutSecretGivens } from "./secretGivens";
+import { fromStruct, toStruct } from "./structs";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
 
@@ -308,7 +312,7 @@ export class GamehostProvider {
       });
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(inputs)) as PropertyMap, news)));
-      res.setFailuresList(failuresOf(failures));
+      res.setFailuresList(failuresOf(withoutSecretGivens(failures, news)));
       return res;
     });
   };
@@ -425,18 +429,28 @@ export class GamehostProvider {
       if (!entry) throw new Error(`the gamehost provider has no function ${JSON.stringify(req.getTok())}`);
       const { definition } = entry;
       const res = new provproto.InvokeResponse();
-      const args = reveal(fromStruct(req.getArgs()));
-      const parsed = definition.args.safeParse(args);
-      if (!parsed.success) {
-        // The engine reports these as the invoke's failures, each naming the argument.
-        const issues = toFieldIssues(parsed.error);
-        res.setFailuresList(failuresOf(issues.map((i) => ({ property: i.path, reason: i.message }))));
-        return res;
-      }
+      // Bad arguments fail the invoke as one error naming each (INVALID_ARGUMENT), as the dynamic face
+      // does: returned as failures, the Go SDK (YAML, Go) prints them as a multi-line `1 error occurred: *`.
+      const args = parseWith(
+        definition.args,
+        reveal(fromStruct(req.getArgs())),
+        `arguments of ${definition.name}`,
+      );
       const result = await this.withContext(
         call,
         { rpc: `Invoke of ${req.getTok()}` },
-        (ctx) => definition.run(ctx.client(), parsed.data, ctx.signal ? { signal: ctx.signal } : {}),
+        (ctx) =>
+          definition
+            .run(
+              clientOf(
+                this.lookup,
+                { tokenRequired: definition.needsToken },
+                dataSourceClientOptions(warnUser),
+              ),
+              args,
+              ctx.signal ? { signal: ctx.signal } : {},
+            )
+            .catch((error: unknown) => Promise.reject(dataSourceFailure(error))),
         definition.needsToken,
       );
       const plain = JSON.parse(JSON.stringify(result ?? {})) as PropertyMap;

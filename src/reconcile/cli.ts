@@ -12,7 +12,7 @@ import { stackClient } from "./connection";
 import { drift, driftLines, hasDrift } from "./drift";
 import { type PassResult, parseInterval, passLine, reconcileLoop } from "./reconcile";
 import { repair, repairLines } from "./repair";
-import { CommandError, openStack } from "./workspace";
+import { CommandError, openStack, UsageError } from "./workspace";
 
 /** Exit codes, for CI. */
 export const EXIT = { ok: 0, error: 1, usage: 2, drift: 3 } as const;
@@ -34,6 +34,9 @@ Commands:
   reconcile  repair + drift in a loop (every --interval, and when a game changes); --remediate runs up
   adopt      write a \`pulumi import --file\` file of the live servers the stack does not track
   sweep      list (and with --delete --yes delete) servers this package made that no given stack tracks
+
+Exit codes: 0 done (no drift), 1 error, 2 usage (an unknown command or option, a missing or bad option
+value such as --interval soon; nothing is run), 3 drift (or strays left).
 
 Run \`gamehost <command> --help\` for a command's options and exit codes.`,
   repair: `Usage: gamehost repair [--dry-run] [options]
@@ -70,11 +73,11 @@ SIGTERM stop the loop between passes, never during one. A stack locked by anothe
 pass with a line saying so (the backend's lock: two reconcilers never update one stack at once).
 
   --once         one pass, then exit (cron, CI)
-  --interval D   time between passes: 30s, 5m, 1h (default 5m)
+  --interval D   time between passes, from 1s to 24h: 30s, 5m, 1h (default 5m)
   --remediate    run \`pulumi up --refresh\` when something tracked drifted
 
-Exit codes (--once): 0 no drift or remediated, 3 drift left, 1 error, 2 usage. The loop exits 0 when
-stopped, 1 when its last pass failed.
+Exit codes (--once): 0 no drift or remediated, 3 drift left, 1 error, 2 usage (a bad --interval, before
+any pass). The loop exits 0 when stopped, 1 when its last pass failed.
 
 ${COMMON}`;
 
@@ -143,8 +146,8 @@ async function runRepair(values: ParsedValues, out: Print): Promise<number> {
 
 async function runDrift(values: ParsedValues, out: Print): Promise<number> {
   const stack = await openStack(target(values));
-  const client = await stackClient(stack);
-  const report = await drift(stack, client);
+  // The config is read beside the refresh preview (drift starts it first).
+  const report = await drift(stack, stackClient(stack));
   if (values.json) out(JSON.stringify({ ...report, drift: hasDrift(report) }));
   else for (const line of driftLines(report)) out(line);
   return hasDrift(report) ? EXIT.drift : EXIT.ok;
@@ -191,14 +194,14 @@ async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
 /** The game, environment and tags of adopt and sweep. */
 function scopeOf(values: ParsedValues): Scope {
   if (!values.game || !values.environment) {
-    throw new CommandError(
+    throw new UsageError(
       "--game and --environment are required (the ids of the game and environment to list)",
     );
   }
   const tags: Record<string, string> = {};
   for (const t of values.tag ?? []) {
     const at = t.indexOf("=");
-    if (at <= 0) throw new CommandError(`--tag ${JSON.stringify(t)}: expected KEY=VALUE`);
+    if (at <= 0) throw new UsageError(`--tag ${JSON.stringify(t)}: expected KEY=VALUE`);
     tags[t.slice(0, at)] = t.slice(at + 1);
   }
   return { gameId: values.game, environmentId: values.environment, tags };
@@ -260,7 +263,7 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
 /** The one stack of a command that takes one. */
 function target(values: ParsedValues): { cwd: string; stack: string | undefined } {
   if ((values.stack?.length ?? 0) > 1)
-    throw new CommandError("--stack is given more than once (only sweep takes several)");
+    throw new UsageError("--stack is given more than once (only sweep takes several)");
   return { cwd: values.cwd ?? process.cwd(), stack: values.stack?.[0] };
 }
 
@@ -329,6 +332,11 @@ export async function main(
   try {
     return await run(values, out);
   } catch (error) {
+    // A bad flag value is the command line's fault, as an unknown flag is: exit 2, before anything ran.
+    if (error instanceof UsageError) {
+      err(`gamehost ${command}: ${error.message} (see gamehost ${command} --help)`);
+      return EXIT.usage;
+    }
     const known = error instanceof CommandError || error instanceof GamehostError;
     const message = error instanceof Error ? error.message : String(error);
     const line = known ? message : `unexpected failure: ${message}`;

@@ -122,32 +122,17 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
   return undefined;
 }
 
-/** Drift of `stack`: a refresh preview, pending creates and strays. */
-export async function drift(stack: Stack, client: GamehostClient): Promise<DriftReport> {
-  const deployment = await exportedState(stack);
-  const servers = stateServers(deployment);
-  const scopes = servers.flatMap((s) => {
-    const scope = serverScope(s);
-    return scope ? [scope] : [];
-  });
-  const strayTags = sharedTags(servers);
-  const tracked = new Set(servers.map((s) => s.id ?? ""));
-  const pendingCreates = (deployment.pending_operations ?? [])
-    .filter((op) => op.type === "creating")
-    .map((op) => op.resource.urn);
-  for (const op of deployment.pending_operations ?? []) {
-    const scope = serverScope(op.resource);
-    if (op.type === "creating" && scope) scopes.push(scope);
-  }
-  // The service first: a rejected token is one line from the service, not a provider failure in the
-  // middle of the refresh. Without a tag shared by the stack's servers, any server of the environment
-  // would look like this stack's: strays are then only looked for when the stack's servers share a tag.
-  let strays: Stray[] = [];
-  const [first] = scopes;
-  if (Object.keys(strayTags).length > 0) strays = await findStrays(client, scopes, strayTags, tracked);
-  else if (first) await client.listServers(first.gameId, first.environmentId, { tags: strayTags });
+/**
+ * Drift of `stack`: a refresh preview, pending creates and strays. The refresh preview (a CLI run that
+ * reads every resource, the long part) starts at once; the state export, the stack's config (behind
+ * `client`) and the service's lists run beside it.
+ */
+export async function drift(
+  stack: Stack,
+  client: GamehostClient | Promise<GamehostClient>,
+): Promise<DriftReport> {
   const drifted: DriftedResource[] = [];
-  await stack
+  const preview = stack
     .previewRefresh({
       onEvent: (event) => {
         const d = driftOf(event);
@@ -157,7 +142,39 @@ export async function drift(stack: Stack, client: GamehostClient): Promise<Drift
     .catch((error: unknown) => {
       throw new CommandError(`the refresh preview of stack ${stack.name} failed: ${cliMessage(error)}`);
     });
-  return { stack: stack.name, drifted, strays, pendingCreates, strayTags };
+  // Handled below: a failure of the preview must not end the process before the service's answer.
+  preview.catch(() => undefined);
+  try {
+    const [deployment, service] = await Promise.all([exportedState(stack), client]);
+    const servers = stateServers(deployment);
+    const scopes = servers.flatMap((s) => {
+      const scope = serverScope(s);
+      return scope ? [scope] : [];
+    });
+    const strayTags = sharedTags(servers);
+    const tracked = new Set(servers.map((s) => s.id ?? ""));
+    const pendingCreates = (deployment.pending_operations ?? [])
+      .filter((op) => op.type === "creating")
+      .map((op) => op.resource.urn);
+    for (const op of deployment.pending_operations ?? []) {
+      const scope = serverScope(op.resource);
+      if (op.type === "creating" && scope) scopes.push(scope);
+    }
+    // Without a tag shared by the stack's servers, any server of the environment would look like this
+    // stack's: strays are then only looked for when the stack's servers share a tag. One list is asked
+    // either way, so that a rejected token is one line from the service, not a provider failure in the
+    // middle of the refresh preview.
+    let strays: Stray[] = [];
+    const [first] = scopes;
+    if (Object.keys(strayTags).length > 0) strays = await findStrays(service, scopes, strayTags, tracked);
+    else if (first) await service.listServers(first.gameId, first.environmentId, { tags: strayTags });
+    await preview;
+    return { stack: stack.name, drifted, strays, pendingCreates, strayTags };
+  } catch (error) {
+    // The service's or the state's failure is the one reported; the preview's CLI run ends first.
+    await preview.catch(() => undefined);
+    throw error;
+  }
 }
 
 /** One line per finding, then a summary, for people. */

@@ -11,7 +11,7 @@ import type { GamehostClient } from "../api/client";
 import { type DriftReport, drift, exportedState, hasDrift, stateServers } from "./drift";
 import { type RepairReport, repair } from "./repair";
 import { serverScope } from "./state";
-import { CommandError, cliMessage } from "./workspace";
+import { CommandError, cliMessage, UsageError } from "./workspace";
 
 export interface PassResult {
   pass: number;
@@ -187,13 +187,20 @@ export async function reconcileLoop(
   }
 }
 
-/** `5s`, `2m`, `1h` or plain seconds, as ms. */
+/** What `--interval` takes, for its usage error. */
+export const INTERVAL_FORM = "a duration from 1s to 24h, such as 30s, 5m or 1h";
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/**
+ * `5s`, `2m`, `1h`, `1500ms` or plain seconds, as ms; anything else is a usage error. Under 1 s a loop
+ * would only hammer the backend; over 24 h is a job for cron with `--once` (and past ~24.8 days Node's
+ * timers fire at once).
+ */
 export function parseInterval(text: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!match)
-    throw new CommandError(`--interval ${JSON.stringify(text)}: expected a duration such as 30s, 5m or 1h`);
-  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(match[2] ?? "s") as "ms" | "s" | "m" | "h"];
-  const ms = Number(match[1]) * unit;
-  if (ms < 1_000) throw new CommandError(`--interval ${text}: must be at least 1s`);
+  const ms = match ? Number(match[1]) * UNIT_MS[(match[2] ?? "s") as keyof typeof UNIT_MS] : Number.NaN;
+  if (!(ms >= 1_000 && ms <= 86_400_000))
+    throw new UsageError(`--interval ${JSON.stringify(text)}: expected ${INTERVAL_FORM}`);
   return ms;
 }

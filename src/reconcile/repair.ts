@@ -11,6 +11,9 @@
  * Automation API (`stack export` / `stack import`, which check the state), then a targeted `refresh` has
  * the face's own `read` record the server as the provider sees it.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import type { Server } from "../api/schemas";
@@ -60,6 +63,26 @@ function recorded(op: PendingOperation, serverId: string): StateResource {
   return { ...op.resource, id: serverId, inputs, outputs: { ...inputs } };
 }
 
+/**
+ * `stack.importStack`, without leaving the state behind. The Automation API writes the deployment it
+ * imports (exported with `--show-secrets`: the token in plaintext) to `<tmpdir>/automation-<n>`, readable
+ * by all, and leaves it there when `pulumi stack import` fails (a stack locked by another update). It is
+ * pointed at a folder of its own (mode 0700), removed whatever happens. Nothing else of this process runs
+ * meanwhile (repair is the first step of a pass).
+ */
+async function importPrivately(stack: Stack, state: Parameters<Stack["importStack"]>[0]): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-repair-"));
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  try {
+    await stack.importStack(state);
+  } finally {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Resolves every pending create of `stack`. With `dryRun`, reports what it would do and changes nothing. */
 export async function repair(stack: Stack, client: GamehostClient, dryRun = false): Promise<RepairReport> {
   const exported = await stack.exportStack().catch((error: unknown) => {
@@ -87,7 +110,7 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
     resources: [...(deployment.resources ?? []), ...imported],
     pending_operations: remaining,
   };
-  await stack.importStack({ version: exported.version, deployment: edited }).catch((error: unknown) => {
+  await importPrivately(stack, { version: exported.version, deployment: edited }).catch((error: unknown) => {
     throw new CommandError(`cannot write the state of stack ${stack.name}: ${cliMessage(error)}`);
   });
   if (imported.length > 0) {

@@ -12,6 +12,11 @@ export class CommandError extends Error {
   override readonly name = "CommandError";
 }
 
+/** A bad command line (a flag's value, a missing flag): one line naming the flag and what is allowed, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
 /** Where to find the stack. */
 export interface StackTarget {
   /** The project folder (holds Pulumi.yaml). */
@@ -20,15 +25,55 @@ export interface StackTarget {
   stack?: string | undefined;
 }
 
-/** The last line of a CLI failure worth showing (the CLI prints `error: …`). */
+/** The engine's report of a provider plugin that ended before acknowledging its Cancel. */
+const PREMATURE = /^error: Detected that (.+?) exited prematurely\.?$/;
+const DUMP_HEADER = "we have dumped the STDOUT and STDERR streams of the plugin:";
+
+/**
+ * What a plugin the CLI reported as "exited prematurely" printed (its most telling line), from the dump
+ * the CLI appends to that report; `undefined` when it printed nothing.
+ */
+function pluginDump(lines: readonly string[]): string | undefined {
+  const at = lines.findIndex((l) => l.includes(DUMP_HEADER));
+  if (at < 0) return undefined;
+  const first = lines[at]?.slice((lines[at]?.indexOf(DUMP_HEADER) ?? 0) + DUMP_HEADER.length) ?? "";
+  const dump: string[] = [first];
+  for (const l of lines.slice(at + 1)) {
+    const t = l.trim();
+    if (t.startsWith("error:") || t === "Resources:" || /^(stdout|stderr|err\?):/.test(t)) break;
+    dump.push(l);
+  }
+  const printed = dump.map((l) => l.trim()).filter((l) => l !== "");
+  const telling = printed.find((l) => /^(\w*Error\b|error\b|pulumi-resource-\w+:)/i.test(l)) ?? printed[0];
+  return telling && telling.length > 300 ? `${telling.slice(0, 300)}…` : telling;
+}
+
+/**
+ * The line of a CLI failure worth showing: the last `error: …` line the CLI printed. The engine's
+ * "Detected that <plugin> exited prematurely" report is never shown alone as the cause: the CLI makes it
+ * both when a plugin crashed and when a plugin did not answer its Cancel within 5 s as the CLI closed it
+ * (a CPU-starved one; then nothing failed), and it comes after the deployment's own error. It is named
+ * for what it is, with what the plugin printed.
+ */
 export function cliMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  const errors = text
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l.startsWith("error:"));
-  const line = errors.at(-1) ?? text.split("\n").find((l) => l.trim() !== "") ?? text;
-  return line.replace(/^error:\s*/, "").trim();
+  // The Automation API's message is `code: N\n stdout: …\n stderr: …`: a stream's first line carries its label.
+  const lines = text.split("\n").map((l) => l.trim().replace(/^(stdout|stderr):\s*/, ""));
+  const errors = lines.filter((l) => l.startsWith("error:"));
+  const premature = errors.map((l) => PREMATURE.exec(l)).find((m) => m !== null);
+  const cause = errors.filter((l) => !PREMATURE.test(l)).at(-1);
+  const strip = (l: string) => l.replace(/^error:\s*/, "").trim();
+  if (!premature) {
+    const line = cause ?? lines.find((l) => l !== "" && !/^code: -?\d+$/.test(l)) ?? text;
+    return strip(line);
+  }
+  const plugin = path.basename(premature[1] ?? "the provider plugin");
+  const printed = pluginDump(lines);
+  const report = printed
+    ? `the Pulumi CLI reports that the provider plugin ${plugin} exited prematurely; it printed: ${printed}`
+    : `the Pulumi CLI reports that the provider plugin ${plugin} "exited prematurely", and it printed nothing ` +
+      "(the CLI says so too of a plugin that did not answer its Cancel within 5 s as the CLI closed it)";
+  return cause ? `${strip(cause)} (${report})` : report;
 }
 
 /** Opens the project's workspace and its stack, or fails naming the folder or stack. */
@@ -51,28 +96,26 @@ export async function openStack(target: StackTarget): Promise<Stack> {
   } catch (error) {
     throw new CommandError(`cannot open the Pulumi project in ${dir}: ${cliMessage(error)}`);
   }
-  let name = target.stack;
-  if (name === undefined) {
-    const current = await workspace.stack().catch(() => undefined);
-    if (!current) {
-      throw new CommandError(
-        `no stack is selected in ${dir}: pass --stack NAME or run \`pulumi stack select\``,
-      );
-    }
-    name = current.name;
-  }
+  // One `pulumi stack ls` answers both which stack is selected and which exist.
   const stacks = await workspace.listStacks().catch((error: unknown) => {
     throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
   });
+  const name = target.stack ?? stacks.find((s) => s.current)?.name;
+  if (name === undefined) {
+    throw new CommandError(
+      `no stack is selected in ${dir}: pass --stack NAME or run \`pulumi stack select\``,
+    );
+  }
   const known = stacks.map((s) => s.name);
-  const wanted = name;
-  const found = known.find((n) => n === wanted || n.endsWith(`/${wanted}`));
+  const found = known.find((n) => n === name || n.endsWith(`/${name}`));
   if (!found) {
     throw new CommandError(
       `stack ${JSON.stringify(name)} does not exist in ${dir} (stacks: ${known.join(", ") || "none"})`,
     );
   }
-  return Stack.select(found, workspace).catch((error: unknown) => {
-    throw new CommandError(`cannot select stack ${found}: ${cliMessage(error)}`);
-  });
+  // `Stack.select` runs `pulumi stack select`, which would change the folder's selected stack for the
+  // user's next `pulumi` (as `pulumi --stack X preview` does not). Every command a Stack runs passes
+  // `--stack` itself, and the stack is known to exist (above), so the selection is left alone.
+  workspace.selectStack = async () => {};
+  return Stack.select(found, workspace);
 }

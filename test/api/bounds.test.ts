@@ -59,13 +59,23 @@ describe("total deadline of a call", () => {
   });
 
   it("leaves the CSV export stream to the caller: no deadline on it, the caller's signal still ends it", async () => {
+    // The stream stays open for longer than the call's deadline after it has opened; the deadline is wide so
+    // that opening fits it on a loaded machine (a 100-ms deadline once failed there).
+    const DEADLINE_MS = 1_000;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let requests = 0;
     const s = await scripted((_req, res) => {
       res.writeHead(200, { "content-type": "text/csv" });
       res.write("lobby_id\n");
-      setTimeout(() => res.end("1\n"), 300);
+      // The first stream ends when released; the second never does (only the caller's abort ends it).
+      if (++requests === 1) void released.then(() => res.end("1\n"));
     });
-    const c = client(s.url, { callTimeoutMs: 100 });
+    const c = client(s.url, { callTimeoutMs: DEADLINE_MS });
     const whole = await c.openExport(`${s.url}/uploads/u1/export.csv`);
+    setTimeout(release, DEADLINE_MS + 200);
     let text = "";
     for await (const chunk of whole) text += String(chunk);
     expect(text).toBe("lobby_id\n1\n");

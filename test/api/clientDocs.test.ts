@@ -9,12 +9,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { inspect, promisify } from "node:util";
-import ts from "typescript";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { GamehostClient } from "../../src/api";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { docBlock } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
+import { writeCheckedModule } from "../support/moduleScript";
 
 const PAGE = "docs/client.md";
 let emulator: RunningEmulator;
@@ -36,29 +36,7 @@ it(`${PAGE}'s first program type-checks and prints the caller's games`, { timeou
   const source = block.text
     .replaceAll("http://127.0.0.1:8787", emulator.url)
     .replaceAll("emu_user_alice", emulator.tokens.user);
-  const file = path.join(dir, "index.mts");
-  fs.writeFileSync(file, source);
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ["node"],
-    typeRoots: [path.join(dir, "node_modules", "@types")],
-  });
-  const errors = ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-  expect(errors).toEqual([]);
-
-  const js = path.join(dir, "index.mjs");
-  fs.writeFileSync(
-    js,
-    ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    }).outputText,
-  );
+  const js = writeCheckedModule(dir, "index", source);
   // Asynchronously: the emulator answers from this process's event loop.
   const run = await promisify(execFile)(process.execPath, [js], { cwd: dir, timeout: 60_000 });
   // What `console.log` prints for the name ids the user's token sees.

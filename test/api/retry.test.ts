@@ -171,9 +171,9 @@ describe("createRetryCallback", () => {
     expect(outcomes).toEqual([true, true, true, false, false]);
     expect(state.retries).toBe(3);
     expect(notices).toEqual([
-      { attempt: 2, delayMs: 2, status: 500 },
-      { attempt: 3, delayMs: 4, status: 500 },
-      { attempt: 4, delayMs: 4, status: 500 },
+      { attempt: 2, maxAttempts: 4, delayMs: 2, status: 500 },
+      { attempt: 3, maxAttempts: 4, delayMs: 4, status: 500 },
+      { attempt: 4, maxAttempts: 4, delayMs: 4, status: 500 },
     ]);
   });
 

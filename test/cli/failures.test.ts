@@ -83,11 +83,12 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
     },
     {
       name: "bad input",
-      web: { resources: { cpu: -1, memory: 256 } },
-      // The engine shows a nested property's value as `{<nil>}`; the reason gives the value.
+      web: { runtime: { build: "latest" } },
+      // The engine shows a nested property's value as `{<nil>}`; the reason gives the value, a string
+      // quoted (a number's `(given: -1)`: test/engine/errorText.test.ts).
       cause:
-        "resource 'web': property resources.cpu value {<nil>} has a problem: must be a positive integer (given: -1)",
-      fix: "resources.cpu",
+        "resource 'web': property runtime.build value {<nil>} has a problem: must be a UUID (e.g. 3f2b8a4e-5c1d-4e6f-9a7b-0c1d2e3f4a5b) (given: \"latest\")",
+      fix: "runtime.build",
     },
     {
       name: "an exhausted rate limit",

@@ -51,6 +51,37 @@ describe("admin routes", () => {
     expect((bad.body as { message: string }).message).toContain("kind");
   });
 
+  it("list each fault with the settings of its kind only, and refuse another kind's settings", async () => {
+    const injected = [
+      { kind: "latency", latencyMs: 300, path: "/cloud/games" },
+      { kind: "error_status", status: 502, path: "/cloud/games" },
+      { kind: "rate_limit", retryAfter: "seconds", retryAfterMs: 2_000, path: "/cloud/games" },
+      { kind: "reset", path: "/cloud/games" },
+    ];
+    let answer: unknown;
+    for (const spec of injected) answer = (await admin("POST", "/faults", spec)).body;
+    const common = { path: "/cloud/games", remaining: 1 };
+    const expected = [
+      { ...common, kind: "latency", latencyMs: 300 },
+      { ...common, kind: "error_status", status: 502 },
+      { ...common, kind: "rate_limit", retryAfter: "seconds", retryAfterMs: 2_000 },
+      { ...common, kind: "reset" },
+    ];
+    // toStrictEqual: a key the kind does not use (a latency fault's retryAfterMs) fails it.
+    expect(answer).toStrictEqual({ faults: expected });
+    expect((await admin("GET", "/faults")).body).toStrictEqual({ faults: expected });
+    await admin("DELETE", "/faults");
+    for (const field of ["retryAfter", "retryAfterMs"] as const) {
+      const value = field === "retryAfter" ? "date" : 500;
+      const wrong = await admin("POST", "/faults", { kind: "latency", [field]: value });
+      expect([wrong.status, codeOf(wrong)]).toEqual([400, "API_BAD_BODY"]);
+      expect((wrong.body as { message: string }).message).toContain(
+        `${field}: is only for kind "rate_limit"`,
+      );
+    }
+    expect((await admin("GET", "/faults")).body).toStrictEqual({ faults: [] });
+  });
+
   it("refuse a regular expression, and match an adversarial glob at once", async () => {
     // The pattern that froze the emulator at 99 % CPU when it took regular expressions.
     const evil = await admin("POST", "/faults", { kind: "error_500", pathRegex: "^([\\/a-z0-9-]+)+!$" });

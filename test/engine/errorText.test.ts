@@ -223,9 +223,9 @@ describe("both faces", () => {
     const program = errorsOf(up).filter((d) => d.source === "program");
     expect(program).toHaveLength(1);
     const message = program[0]?.message ?? "";
-    // The game's name reaches three resources' gameId: the SDK names the input, once.
+    // The game's name reaches three resources' gameId: the data source's message, once and alone.
     expect(message).toBe(
-      'error serializing property "gameId": No game "no-such-game" in the caller\'s games (available: puzzle-quest, space-race).',
+      'No game "no-such-game" in the caller\'s games (available: puzzle-quest, space-race).',
     );
     expectReadable(message, "no-such-game");
   });
@@ -249,7 +249,7 @@ describe("both faces", () => {
       expect(errors, errors.map((e) => e.message).join("\n")).toHaveLength(1);
       const message = errors[0]?.message ?? "";
       expect(message).toBe(
-        'error serializing property "gameId": No game "no-such-game" in the caller\'s games (available: puzzle-quest, space-race).',
+        'No game "no-such-game" in the caller\'s games (available: puzzle-quest, space-race).',
       );
       expectReadable(message, "no-such-game");
     },

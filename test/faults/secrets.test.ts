@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSecret, type RunResult, Stack, unwrapSecrets } from "../../harness/src";
+import { isSecret, type RunResult, reveal, Stack } from "../../harness/src";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist } from "../support/dist";
 import { serverTarget, startTestEmulator } from "../support/emulator";
@@ -123,7 +123,7 @@ describe.each(FACES)("secret sweep (%s face)", (face) => {
     // Where Pulumi keeps the export URL, it is a secret (encrypted at rest, wrapped once decrypted).
     const exported = stack.resources().find((r) => r.type === EXPORT_TYPE[face]);
     expect(isSecret(exported?.outputs.url)).toBe(true);
-    expect(unwrapSecrets(exported?.outputs.url ?? null)).toBe(historyUrl?.value);
+    expect(reveal(exported?.outputs.url ?? null)).toBe(historyUrl?.value);
     expect(stack.outputs().portalUrl).toEqual({ value: portalUrl?.value, secret: true });
     expect(fs.readFileSync(stack.checkpointFile, "utf8")).toContain('"ciphertext"');
     // Control: decrypted, the state holds the URL exactly as the sweep spells it, so a plain copy would be found.

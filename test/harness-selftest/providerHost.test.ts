@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeSecret, ProviderError, ProviderHost, UNKNOWN } from "../../harness/src";
+import { ProviderError, ProviderHost, secret, UNKNOWN } from "../../harness/src";
 import { removeTempDirs, tempDir } from "./helpers";
 
 // A `__provider` text like the SDK's closure serializer produces: a module whose `handler()` returns the
@@ -33,7 +33,7 @@ describe("ProviderHost (the SDK's dynamic provider host over gRPC)", () => {
 
   beforeAll(async () => {
     host = await ProviderHost.start({ cwd: tempDir() });
-    protocol = await host.configure({ "selftest:token": makeSecret("t0k") });
+    protocol = await host.configure({ "selftest:token": secret("t0k") });
   });
   afterAll(async () => {
     await host?.stop();

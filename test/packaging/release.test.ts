@@ -2,8 +2,12 @@
  * The release script (`npm run release`) as a maintainer runs it: every artifact in one folder (the npm
  * tarball, the plugin archives, the Python SDK's sdist and wheel, the Go SDK), with checksums, and the plugin archive installed the way users of other languages install it,
  * `pulumi plugin install resource gamehost <version> --file <archive>`, then used by a YAML program run
- * by the real CLI with no plugin path: the engine finds the installed plugin by name and version.
+ * by the real CLI with no plugin path: the engine finds the installed plugin by name and version. On linux-x64
+ * (where the release runs) also the standalone archive: the plugin as one executable that runs with no Node.js,
+ * which the CLI installs the same way.
  */
+
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -15,6 +19,9 @@ import { CliProject, realCli, realCliTitle, tempRoot, walk } from "../support/re
 import { mustRun, packRepo, readJson } from "./support";
 
 const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
+/** The release script builds the single-executable plugin on linux-x64 only (it copies the `node` it runs on). */
+const STANDALONE = process.platform === "linux" && process.arch === "x64";
+const STANDALONE_ARCHIVE = `pulumi-resource-gamehost-v${VERSION}-linux-amd64-standalone.tar.gz`;
 
 describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
   let root: string;
@@ -29,10 +36,11 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     const { tarball } = await packRepo(path.join(root, "pack"));
     await mustRun("bash", ["scripts/release.sh"], {
       cwd: REPO_ROOT,
-      timeoutMs: 300_000,
+      // The single-executable plugin adds its build (a bundle and a 100 MB copy of node) to the SDKs'.
+      timeoutMs: 480_000,
       env: { RELEASE_DIR: out, RELEASE_TARBALL: tarball },
     });
-  }, 320_000);
+  }, 500_000);
 
   afterAll(async () => {
     await emulator?.stop();
@@ -49,6 +57,7 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
         ...["darwin-amd64", "darwin-arm64", "linux-amd64", "linux-arm64"].map(
           (p) => `pulumi-resource-gamehost-v${VERSION}-${p}.tar.gz`,
         ),
+        ...(STANDALONE ? [STANDALONE_ARCHIVE] : []),
       ].sort(),
     );
     // The Python SDK as sdist and wheel of the package's version (not the generators' 0.0.0 placeholder).
@@ -106,4 +115,41 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     expect(outputs.firstGame).toBe(first?.display_name);
     project.expectNoLeak(emulator.tokens.user);
   });
+
+  it.skipIf(!STANDALONE)(
+    "the standalone archive: one executable that runs with no Node.js, installed by the CLI",
+    {
+      timeout: 300_000,
+    },
+    async () => {
+      const unpacked = path.join(root, "standalone");
+      fs.mkdirSync(unpacked);
+      await mustRun("tar", ["-xzf", path.join(out, STANDALONE_ARCHIVE), "-C", unpacked], { cwd: root });
+      expect(fs.readdirSync(unpacked)).toEqual(["pulumi-resource-gamehost"]);
+      // An empty environment: no PATH, so no node to fall back on.
+      const version = spawnSync(path.join(unpacked, "pulumi-resource-gamehost"), ["--version"], {
+        encoding: "utf8",
+        env: {},
+      });
+      expect(version.stdout.trim()).toBe(`pulumi-resource-gamehost ${VERSION}`);
+
+      const dir = path.join(root, "standalone-installed");
+      fs.mkdirSync(dir);
+      const project = new CliProject(dir, root);
+      await project.ok([
+        "plugin",
+        "install",
+        "resource",
+        "gamehost",
+        VERSION,
+        "--file",
+        path.join(out, STANDALONE_ARCHIVE),
+      ]);
+      const installed = walk(project.home).filter((f) => path.basename(f) === "pulumi-resource-gamehost");
+      expect(installed).toHaveLength(1);
+      expect(fs.statSync(installed[0] as string).size).toBe(
+        fs.statSync(path.join(unpacked, "pulumi-resource-gamehost")).size,
+      );
+    },
+  );
 });

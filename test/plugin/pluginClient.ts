@@ -88,8 +88,11 @@ export class PluginProcess {
   ) {}
 
   /** Spawns the executable as the engine does (engine address as argument) and connects. */
-  static async start(env: Record<string, string | undefined> = {}): Promise<PluginProcess> {
-    const child = spawn(PLUGIN_EXECUTABLE, ["127.0.0.1:1"], {
+  static async start(
+    env: Record<string, string | undefined> = {},
+    engineAddress = "127.0.0.1:1",
+  ): Promise<PluginProcess> {
+    const child = spawn(PLUGIN_EXECUTABLE, [engineAddress], {
       env: { ...process.env, NODE_OPTIONS: undefined, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
 import { serverArgs, serverTarget, startTestEmulator } from "../support/emulator";
@@ -171,6 +171,28 @@ describe("data sources", () => {
       /Invalid arguments of getGame: gameId: must be a UUID/,
     );
     expect(emulator.requests).toEqual([]);
+  });
+
+  it("tells a wait for the service's Retry-After as a warning of the stack", {
+    timeout: 20_000,
+  }, async () => {
+    emulator.faults.inject({ path: "/cloud/games", kind: "rate_limit", retryAfterMs: 1_000 });
+    const warnings: string[] = [];
+    const warn = vi.spyOn(pulumi.log, "warn").mockImplementation((message) => {
+      warnings.push(message);
+      return Promise.resolve();
+    });
+    try {
+      await gamehost.getGames();
+    } finally {
+      warn.mockRestore();
+      emulator.faults.clear();
+    }
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^GET \/cloud\/games: rate limited by the service; retrying in [1-3] s \(attempt 2 of 5\)$/,
+      ),
+    ]);
   });
 
   it("getBootstrap needs no token", async () => {

@@ -6,6 +6,8 @@
  * nothing. A change to the stack's game under the loop starts a pass without waiting for the interval,
  * and SIGTERM ends the loop between passes.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import { configure, programProject } from "../cli/programProject";
@@ -19,7 +21,7 @@ import {
   TYPES,
 } from "../engine/helpers";
 import { dist } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
+import { realCli, realCliTitle, walk } from "../support/realPulumi";
 import { gamehost, runGamehost, until } from "./helpers";
 
 interface DriftJson {
@@ -90,8 +92,12 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     const other = cli.start(["up", "--yes", "--skip-preview"]);
     try {
       await until("the other update's create", () => live().length === 2);
-      const locked = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+      // The other update's create is pending in the state: repair finds its server and tries to record it,
+      // and the backend's lock refuses. The state it tried to import (secrets in plaintext) is left nowhere.
+      const tmp = fs.mkdtempSync(path.join(setup.root, "tmp-"));
+      const locked = await runGamehost(cli, ["reconcile", "--once", "--remediate"], { env: { TMPDIR: tmp } });
       expect(locked.code, locked.stdout + locked.stderr).toBe(1);
+      expect(walk(tmp).filter((f) => fs.readFileSync(f).includes(setup.emulator.url))).toEqual([]);
       const lines = locked.stdout.trim().split("\n");
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/pass 1 \(start, [\d.]+s\): error: stack dev is locked by another update/);

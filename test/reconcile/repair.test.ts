@@ -168,7 +168,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     expect(Object.values(await cli.stateIds([TYPES.dynamic.server]))).toEqual(live().map((s) => s.id));
   });
 
-  it("bad input: a folder that is no project, an unknown stack: one line, exit 1", {
+  it("bad input: a folder that is no project, an unknown stack: one line, exit 1; --stack selects nothing", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const cli = programProject(setup.root, "repair-bad", SERVERS_PROJECT, SERVERS_PROGRAM);
@@ -182,6 +182,15 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     expect(unknown.stderr.trim()).toBe(
       `gamehost repair: stack "nope" does not exist in ${cli.dir} (stacks: dev)`,
     );
+    // `--stack` works on another stack without selecting it, as `pulumi --stack other preview` does.
+    await cli.ok(["stack", "init", "other"]);
+    await cli.ok(["stack", "select", "dev"]);
+    const other = await runGamehost(cli, ["drift", "--stack", "other"], {
+      env: { GAMEHOST_BASE_URL: setup.emulator.url, GAMEHOST_TOKEN: setup.emulator.tokens.user },
+    });
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout.trim()).toBe("other: no drift");
+    expect((await cli.ok(["stack", "--show-name"])).trim()).toBe("dev");
     const usage = await runGamehost(cli, ["repair", "--bogus"]);
     expect(usage.code).toBe(2);
     const help = await runGamehost(cli, ["repair", "--help"]);

@@ -6,8 +6,8 @@
 import { randomBytes } from "node:crypto";
 import type { ResourceState } from "../checkpoint";
 import {
-  annotateSecrets,
   changedKeys,
+  keepSecrecy,
   type MarshalOptions,
   markAdditionalSecretOutputs,
   marshalProperties,
@@ -168,7 +168,7 @@ async function importStep(
   const imported: ResourceState = {
     ...news,
     id: read.id || importId,
-    inputs: protocol.acceptSecrets ? read.inputs : annotateSecrets(read.inputs, {}),
+    inputs: protocol.acceptSecrets ? read.inputs : keepSecrecy(read.inputs, {}),
     outputs: read.properties,
     importId,
   };
@@ -203,7 +203,7 @@ async function check(
     ctx.state.fail(urn, checkFailureText(urn, news, res.failures));
   }
   // "If we could not pass secrets to the provider, retain the secret bit on any property with the same name."
-  return protocol.acceptSecrets ? res.inputs : annotateSecrets(res.inputs, news);
+  return protocol.acceptSecrets ? res.inputs : keepSecrecy(res.inputs, news);
 }
 
 /**
@@ -388,10 +388,10 @@ function same(ctx: EngineContext, news: ResourceState, old: ResourceState): Reso
 }
 
 /**
- * `provider_plugin.go: Create/Update` → `annotateSecrets(outs, inputs)` when the provider does not accept
+ * `provider_plugin.go: Create/Update` → `keepSecrecy(outs, inputs)` when the provider does not accept
  * secrets, then `step_executor.go: executeStep` marks `additionalSecretOutputs`.
  */
 function finishOutputs(outs: PropertyMap, news: ResourceState, protocol: ConfigureResult): PropertyMap {
-  const annotated = protocol.acceptSecrets ? outs : annotateSecrets(outs, news.inputs);
+  const annotated = protocol.acceptSecrets ? outs : keepSecrecy(outs, news.inputs);
   return markAdditionalSecretOutputs(annotated, news.additionalSecretOutputs ?? []);
 }

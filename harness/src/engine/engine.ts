@@ -7,7 +7,7 @@
  * transforms/hooks, component providers, parallel-diff, dependents of delete-before-replace.
  */
 import { type ResourceState, ROOT_STACK_TYPE } from "../checkpoint";
-import { annotateSecrets, deepEquals, marshalProperties } from "../properties";
+import { deepEquals, keepSecrecy, marshalProperties } from "../properties";
 import type { PropertyMap } from "../proto";
 import type { CheckFailure } from "../providerHost";
 import type { EngineContext, EngineOptions, Goal } from "./context";
@@ -180,9 +180,7 @@ export class Engine {
     }
     if (!res.id) this.run.fail(urn, `resource '${goal.id}' does not exist`, this.run.step("read", state));
     state.id = res.id;
-    state.outputs = protocol.acceptSecrets
-      ? res.properties
-      : annotateSecrets(res.properties, goal.properties);
+    state.outputs = protocol.acceptSecrets ? res.properties : keepSecrecy(res.properties, goal.properties);
     this.run.record(state);
     this.run.step("read", state);
     return state;

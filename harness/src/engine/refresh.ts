@@ -4,7 +4,7 @@
  * "the resource was missing") drops it.
  */
 import type { ResourceState } from "../checkpoint";
-import { annotateSecrets, deepEquals, marshalProperties } from "../properties";
+import { deepEquals, keepSecrecy, marshalProperties } from "../properties";
 import { ProviderError, type ProviderHost } from "../providerHost";
 import type { EngineContext } from "./context";
 import { isProviderType } from "./urn";
@@ -56,11 +56,11 @@ export async function refreshAll(ctx: EngineContext): Promise<void> {
       run.step("refresh", { ...old, id: "" }, { oldId: old.id, gone: true });
       continue;
     }
-    const outputs = acceptSecrets ? res.properties : annotateSecrets(res.properties, old.outputs);
+    const outputs = acceptSecrets ? res.properties : keepSecrecy(res.properties, old.outputs);
     const inputs = res.inputs
       ? acceptSecrets
         ? res.inputs
-        : annotateSecrets(res.inputs, old.inputs)
+        : keepSecrecy(res.inputs, old.inputs)
       : old.inputs;
     // A healthy read clears earlier init errors (RefreshStep.Apply builds the state with this read's errors).
     const { initErrors: _previous, ...rest } = old;

@@ -1,10 +1,9 @@
 /**
- * Property values as they cross the gRPC boundary: `google.protobuf.Struct` in, plain values for the
- * kinds, and back. Secrets travel as `{<sig key>: <secret sig>, value}` and preview unknowns as a
- * sentinel string (the SDK's `rpc.ts` signatures); this is the only code that knows either.
+ * Property values in the SDK's wire form: secrets travel as `{<sig key>: <secret sig>, value}` and preview
+ * unknowns as a sentinel string (the SDK's `rpc.ts` signatures), and the engine's rules for keeping secrets
+ * secret. Free of gRPC, so that the engine harness (harness/) applies the same rules as the plugin.
  */
 import { UNKNOWN } from "../kinds/checks";
-import { type Struct, structproto } from "./proto";
 
 /** `sdk/nodejs/runtime/rpc.ts: specialSigKey`. */
 export const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -77,19 +76,4 @@ export function markSecret(props: PropertyMap, names: readonly string[]): Proper
     if (value !== undefined && value !== UNKNOWN) result[name] = secret(value);
   }
   return result;
-}
-
-/** Drops `undefined` members (a Struct cannot hold them), as JSON does. */
-function toJson(value: unknown): PropertyMap {
-  return JSON.parse(JSON.stringify(value ?? {})) as PropertyMap;
-}
-
-/** A Struct (possibly absent) as a property map. */
-export function fromStruct(struct: Struct | undefined): PropertyMap {
-  return struct ? (struct.toJavaScript() as PropertyMap) : {};
-}
-
-/** A property map (or any plain object of the kinds) as a Struct. */
-export function toStruct(value: unknown): Struct {
-  return structproto.Struct.fromJavaScript(toJson(value));
 }

@@ -1,0 +1,50 @@
+/**
+ * The first config mistakes: a key in another case (`gamehost:baseURL`), misspelt (`gamehost:baseUri`), or
+ * without the package's namespace (`pulumi config set baseUrl …` sets `<project>:baseUrl`). The package reads
+ * only its own keys, so such a setting is silently ignored and the error says the key "is not set": it
+ * names the key the stack does set, so the fix is one rename away. Only key names are read, never values.
+ */
+import type { GamehostConfigError } from "./errors";
+
+const normalized = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/** Edit distance of two short strings (insertions, deletions, substitutions). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** Keys of `present` that look like `wanted` (`gamehost:baseUrl`) without being it. */
+export function lookalikeKeys(wanted: string, present: readonly string[]): string[] {
+  const name = normalized(wanted.slice(wanted.indexOf(":") + 1));
+  return present.filter((key) => {
+    if (key === wanted) return false;
+    // `<project>:config:baseUrl`, as some engines spell a project key, reads as `<project>:baseUrl`.
+    const own = normalized(key.slice(key.lastIndexOf(":") + 1));
+    return own === name || distance(own, name) <= (name.length > 5 ? 2 : 1);
+  });
+}
+
+/** `error` with the look-alike keys the stack sets named after its message (the same error, for `instanceof`). */
+export function withLookalikeHint(
+  error: GamehostConfigError,
+  present: readonly string[],
+): GamehostConfigError {
+  const keys = lookalikeKeys(error.key, present);
+  if (keys.length === 0) return error;
+  const named = keys.slice(0, 3).join(" and ");
+  error.message = `${error.message} The stack sets ${named}, which the package does not read: config keys are namespaced and case-sensitive (rename ${keys.length > 1 ? "one of them" : "it"} to ${error.key}).`;
+  return error;
+}

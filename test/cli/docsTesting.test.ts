@@ -1,0 +1,55 @@
+/**
+ * docs/testing.md's unit tests as written: the `file=` blocks of "Unit tests with `pulumi.runtime.setMocks`"
+ * (the program and its Vitest file) and of "Data sources under mocks" (a Vitest file with the emulator) written
+ * into a fresh project where the package, `@pulumi/pulumi` and Vitest are installed, then the section's command
+ * (`npx vitest run`) run there: both files and their tests must pass.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type DocBlock, docBlock, sectionBlocks } from "../support/docBlocks";
+import { linkNodeModules } from "../support/examples";
+import { CliProject, tempRoot } from "../support/realPulumi";
+import { runLine } from "./docCommands";
+
+const PAGE = "docs/testing.md";
+const MOCKS = "Unit tests with `pulumi.runtime.setMocks`";
+const DATA_SOURCES = "Data sources under mocks";
+
+let root: string;
+let project: CliProject;
+beforeAll(() => {
+  root = tempRoot("docs-testing");
+  const dir = path.join(root, "project");
+  fs.mkdirSync(dir);
+  linkNodeModules(dir);
+  fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "my-project", "main": "index.ts" }\n');
+  project = new CliProject(dir, root);
+});
+afterAll(() => {
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** The `file=` blocks of a section: what the page has the reader write. */
+const filesOf = (section: string): DocBlock[] =>
+  sectionBlocks(PAGE, section).filter((b) => b.file && !b.noRun);
+
+it(`${PAGE}: the setMocks test and the data-source test pass under npx vitest run`, {
+  timeout: 300_000,
+}, async () => {
+  const files = [...filesOf(MOCKS), ...filesOf(DATA_SOURCES)];
+  expect(files.map((b) => b.file)).toEqual(["index.ts", "index.test.ts", "dataSources.test.ts"]);
+  for (const block of files) fs.writeFileSync(path.join(project.dir, block.file as string), block.text);
+
+  const command = docBlock(PAGE, MOCKS, "sh").text.trim();
+  expect(command).toBe("npx vitest run");
+  // This suite's own Vitest settings stay out of the reader's run.
+  const ours = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((k) => k.startsWith("VITEST") || k === "TEST" || k === "NODE_ENV")
+      .map((k) => [k, undefined]),
+  );
+  const { stdout } = await runLine(project, command, { ...ours, NO_COLOR: "1" });
+  expect(stdout).toMatch(/Test Files\s+2 passed \(2\)/);
+  expect(stdout).toMatch(/Tests\s+2 passed \(2\)/);
+});
