@@ -45,18 +45,40 @@ export function commandOf(argv: readonly string[]): "help" | "version" | "serve"
  * implementations (zod schemas, the HTTP client) would double the time to print it. They are loaded
  * right after the port is printed, while the engine connects.
  */
-function lazyService(): { service: UntypedServiceImplementation; load(): UntypedServiceImplementation } {
+function lazyService(): {
+  service: UntypedServiceImplementation;
+  load(): UntypedServiceImplementation;
+  whenIdle(then: () => void): void;
+} {
   let loaded: UntypedServiceImplementation | undefined;
   const load = () => {
     loaded ??= new (require("./provider") as typeof import("./provider")).GamehostProvider().service();
     return loaded;
   };
+  // Calls still running, so that a stop can let them answer and then end at once.
+  let running = 0;
+  const idle: (() => void)[] = [];
+  const done = () => {
+    running--;
+    if (running === 0) for (const then of idle.splice(0)) then();
+  };
   const service: UntypedServiceImplementation = {};
   for (const method of Object.keys(provrpc.ResourceProviderService)) {
-    service[method] = (call: unknown, callback: unknown) =>
-      (load()[method] as (call: unknown, callback: unknown) => void)(call, callback);
+    service[method] = (call: unknown, callback: unknown) => {
+      const handler = load()[method] as (call: unknown, callback: unknown) => void;
+      if (typeof callback !== "function") return handler(call, callback);
+      running++;
+      handler(call, (...answer: unknown[]) => {
+        done();
+        (callback as (...answer: unknown[]) => void)(...answer);
+      });
+    };
   }
-  return { service, load };
+  const whenIdle = (then: () => void) => {
+    if (running === 0) then();
+    else idle.push(then);
+  };
+  return { service, load, whenIdle };
 }
 
 /** A running provider server. */
@@ -87,6 +109,14 @@ export async function serveProvider(port = 0): Promise<RunningProvider> {
         const force = setTimeout(() => server.forceShutdown(), 2_000);
         server.tryShutdown(() => {
           clearTimeout(force);
+          resolve();
+        });
+        // The engine interrupts a plugin it is done with before it closes its connection, so a graceful
+        // shutdown would wait the whole 2 s on every run: once no call is running, nothing is left to
+        // finish (and tryShutdown's callback may never come after a forced one).
+        handlers.whenIdle(() => {
+          clearTimeout(force);
+          server.forceShutdown();
           resolve();
         });
       }),

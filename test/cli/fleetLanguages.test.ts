@@ -1,13 +1,14 @@
 /**
- * The YAML and Python Fleet programs of docs/fleets.md as written, through the real `pulumi` CLI and its
- * YAML and Python hosts, against the emulator (the plugin run from this repository's plugin folder; the
- * Python SDK made by `pulumi package add` of the shipped schema file): up makes 2 + 1 ready servers of the
- * fleet, the outputs say so, destroy removes them.
+ * The YAML, Python and Go Fleet programs of docs/fleets.md as written, through the real `pulumi` CLI and
+ * its YAML, Python and Go hosts, against the emulator (the plugin run from this repository's plugin folder;
+ * the Python and Go SDKs made by `pulumi package add`): up makes 2 + 1 ready servers of the fleet, the
+ * outputs say so, destroy removes them.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
+import { sectionBlocks } from "../support/docBlocks";
 import { liveServers } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
@@ -73,6 +74,34 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet programs of docs/fleets.md"), 
     expect((await project.outputsJson()).ready).toEqual({ "us-east-atl": 2, "eu-central-fra": 1 });
     expectFleet();
     await project.ok(["destroy", "--yes", "--skip-preview"], env);
+    expect(liveServers(setup.emulator)).toEqual([]);
+    project.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("Go: pulumi package add, the program built by the Go host, up, outputs, destroy", {
+    timeout: 900_000,
+  }, async () => {
+    const dir = path.join(setup.root, "fleet-go");
+    fs.mkdirSync(dir);
+    // The project files of docs/languages.md's Go section as written (module, SDK version), with the program of docs/fleets.md.
+    for (const block of sectionBlocks("docs/languages.md", "Go").filter(
+      (b) => b.file && b.file !== "main.go",
+    ))
+      fs.writeFileSync(path.join(dir, block.file as string), block.text);
+    fs.writeFileSync(path.join(dir, "main.go"), fleetsDocBlock("Go", "go"));
+    const project = new CliProject(dir, setup.root);
+    await project.ok(["package", "add", PLUGIN_DIR]);
+    expect(fs.readFileSync(path.join(dir, "go.mod"), "utf8")).toContain(
+      "replace example.com/pulumi-gamehost/sdk/go => ./sdks/gamehost",
+    );
+    await project.configure({
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+    });
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    expect((await project.outputsJson()).ready).toEqual({ "us-east-atl": 2, "eu-central-fra": 1 });
+    expectFleet();
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(liveServers(setup.emulator)).toEqual([]);
     project.expectNoLeak(setup.emulator.tokens.user);
   });

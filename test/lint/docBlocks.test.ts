@@ -61,6 +61,7 @@ const RUN_BY: readonly RunBy[] = [
   { page: "docs/reference/server.md", section: "List", lang: "sh", test: "test/cli/listServers.test.ts" },
   { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },
+  { page: "docs/fleets.md", section: "Go", lang: "go", test: "test/cli/fleetLanguages.test.ts" },
   ...(
     [
       ["README.md", "The emulator", "bash"],

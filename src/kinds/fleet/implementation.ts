@@ -4,14 +4,23 @@
  * operations, so a fleet's server is created, looked up after an ambiguous answer, waited for and
  * deleted exactly as a Server is.
  */
+import { setMaxListeners } from "node:events";
 import type { RequestOptions } from "../../api/client";
 import { GamehostError, GamehostValidationError } from "../../api/errors";
 import { type Server, ServerScope, Uuid } from "../../api/schemas";
 import { containsUnknown } from "../checks";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { serverKind } from "../server/implementation";
-import { changedSpecFields, type ServerOutputs, serverOutputs, specOfServer } from "../server/spec";
+import {
+  changedSpecFields,
+  DEFAULT_READY_TIMEOUT_SECONDS,
+  missingForReady,
+  type ServerOutputs,
+  serverOutputs,
+  specOfServer,
+} from "../server/spec";
 import { converged, nextBatch, type PlannedServer, resolveBounds } from "./planner";
+import { awaitReady, type FleetLister, sharedLister } from "./readiness";
 import {
   checkFleet,
   FLEET_INPUT_FIELDS,
@@ -30,10 +39,15 @@ import {
   userTags,
 } from "./spec";
 
-/** Server creates, deletes and waits in flight at once: the service allows 16 POSTs a minute per client, bursts beyond are 429s the Server's create waits out. */
+/** Server creates and deletes in flight at once (readiness is one list for the whole fleet): the service allows 16 POSTs a minute per client, bursts beyond are 429s the Server's create waits out. */
 export const FLEET_CONCURRENCY = 16;
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
+
+/** Every request in flight listens to the operation's signal: more than Node's default 10 is the design, not a leak. */
+function expectListeners(ctx: OperationContext): void {
+  if (ctx.signal) setMaxListeners(4 * FLEET_CONCURRENCY, ctx.signal);
+}
 
 /** Runs at most `limit` tasks at once, however many callers share it. */
 export type Limiter = <R>(task: () => Promise<R>) => Promise<R>;
@@ -246,7 +260,11 @@ async function converge(
   const fail = (message: string): never => {
     throw new PartialCreateError(message, id, { ...result() });
   };
+  expectListeners(ctx);
   const limit = limiter(FLEET_CONCURRENCY);
+  const lister = sharedLister(() => liveMembers(ctx, fleet));
+  const run = (key: string, count: number) =>
+    runDatacenter(ctx, fleet, generation, status, key, count, limit, lister);
   try {
     const ids = await datacenterIds(ctx, fleet);
     status = reconciled(status, await liveMembers(ctx, fleet), fleet, generation);
@@ -267,11 +285,10 @@ async function converge(
     const plain = Object.keys(next).filter((k) => !rolling.includes(k));
     // Datacenters with nothing to roll (creates, scaling, heals, removals) run together; rollouts one datacenter at a time.
     await Promise.all([
-      ...plain.map((k) => runDatacenter(ctx, fleet, generation, status, k, fleet.datacenters[k] ?? 0, limit)),
-      ...removed.map((k) => runDatacenter(ctx, fleet, generation, status, k, 0, limit)),
+      ...plain.map((k) => run(k, fleet.datacenters[k] ?? 0)),
+      ...removed.map((k) => run(k, 0)),
     ]);
-    for (const key of rolling)
-      await runDatacenter(ctx, fleet, generation, status, key, fleet.datacenters[key] ?? 0, limit);
+    for (const key of rolling) await run(key, fleet.datacenters[key] ?? 0);
     for (const key of removed) if (status[key]?.servers.length === 0) delete status[key];
   } catch (error) {
     if (error instanceof PartialCreateError) throw error;
@@ -294,6 +311,7 @@ async function runDatacenter(
   key: string,
   count: number,
   limit: Limiter,
+  lister: FleetLister,
 ): Promise<void> {
   const entry = () => status[key] as FleetDatacenterStatus;
   const bounds = resolveBounds(fleet.rollout, count);
@@ -313,7 +331,7 @@ async function runDatacenter(
     if (batch.delete.length === 0 && batch.create === 0) {
       const waiting = servers.filter((s) => s.state !== "ready" && s.generation === generation);
       if (!waitForReady || waiting.length === 0) return;
-      await waitForServers(ctx, fleet, key, status, waiting, limit);
+      await waitForServers(ctx, fleet, key, status, waiting, lister);
       continue;
     }
     const errors: string[] = [];
@@ -330,8 +348,9 @@ async function runDatacenter(
     if (errors.length === 0 && batch.create > 0) {
       const slots = Array.from({ length: batch.create }, (_, i) => entry().nextSlot + i);
       entry().nextSlot += batch.create;
+      // One POST each; their readiness is awaited together, by the fleet's list, on the next pass.
       const made = await settleAll(slots, limit, async (slot) => {
-        const inputs = { ...memberInputs(fleet, entry().datacenter, slot), waitForReady };
+        const inputs = { ...memberInputs(fleet, entry().datacenter, slot), waitForReady: false };
         return (await serverKind.create(ctx, inputs)).outputs;
       });
       made.forEach((r, i) => {
@@ -352,46 +371,61 @@ async function runDatacenter(
   }
 }
 
-/** Waits (the Server's own wait) for servers of the current generation that are not ready yet. */
+/** Whether a listed server is ready: placed, with every port addressed (the Server's own rule). */
+const isReadyServer = (server: Server) => missingForReady(server).length === 0;
+
+/** Where waiting for readiness ends: readyTimeoutSeconds from now, or the engine's own timeout if sooner. */
+function readyDeadline(ctx: OperationContext, fleet: FleetInputs): { at: number; raise: string } {
+  const own = Date.now() + (fleet.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000;
+  return ctx.deadline !== undefined && ctx.deadline < own
+    ? { at: ctx.deadline, raise: "the customTimeouts of the resource" }
+    : { at: own, raise: "readyTimeoutSeconds" };
+}
+
+/** Waits for servers of the current generation that are not ready yet, through the fleet's shared list. */
 async function waitForServers(
   ctx: OperationContext,
   fleet: FleetInputs,
   key: string,
   status: Record<string, FleetDatacenterStatus>,
   waiting: readonly FleetServer[],
-  limit: Limiter,
+  lister: FleetLister,
 ): Promise<void> {
   const entry = () => status[key] as FleetDatacenterStatus;
+  const deadline = readyDeadline(ctx, fleet);
+  let outcomes: Awaited<ReturnType<typeof awaitReady>>;
+  try {
+    outcomes = await awaitReady(
+      waiting.map((m) => m.id),
+      lister,
+      isReadyServer,
+      deadline.at,
+      ctx.signal,
+    );
+  } catch (error) {
+    // The servers exist: they stay recorded as not ready, and the next `up` waits for them again.
+    throw new BatchFailed(
+      `In datacenter ${key}: checking whether ${waiting.length} new server(s) are ready failed: ${reasonOf(error)}`,
+    );
+  }
   const errors: string[] = [];
-  const results = await settleAll(waiting, limit, async (member) => {
-    const inputs = memberInputs(fleet, entry().datacenter, member.slot);
-    // Recorded as not ready: the Server's update fetches the server and waits for it.
-    const olds = {
-      ...inputs,
-      serverId: member.id,
-      createdAt: member.createdAt,
-      ports: {},
-      endpoints: {},
-    } as ServerOutputs;
-    return serverKind.update(ctx, member.id, olds, { ...inputs, waitForReady: true });
-  });
-  results.forEach((r, i) => {
-    const member = waiting[i] as FleetServer;
+  for (const member of waiting) {
+    const { server, outcome } = outcomes.get(member.id) ?? { outcome: "timeout" as const };
     const replace = (next: FleetServer | undefined) => {
       entry().servers = entry().servers.flatMap((s) => (s.id !== member.id ? [s] : next ? [next] : []));
     };
-    if (r.status === "fulfilled") replace(memberOf(r.value, member.slot, member.generation));
-    else {
-      const failure = r.reason;
-      if (failure instanceof PartialCreateError) {
-        const outputs = failure.properties as ServerOutputs;
-        replace(
-          outputs.destroyedAt === undefined ? memberOf(outputs, member.slot, member.generation) : undefined,
-        );
-      }
-      errors.push(`Server ${member.id}: ${reasonOf(failure)}`);
+    if (outcome === "ready" && server) replace(refreshed(member, server, fleet));
+    else if (outcome === "stopped") {
+      replace(undefined);
+      errors.push(`Server ${member.id} stopped before it was ready.`);
+    } else {
+      if (server) replace(refreshed(member, server, fleet));
+      const missing = server ? missingForReady(server).join(", ") : "its placement";
+      errors.push(
+        `Server ${member.id} was created but was not ready in time: still missing ${missing}. It is recorded in the stack; run \`pulumi up\` again to keep waiting, or raise ${deadline.raise}.`,
+      );
     }
-  });
+  }
   if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);
 }
 
@@ -483,6 +517,7 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
   },
 
   async delete(ctx, _id, outputs) {
+    expectListeners(ctx);
     const recorded = Object.values(outputs.status ?? {}).flatMap((e) => e.servers.map((s) => s.id));
     // Servers the state missed (an interrupted run) go too: nothing the fleet made outlives it.
     const live = outputs.fleetKey ? (await liveMembers(ctx, outputs)).map((s) => s.id) : [];
