@@ -162,9 +162,8 @@ describe.each(FACES)("a missing token (%s face)", (face) => {
   function expectNamesTokenSettings(result: RunResult): void {
     expect(result.error).toContain("gamehost:token");
     expect(result.error).toContain("GAMEHOST_TOKEN");
-    // Fails at the first use, with no wait or retry: the run is the hosts' start-up (1.5 s when idle,
-    // a few seconds on a loaded 2-core machine), far from a retry loop or readiness wait.
-    expect(result.durationMs).toBeLessThan(15_000);
+    // Fails at the first use, before any call: nothing reaches the service, so nothing was retried or waited
+    // for. (A bound on the run's wall time stood here and failed on a loaded machine: 19 s, all start-up.)
     expect(engine.emulator.requests).toEqual([]);
   }
 

@@ -63,7 +63,8 @@ describe("a data source answered 429", () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // "At once": far below the 45-s wait it replaced (a hang guard, with room for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(error).toBeInstanceOf(GamehostApiError);
     const failure = error as GamehostApiError;
     expect(failure.status).toBe(429);
