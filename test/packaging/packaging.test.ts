@@ -61,12 +61,13 @@ let packed: Packed;
 /** The registry's newest `@pulumi/pulumi` (asked online: also the check that the registry answers). */
 let newestSdk: string;
 
+// A hang guard: packing runs the build (tsc), which took over 3 min with two suites at once on 2 cores.
 beforeAll(async () => {
   workDir = tempDir("pack");
   // The registry first: without it nothing below can run, and the failure should say so.
   newestSdk = await latestVersion("@pulumi/pulumi", workDir);
   packed = await packRepo(workDir);
-}, 180_000);
+}, 600_000);
 
 // Removing the installs (several node_modules trees) can take longer than the default 30 s on a busy machine.
 afterAll(removeTempDirs, 120_000);
