@@ -8,7 +8,7 @@
 //     `pulumi refresh --preview-only` of the same stack, same run (goal ≤ 1.2×).
 // Uses the `pulumi` on PATH, else the pinned build (`npm run pulumi:build`); `gamehost` is dist's bin.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { cliCommand, cliProject, cliVersion, initStack } from "./lib/cli.mjs";
@@ -19,8 +19,12 @@ import { figure, interleaved, line, quantile, spread } from "./lib/stats.mjs";
 const LOOP_SERVERS = Number(process.env.BENCH_RECONCILE_SERVERS ?? 10);
 const DRIFT_SERVERS = Number(process.env.BENCH_DRIFT_SERVERS ?? 100);
 const ROUNDS = Number(process.env.BENCH_RECONCILE_ROUNDS ?? 3);
+// BENCH_RECONCILE_PARTS=b runs part (b) alone (default: both).
+const PARTS = process.env.BENCH_RECONCILE_PARTS ?? "ab";
 const INTERVAL_S = 5;
 const GAMEHOST = path.join(REPO, "dist", "reconcile", "cli.js");
+// BENCH_GAMEHOST_OTHER=<cli.js of another build> adds its `gamehost drift` to each round of part (b).
+const OTHER = process.env.BENCH_GAMEHOST_OTHER;
 
 const cli = cliCommand();
 line(
@@ -156,21 +160,55 @@ async function oneUp(p) {
   return ms;
 }
 
-// (b) A no-drift drift pass against a plain refresh preview.
-async function driftPass(p) {
-  const r = await gamehost(p, ["drift"]).done;
-  if (r.code !== 0)
-    throw new Error(`gamehost drift exited ${r.code} on a stack without drift:\n${r.stdout}${r.stderr}`);
-  return r.ms;
+// (b) A no-drift drift pass against a plain refresh preview. Each run's wall time, and with GNU time its
+// CPU time (user + system, with every process it waited for: the CLI, the provider plugin), which a
+// loaded machine moves less than the wall time.
+const TIME = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+
+/** `command args` in project `p`: `{ms, cpuMs (undefined without GNU time), code, output}`. */
+function measured(p, command, args) {
+  const argv = TIME ? [TIME, "-f", "BENCH_CPU %U %S", command, ...args] : [command, ...args];
+  const started = performance.now();
+  const child = spawn(argv[0], argv.slice(1), { cwd: p.dir, env: p.env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (c) => {
+    output += c;
+  });
+  child.stderr.on("data", (c) => {
+    output += c;
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const ms = performance.now() - started;
+      const cpu = /BENCH_CPU ([\d.]+) ([\d.]+)\s*$/.exec(output);
+      const cpuMs = cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined;
+      resolve({ ms, cpuMs, code, output });
+    });
+  });
+}
+
+async function driftPass(p, bin = GAMEHOST, args = []) {
+  const r = await measured(p, process.execPath, [bin, "drift", ...args]);
+  if (r.code !== 0) throw new Error(`gamehost drift exited ${r.code} on a stack without drift:\n${r.output}`);
+  return r;
 }
 
 async function refreshPreview(p) {
-  const started = performance.now();
-  await p.run(["refresh", "--preview-only"]);
-  return performance.now() - started;
+  const r = await measured(p, cli.command, ["--non-interactive", "refresh", "--preview-only"]);
+  if (r.code !== 0) throw new Error(`pulumi refresh --preview-only exited ${r.code}:\n${r.output}`);
+  return r;
 }
 
 try {
+  if (PARTS.includes("a")) await partA();
+  if (PARTS.includes("b")) await partB();
+} finally {
+  await emulator.stop();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+async function partA() {
   const loopStack = await stackOf("loop", LOOP_SERVERS);
   const loopRuns = [];
   const a = await interleaved(ROUNDS, {
@@ -208,26 +246,72 @@ try {
       INTERVAL_S * 1000,
   });
   await loopStack.run(["destroy", "--yes", "--skip-preview"]);
+}
 
+async function partB() {
   const driftStack = await stackOf("drift", DRIFT_SERVERS);
   // Placement after each create changed what the service shows: the state takes it in once.
   await driftStack.run(["refresh", "--yes", "--skip-preview"]);
-  const b = await interleaved(ROUNDS, {
+  const runs = await interleaved(ROUNDS, {
     drift: () => driftPass(driftStack),
     refresh: () => refreshPreview(driftStack),
+    // The stack named, as in CI (`gamehost drift --stack prod`): no `pulumi stack ls` to find it.
+    named: () => driftPass(driftStack, GAMEHOST, ["--stack", "bench"]),
+    ...(OTHER ? { other: () => driftPass(driftStack, OTHER) } : {}),
   });
-  line(`(b) ${DRIFT_SERVERS}-server stack, no drift:`);
+  const wall = (name) => runs[name]?.map((r) => r.ms);
+  const cpu = (name) => runs[name]?.map((r) => r.cpuMs);
+  const b = { drift: wall("drift"), refresh: wall("refresh"), named: wall("named"), other: wall("other") };
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ");
+  const per = (xs, ys) => xs.map((t, i) => (t / ys[i]).toFixed(2)).join(", ");
+  line(`(b) ${DRIFT_SERVERS}-server stack, no drift (load average at the end ${load}):`);
   line(`  gamehost drift                 ${spread(seconds(b.drift), 2, " s")}`);
   line(`  pulumi refresh --preview-only  ${spread(seconds(b.refresh), 2, " s")}`);
   const ratios = b.drift.map((t, i) => t / b.refresh[i]);
+  line(`  drift / refresh, per round     ${per(b.drift, b.refresh)}`);
   figure({
     name: `no-drift \`gamehost drift\` / \`pulumi refresh --preview-only\`, ${DRIFT_SERVERS}-server stack`,
     values: ratios,
     target: "≤ 1.2",
     met: quantile(ratios, 0.5) <= 1.2,
   });
+  line(`  gamehost drift --stack bench   ${spread(seconds(b.named), 2, " s")}`);
+  line(`    its drift / refresh, per round ${per(b.named, b.refresh)}`);
+  figure({
+    name: `the same, \`gamehost drift --stack bench\` (the stack named: not listed first)`,
+    values: b.named.map((t, i) => t / b.refresh[i]),
+  });
+  if (TIME) {
+    const [cd, cr] = [cpu("drift"), cpu("refresh")];
+    line(
+      `  CPU time (user + system, with the CLI and the plugin): drift ${spread(seconds(cd), 2, " s")}, refresh ${spread(seconds(cr), 2, " s")}`,
+    );
+    line(`  CPU drift / refresh, per round ${per(cd, cr)}`);
+    figure({
+      name: `the same, CPU time (user + system of each run with its CLI and plugin processes)`,
+      values: cd.map((t, i) => t / cr[i]),
+    });
+  }
+  if (b.other) {
+    line(`  gamehost drift of ${OTHER}  ${spread(seconds(b.other), 2, " s")}`);
+    line(`    its drift / refresh, per round ${per(b.other, b.refresh)}`);
+    figure({
+      name: `the same, the \`gamehost\` of ${OTHER} (another build, for a before/after in one run)`,
+      values: b.other.map((t, i) => t / b.refresh[i]),
+    });
+    if (TIME) {
+      const co = cpu("other");
+      line(
+        `    its CPU time ${spread(seconds(co), 2, " s")}; CPU drift / refresh, per round ${per(co, cpu("refresh"))}`,
+      );
+      figure({
+        name: `the same, CPU time, the \`gamehost\` of ${OTHER}`,
+        values: co.map((t, i) => t / cpu("refresh")[i]),
+      });
+    }
+  }
   await driftStack.run(["destroy", "--yes", "--skip-preview"]);
-} finally {
-  await emulator.stop();
-  rmSync(tmp, { recursive: true, force: true });
 }

@@ -7,12 +7,14 @@ import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { GamehostError } from "../api/errors";
 import { PACKAGE_VERSION } from "../version";
-import { deleteStrays, importFile, type Scope, untracked } from "./adopt";
-import { stackClient } from "./connection";
-import { drift, driftLines, hasDrift } from "./drift";
-import { type PassResult, parseInterval, passLine, reconcileLoop } from "./reconcile";
-import { repair, repairLines } from "./repair";
-import { CommandError, openStack, UsageError } from "./workspace";
+import type { Scope } from "./adopt";
+import type { DriftReport } from "./drift";
+import { CommandError, UsageError } from "./errors";
+import type { PassResult } from "./reconcile";
+
+// Each command loads its modules when it runs (`await import`): the Automation API alone takes a second or
+// more to load on a busy machine, and --help, a usage error or one command need none or only part of the
+// rest. drift starts opening the stack (its `pulumi version` run) before loading what it needs next.
 
 /** Exit codes, for CI. */
 export const EXIT = { ok: 0, error: 1, usage: 2, drift: 3 } as const;
@@ -136,6 +138,9 @@ const OPTIONS = {
 type Print = (line: string) => void;
 
 async function runRepair(values: ParsedValues, out: Print): Promise<number> {
+  const { openStack } = await import("./workspace");
+  const { repair, repairLines } = await import("./repair");
+  const { stackClient } = await import("./connection");
   const stack = await openStack(target(values));
   const client = await stackClient(stack);
   const report = await repair(stack, client, values["dry-run"]);
@@ -145,22 +150,40 @@ async function runRepair(values: ParsedValues, out: Print): Promise<number> {
 }
 
 async function runDrift(values: ParsedValues, out: Print): Promise<number> {
-  const stack = await openStack(target(values));
-  // The config is read beside the refresh preview (drift starts it first).
-  const report = await drift(stack, stackClient(stack));
+  const { openStack, unknownStack } = await import("./workspace");
+  // A stack named by --stack is not listed first: the refresh preview starts as soon as the workspace is
+  // open, and a stack that does not exist fails it (and the export beside it) with the CLI's own error,
+  // which unknownStack turns into the line openStack gives.
+  const opening = openStack(target(values), { verify: false });
+  opening.catch(() => undefined); // awaited below, after the imports
+  const { drift, driftLines, hasDrift } = await import("./drift");
+  const stack = await opening;
+  // The HTTP client (undici, the wire schemas: half a second to load on a busy machine) and the stack's
+  // config are needed only for the strays: drift asks for them once its refresh preview has started.
+  const client = () => import("./connection").then(({ stackClient }) => stackClient(stack));
+  let report: DriftReport;
+  try {
+    report = await drift(stack, client);
+  } catch (error) {
+    throw await unknownStack(stack, error);
+  }
   if (values.json) out(JSON.stringify({ ...report, drift: hasDrift(report) }));
   else for (const line of driftLines(report)) out(line);
   return hasDrift(report) ? EXIT.drift : EXIT.ok;
 }
 
 /** The exit code of a pass under --once. */
-function passCode(r: PassResult | undefined): number {
+function passCode(r: PassResult | undefined, drifted: (r: DriftReport) => boolean): number {
   if (!r || r.error !== undefined) return EXIT.error;
   if (r.remediated !== undefined) return EXIT.ok;
-  return r.drift && hasDrift(r.drift) ? EXIT.drift : EXIT.ok;
+  return r.drift && drifted(r.drift) ? EXIT.drift : EXIT.ok;
 }
 
 async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
+  const { parseInterval, passLine, reconcileLoop } = await import("./reconcile");
+  const { hasDrift } = await import("./drift");
+  const { openStack } = await import("./workspace");
+  const { stackClient } = await import("./connection");
   const intervalMs = parseInterval(values.interval ?? "5m");
   const stack = await openStack(target(values));
   const client = await stackClient(stack);
@@ -183,7 +206,7 @@ async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
       onPass: (r) => out(values.json ? JSON.stringify(r) : passLine(r)),
       onNotice: (line) => out(values.json ? JSON.stringify({ notice: line }) : line),
     });
-    if (values.once) return passCode(last);
+    if (values.once) return passCode(last, hasDrift);
     return last?.error !== undefined ? EXIT.error : EXIT.ok;
   } finally {
     process.off("SIGINT", onInt);
@@ -209,6 +232,9 @@ function scopeOf(values: ParsedValues): Scope {
 
 async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
   const scope = scopeOf(values);
+  const { importFile, untracked } = await import("./adopt");
+  const { openStack } = await import("./workspace");
+  const { stackClient } = await import("./connection");
   const stack = await openStack(target(values));
   const client = await stackClient(stack);
   const strays = await untracked(client, [stack], scope, false);
@@ -230,6 +256,9 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
 
 async function runSweep(values: ParsedValues, out: Print): Promise<number> {
   const scope = scopeOf(values);
+  const { deleteStrays, untracked } = await import("./adopt");
+  const { openStack } = await import("./workspace");
+  const { stackClient } = await import("./connection");
   const cwd = values.cwd ?? process.cwd();
   const names = values.stack && values.stack.length > 0 ? values.stack : [undefined];
   const stacks = [];

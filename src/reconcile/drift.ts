@@ -125,11 +125,11 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
 /**
  * Drift of `stack`: a refresh preview, pending creates and strays. The refresh preview (a CLI run that
  * reads every resource, the long part) starts at once; the state export, the stack's config (behind
- * `client`) and the service's lists run beside it.
+ * `client`; a function is called once the export is back) and the service's lists run beside it.
  */
 export async function drift(
   stack: Stack,
-  client: GamehostClient | Promise<GamehostClient>,
+  client: GamehostClient | Promise<GamehostClient> | (() => Promise<GamehostClient>),
 ): Promise<DriftReport> {
   const drifted: DriftedResource[] = [];
   const preview = stack
@@ -145,7 +145,12 @@ export async function drift(
   // Handled below: a failure of the preview must not end the process before the service's answer.
   preview.catch(() => undefined);
   try {
-    const [deployment, service] = await Promise.all([exportedState(stack), client]);
+    // A client made on demand (the command's first pass: loading the HTTP client and reading the config)
+    // is made once the export is back, by when the preview's CLI run has started.
+    const [deployment, service] =
+      typeof client === "function"
+        ? await exportedState(stack).then(async (d) => [d, await client()] as const)
+        : await Promise.all([exportedState(stack), client]);
     const servers = stateServers(deployment);
     const scopes = servers.flatMap((s) => {
       const scope = serverScope(s);

@@ -6,16 +6,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { CommandError, UsageError } from "./errors";
 
-/** A failure the command reports as one line (exit code 1). */
-export class CommandError extends Error {
-  override readonly name = "CommandError";
-}
-
-/** A bad command line (a flag's value, a missing flag): one line naming the flag and what is allowed, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = "UsageError";
-}
+export { CommandError, UsageError };
 
 /** Where to find the stack. */
 export interface StackTarget {
@@ -76,8 +69,47 @@ export function cliMessage(error: unknown): string {
   return cause ? `${strip(cause)} (${report})` : report;
 }
 
+/** How to open a stack. */
+export interface OpenOptions {
+  /**
+   * Check with `pulumi stack ls` that a stack named by `--stack` exists before any other CLI run (default
+   * true). Without it the first command run on the stack fails for an unknown one: pass that failure
+   * through {@link unknownStack} for the same one-line message. A selected stack is always listed (the
+   * listing is how its name is known).
+   */
+  verify?: boolean;
+}
+
+/** The CLI's answer for a stack the backend does not have (the name as given, or qualified). */
+const NO_STACK = /no stack named '([^']*)' found/g;
+
+/** The message for a stack that does not exist, naming those that do. */
+const missing = (name: string, dir: string, known: readonly string[]) =>
+  new CommandError(
+    `stack ${JSON.stringify(name)} does not exist in ${dir} (stacks: ${known.join(", ") || "none"})`,
+  );
+
+/**
+ * `error` as reported: when the CLI failed because the stack does not exist (a stack opened with
+ * `verify: false`), the same one-line message as {@link openStack} gives (one `pulumi stack ls`, only on
+ * this path); any other error unchanged.
+ */
+export async function unknownStack(stack: Stack, error: unknown): Promise<unknown> {
+  const text = error instanceof Error ? error.message : String(error);
+  // Only this stack: a refresh may also read another stack (a StackReference) that is gone.
+  const named = [...text.matchAll(NO_STACK)].map((m) => m[1] ?? "");
+  const ours = (n: string) =>
+    n === stack.name || n.endsWith(`/${stack.name}`) || stack.name.endsWith(`/${n}`);
+  if (!named.some(ours)) return error;
+  const known = await stack.workspace.listStacks().then(
+    (stacks) => stacks.map((s) => s.name),
+    () => undefined,
+  );
+  return known ? missing(stack.name, stack.workspace.workDir, known) : error;
+}
+
 /** Opens the project's workspace and its stack, or fails naming the folder or stack. */
-export async function openStack(target: StackTarget): Promise<Stack> {
+export async function openStack(target: StackTarget, options: OpenOptions = {}): Promise<Stack> {
   const dir = path.resolve(target.cwd);
   if (!fs.existsSync(dir)) throw new CommandError(`--cwd ${dir}: no such folder`);
   if (!["Pulumi.yaml", "Pulumi.yml", "Pulumi.json"].some((f) => fs.existsSync(path.join(dir, f)))) {
@@ -85,17 +117,28 @@ export async function openStack(target: StackTarget): Promise<Stack> {
       `${dir} is no Pulumi project (no Pulumi.yaml): pass the project's folder with --cwd`,
     );
   }
-  let workspace: LocalWorkspace;
-  try {
+  // LocalWorkspace.create runs `pulumi version` whatever skipVersionCheck says (that option only skips
+  // comparing the version with the SDK's minimum), and the Stack needs the version: it picks how the CLI
+  // sends the engine's events (a gRPC server above v3.205, a tailed file below). The run starts here, as
+  // the call is made, so that what the caller loads next overlaps it.
+  const creating = LocalWorkspace.create({
+    workDir: dir,
     // PULUMI_SKIP_CONFIRMATIONS=true counts as --yes, which the CLI refuses with a refresh preview (the
     // drift check): the Automation API passes --yes itself wherever a command needs it.
-    workspace = await LocalWorkspace.create({
-      workDir: dir,
-      envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" },
-    });
+    envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" },
+  });
+  let workspace: LocalWorkspace;
+  try {
+    workspace = await creating;
   } catch (error) {
     throw new CommandError(`cannot open the Pulumi project in ${dir}: ${cliMessage(error)}`);
   }
+  // `Stack.select` runs `pulumi stack select`, which would change the folder's selected stack for the
+  // user's next `pulumi` (as `pulumi --stack X preview` does not). Every command a Stack runs passes
+  // `--stack` itself, so the selection is left alone; whether the stack exists is checked below, or (not
+  // verified) by the first command run on it.
+  workspace.selectStack = async () => {};
+  if (target.stack !== undefined && options.verify === false) return Stack.select(target.stack, workspace);
   // One `pulumi stack ls` answers both which stack is selected and which exist.
   const stacks = await workspace.listStacks().catch((error: unknown) => {
     throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
@@ -108,14 +151,6 @@ export async function openStack(target: StackTarget): Promise<Stack> {
   }
   const known = stacks.map((s) => s.name);
   const found = known.find((n) => n === name || n.endsWith(`/${name}`));
-  if (!found) {
-    throw new CommandError(
-      `stack ${JSON.stringify(name)} does not exist in ${dir} (stacks: ${known.join(", ") || "none"})`,
-    );
-  }
-  // `Stack.select` runs `pulumi stack select`, which would change the folder's selected stack for the
-  // user's next `pulumi` (as `pulumi --stack X preview` does not). Every command a Stack runs passes
-  // `--stack` itself, and the stack is known to exist (above), so the selection is left alone.
-  workspace.selectStack = async () => {};
+  if (!found) throw missing(name, dir, known);
   return Stack.select(found, workspace);
 }

@@ -182,6 +182,15 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     expect(unknown.stderr.trim()).toBe(
       `gamehost repair: stack "nope" does not exist in ${cli.dir} (stacks: dev)`,
     );
+    // drift lists no stacks before its refresh preview: the CLI's failure for the unknown stack is mapped
+    // to the same line.
+    const unknownDrift = await runGamehost(cli, ["drift", "--stack", "nope"], {
+      env: { GAMEHOST_BASE_URL: setup.emulator.url, GAMEHOST_TOKEN: setup.emulator.tokens.user },
+    });
+    expect(unknownDrift.code).toBe(1);
+    expect(unknownDrift.stderr.trim()).toBe(
+      `gamehost drift: stack "nope" does not exist in ${cli.dir} (stacks: dev)`,
+    );
     // `--stack` works on another stack without selecting it, as `pulumi --stack other preview` does.
     await cli.ok(["stack", "init", "other"]);
     await cli.ok(["stack", "select", "dev"]);
