@@ -31,6 +31,7 @@ const unit = [
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",
+  "test/reconcile/unknownStack.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
