@@ -142,9 +142,15 @@ export async function latestVersion(name: string, cwd: string): Promise<string> 
   return version;
 }
 
+/**
+ * Hang guard of an install or a pack (which builds): both took over 3 min with two suites at once on 2 cores,
+ * where 20 s is usual.
+ */
+const NPM_HANG_MS = 480_000;
+
 /** `npm install` into `dir` (whose package.json lists the dependencies), plus any extra specs. */
 export function npmInstall(dir: string, specs: readonly string[] = []): Promise<CommandResult> {
-  return npm(["install", ...INSTALL_FLAGS, ...specs], { cwd: dir, timeoutMs: 180_000 });
+  return npm(["install", ...INSTALL_FLAGS, ...specs], { cwd: dir, timeoutMs: NPM_HANG_MS });
 }
 
 /** A fresh directory under the OS temp dir; {@link removeTempDirs} deletes every one made. */
@@ -204,7 +210,7 @@ export async function packRepo(into: string): Promise<Packed> {
   });
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(work, "node_modules"), "dir");
 
-  const result = await npm(["pack", "--json", "--pack-destination", into], { cwd: work, timeoutMs: 120_000 });
+  const result = await npm(["pack", "--json", "--pack-destination", into], { cwd: work, timeoutMs: NPM_HANG_MS });
   const json = result.stdout.slice(result.stdout.indexOf("["));
   const [info] = JSON.parse(json) as { filename: string; files: PackedFile[] }[];
   if (!info) throw new Error(`npm pack printed no package:\n${tail(result.output)}`);
