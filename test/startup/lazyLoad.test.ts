@@ -73,3 +73,24 @@ describe("loading the package in a program", () => {
     });
   });
 });
+
+describe("the plugin's handlers", () => {
+  it("load no undici until a request is sent (a preview with no change sends none)", () => {
+    const seen = inFreshNode(`
+      const { GamehostProvider } = require("./dist/plugin/provider.js");
+      const methods = Object.keys(new GamehostProvider().service()).length;
+      const before = ${LOADED};
+      const { GamehostClient } = require("./dist/api/client.js");
+      new GamehostClient({ baseUrl: "http://127.0.0.1:9", token: "t", maxRetries: 0 }).getBootstrap().then(
+        () => { throw new Error("expected no answer from port 9"); },
+        (error) => process.stdout.write(JSON.stringify({
+          methods: methods > 0,
+          before: before.undici,
+          after: ${LOADED}.undici,
+          error: error.name,
+        })),
+      );
+    `);
+    expect(seen).toEqual({ methods: true, before: false, after: true, error: "GamehostNetworkError" });
+  });
+});
