@@ -22,6 +22,7 @@ const BENCHES = [
   { id: 10, script: "dashboard.mjs", title: "Dashboard cost" },
   { id: 11, script: "fleet.mjs", title: "A Fleet through the real Pulumi CLI" },
   { id: 12, script: "reconcile.mjs", title: "Reconcile (the gamehost command) through the real Pulumi CLI" },
+  { id: 13, script: "startup.mjs", title: "Start-up: the package in a program, the plugin" },
 ];
 
 const args = process.argv.slice(2);

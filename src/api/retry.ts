@@ -1,5 +1,4 @@
 import type { Dispatcher, RetryHandler } from "undici";
-import { interceptors } from "undici";
 import { readRetryAfter, waitLimitMs } from "./wait";
 
 /** How idempotent requests (GET, DELETE) are retried. Every field has a default. */
@@ -224,5 +223,7 @@ export const RETRY_INTERCEPTOR_DEFAULTS: RetryHandler.RetryOptions = {
 
 /** Composes undici's retry interceptor on a dispatcher. */
 export function withRetries(dispatcher: Dispatcher): Dispatcher {
-  return dispatcher.compose(interceptors.retry(RETRY_INTERCEPTOR_DEFAULTS));
+  return dispatcher.compose(
+    (require("undici") as typeof import("undici")).interceptors.retry(RETRY_INTERCEPTOR_DEFAULTS),
+  );
 }

@@ -21,10 +21,12 @@ export const MAX_KEPT_ISSUES = 100;
 /** The largest single field of an error taken from an answer (a code, a ray id, one issue's path or message). */
 export const MAX_FIELD_BYTES = 512;
 
-const thousands = new Intl.NumberFormat("en-US");
+// Built on first use: an Intl formatter costs over 10 ms at load, and every program and plugin loads this file.
+let thousands: Intl.NumberFormat | undefined;
 
 /** `1997` → `1,997`. */
 export function formatCount(n: number): string {
+  thousands ??= new Intl.NumberFormat("en-US");
   return thousands.format(n);
 }
 

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
-import { Agent, type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { GamehostNetworkError, GamehostResponseTooLargeError } from "./errors";
 import {
   createRetryCallback,
@@ -10,6 +10,10 @@ import {
   type RetryState,
   withRetries,
 } from "./retry";
+
+// undici is loaded by the first request, not with the client: a plugin's preview that sends none, and a
+// program that loads the package, skip its start-up (tens of ms on every `preview` and `up`).
+const undici = () => require("undici") as typeof import("undici");
 
 /** Time limits of one attempt, in ms. */
 export interface Timeouts {
@@ -75,7 +79,7 @@ const sharedAgents = new Map<number, Dispatcher>();
 export function sharedDispatcher(connectMs = DEFAULT_TIMEOUTS.connectMs): Dispatcher {
   let dispatcher = sharedAgents.get(connectMs);
   if (!dispatcher) {
-    dispatcher = withRetries(new Agent({ connect: { timeout: connectMs } }));
+    dispatcher = withRetries(new (undici().Agent)({ connect: { timeout: connectMs } }));
     sharedAgents.set(connectMs, dispatcher);
   }
   return dispatcher;
@@ -142,7 +146,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
   };
   // `retryOptions` is read by the retry interceptor from the dispatch options; undici's request()
   // passes unknown options through to dispatch, but its types do not declare this one.
-  const options: Parameters<typeof request>[1] & { retryOptions: typeof retryOptions } = {
+  const options: Parameters<typeof import("undici").request>[1] & { retryOptions: typeof retryOptions } = {
     dispatcher,
     method: req.method,
     headers: req.headers,
@@ -153,7 +157,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
     retryOptions,
   };
   try {
-    const res = await request(req.url, options);
+    const res = await undici().request(req.url, options);
     state.responded = true;
     return { status: res.statusCode, headers: res.headers, body: res.body, attempts: state.retries + 1 };
   } catch (err) {

@@ -1,12 +1,16 @@
 import * as pulumi from "@pulumi/pulumi";
-import { GamehostClient } from "../api/client";
+import type { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
-import { parseWith } from "../api/validate";
-import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { FunctionDefinition } from "../kinds/functions";
 import { settledApart } from "./settledApart";
+
+// The client (undici) and the data sources' checks (zod) are loaded by the first data source a program
+// calls, not by loading the package: every `preview` and `up` pays its start-up, most programs call none.
+const clientModule = () => require("../api/client") as typeof import("../api/client");
+const validateModule = () => require("../api/validate") as typeof import("../api/validate");
+const callsModule = () => require("../kinds/dataSourceCalls") as typeof import("../kinds/dataSourceCalls");
 
 /**
  * A client for data sources, which run in the program's own process: settings come from the stack
@@ -17,7 +21,8 @@ export function functionClient(
   options: { tokenRequired: boolean } = { tokenRequired: true },
 ): GamehostClient {
   const settings = readSettings((key) => pulumi.runtime.getConfig(key));
-  return new GamehostClient({
+  const { dataSourceClientOptions } = callsModule();
+  return new (clientModule().GamehostClient)({
     ...(options.tokenRequired ? requireConnection(settings) : settings),
     // A wait for the service's Retry-After is told as a warning of the stack, not left a silence.
     ...dataSourceClientOptions((message) => void pulumi.log.warn(message)),
@@ -48,11 +53,11 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
  */
 export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
   return settledApart(async () => {
-    const checked = parseWith(definition.args, args, `arguments of ${definition.name}`);
+    const checked = validateModule().parseWith(definition.args, args, `arguments of ${definition.name}`);
     try {
       return await definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
     } catch (error) {
-      throw dataSourceFailure(error);
+      throw callsModule().dataSourceFailure(error);
     }
   });
 }

@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GamehostError } from "../api/errors";
 import { dependencyReady } from "../dynamic/runFunction";
 import { settledApart } from "../dynamic/settledApart";
-import { FUNCTIONS } from "../kinds/functions";
+import { FUNCTIONS } from "../kinds/lazyFunctions";
 import { PACKAGE_VERSION } from "../version";
 
 const token = (name: string) => `gamehost:index:${name}`;

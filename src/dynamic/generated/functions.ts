@@ -3,7 +3,7 @@
 // The data sources in the program's own process (the dynamic face): each runs its definition with a client
 // built from the stack config.
 import type * as pulumi from "@pulumi/pulumi";
-import { FUNCTIONS } from "../../kinds/functions";
+import { FUNCTIONS } from "../../kinds/lazyFunctions";
 import type * as types from "../../types";
 import { outputFunction, runFunction } from "../runFunction";
 
