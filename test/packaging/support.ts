@@ -210,7 +210,10 @@ export async function packRepo(into: string): Promise<Packed> {
   });
   fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(work, "node_modules"), "dir");
 
-  const result = await npm(["pack", "--json", "--pack-destination", into], { cwd: work, timeoutMs: NPM_HANG_MS });
+  const result = await npm(["pack", "--json", "--pack-destination", into], {
+    cwd: work,
+    timeoutMs: NPM_HANG_MS,
+  });
   const json = result.stdout.slice(result.stdout.indexOf("["));
   const [info] = JSON.parse(json) as { filename: string; files: PackedFile[] }[];
   if (!info) throw new Error(`npm pack printed no package:\n${tail(result.output)}`);
