@@ -1,24 +1,8 @@
-/**
- * The plugin face of a rate-limited data source: while an invoke waits for the service's `Retry-After`,
- * the plugin tells the user through the engine's `Log` service (at the address the engine gives it on
- * its command line), and past the data sources' bound the invoke fails at once naming the endpoint.
- */
-import { createRequire } from "node:module";
-import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
+import { emptyproto, engineproto, enginerpc } from "../../src/plugin/proto";
 import { startTestEmulator } from "../support/emulator";
 import { grpc, PluginCallError, PluginDriver, PluginProcess, secret } from "./pluginClient";
-
-const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-const sdkRequire = createRequire(path.join(sdkDir, "package.json"));
-const engineproto = sdkRequire("./proto/engine_pb") as typeof import("@pulumi/pulumi/proto/engine_pb");
-const enginerpc = sdkRequire(
-  "./proto/engine_grpc_pb",
-) as typeof import("@pulumi/pulumi/proto/engine_grpc_pb");
-const emptyproto = sdkRequire(
-  "google-protobuf/google/protobuf/empty_pb",
-) as typeof import("google-protobuf/google/protobuf/empty_pb");
 
 /** What the fake engine was told, in order. */
 const logged: { severity: number; message: string }[] = [];

@@ -3,27 +3,18 @@
  * an engine address, its port read from stdout, and calls made with the SDK's own gRPC client stubs.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import type { ServiceError } from "@grpc/grpc-js";
 import type { RunningEmulator } from "../../src/emulator";
+import { emptyproto, grpc, provproto, provrpc, statusproto, structproto } from "../../src/plugin/proto";
 import { REPO_ROOT } from "../support/dist";
 import { type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
 
-const sdkDir = path.dirname(createRequire(__filename).resolve("@pulumi/pulumi/package.json"));
-const sdkRequire = createRequire(path.join(sdkDir, "package.json"));
-
-export const grpc = sdkRequire("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
-export const prov = sdkRequire("./proto/provider_pb") as typeof import("@pulumi/pulumi/proto/provider_pb");
-const rpc = sdkRequire("./proto/provider_grpc_pb") as typeof import("@pulumi/pulumi/proto/provider_grpc_pb");
-const structproto = sdkRequire(
-  "google-protobuf/google/protobuf/struct_pb",
-) as typeof import("google-protobuf/google/protobuf/struct_pb");
-const emptyproto = sdkRequire(
-  "google-protobuf/google/protobuf/empty_pb",
-) as typeof import("google-protobuf/google/protobuf/empty_pb");
-const statusproto = sdkRequire("./proto/status_pb") as typeof import("@pulumi/pulumi/proto/status_pb");
+// The SDK's stubs as the plugin loads them (one grpc-js and google-protobuf, shared with the SDK).
+export { grpc };
+export const prov = provproto;
+const rpc = provrpc;
 
 export const PLUGIN_EXECUTABLE = path.join(REPO_ROOT, "plugin", "pulumi-resource-gamehost");
 

@@ -5,24 +5,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { MAX_GIVEN_CHARS } from "../../src/kinds/checks";
-import { checkServerInputs, type ServerInputs } from "../../src/kinds/server/spec";
+import { checkServerInputs } from "../../src/kinds/server/spec";
 import { SECRET_SIG, SIG_KEY } from "../../src/plugin/propertyValues";
 import { withoutSecretGivens } from "../../src/plugin/secretGivens";
+import { SAMPLE_ID, SAMPLE_SERVER_INPUTS } from "../support/serverInputs";
 
-const ID = "11111111-1111-4111-8111-111111111111";
+const ID = SAMPLE_ID;
 
 function spec(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const base: ServerInputs = {
-    gameId: ID,
-    environmentId: ID,
-    datacenter: ID,
-    tags: { role: "lobby" },
-    runtime: { build: ID },
-    network: { ports: { web: { protocol: "http", internalPort: 8080 } } },
-    resources: { cpu: 1000, memory: 512 },
-    idempotencyKey: "",
-  };
-  return { ...base, ...overrides };
+  return { ...structuredClone(SAMPLE_SERVER_INPUTS), ...overrides };
 }
 
 const reasonOf = (news: Record<string, unknown>, property: string) =>

@@ -10,21 +10,12 @@ import {
   type ServerOutputs,
   wireBody,
 } from "../../src/kinds/server/spec";
+import { SAMPLE_ID, SAMPLE_SERVER_INPUTS } from "../support/serverInputs";
 
-const ID = "11111111-1111-4111-8111-111111111111";
+const ID = SAMPLE_ID;
 
 function spec(overrides: Partial<ServerInputs> = {}): ServerInputs {
-  return {
-    gameId: ID,
-    environmentId: ID,
-    datacenter: ID,
-    tags: { role: "lobby" },
-    runtime: { build: ID },
-    network: { ports: { web: { protocol: "http", internalPort: 8080 } } },
-    resources: { cpu: 1000, memory: 512 },
-    idempotencyKey: "",
-    ...overrides,
-  };
+  return { ...structuredClone(SAMPLE_SERVER_INPUTS), ...overrides };
 }
 
 function asOutputs(inputs: ServerInputs): ServerOutputs {
