@@ -48,7 +48,7 @@ async function viaCli(program, url, extra = {}, count = COUNT) {
   await p.run(["up", "--yes", "--skip-preview", "--parallel", String(PARALLEL)]);
   const upMs = performance.now() - start;
   const live = await emulator.call("liveServers");
-  if (program !== "empty" && live !== count)
+  if (program !== "empty" && program !== "provider" && live !== count)
     throw new Error(`expected ${count} live servers after up, got ${live}`);
   start = performance.now();
   await p.run(["destroy", "--yes", "--skip-preview", "--parallel", String(PARALLEL)]);
@@ -73,6 +73,7 @@ async function setting(label, url) {
   const values = await interleaved(ROUNDS, {
     direct: () => viaDirect(url),
     empty: () => viaCli("empty", url),
+    provider: () => viaCli("provider", url),
     fleet0: () => viaCli("fleet", url, {}, 0),
     fleet: () => viaCli("fleet", url),
     ...(WITH_SERVERS ? { servers: () => viaCli("servers", url) } : {}),
@@ -80,6 +81,7 @@ async function setting(label, url) {
   line(`${label} (up + destroy):`);
   line(`  direct calls (POST each, then DELETE each)   ${spread(s(values.direct), 2, " s")}`);
   line(`  empty stack through the CLI (fixed cost)     ${spread(s(values.empty), 2, " s")}`);
+  line(`  the provider alone (start, program, plugin)  ${spread(s(values.provider), 2, " s")}`);
   line(`  one Fleet of 0 servers (a Fleet's fixed cost) ${spread(s(values.fleet0), 2, " s")}`);
   line(`  one Fleet of ${COUNT} (plugin)                  ${spread(s(values.fleet), 2, " s")}`);
   if (WITH_SERVERS)
@@ -91,6 +93,10 @@ async function setting(label, url) {
     met: label.startsWith("+")
       ? values.fleet.every((t, i) => (t - values.empty[i]) / values.direct[i] <= 1.5)
       : undefined,
+  });
+  figure({
+    name: `${COUNT} servers as one Fleet through the real CLI, less the provider alone (start, program, plugin) / direct calls, ${label}`,
+    values: values.fleet.map((t, i) => (t - values.provider[i]) / values.direct[i]),
   });
   figure({
     name: `${COUNT} servers as one Fleet through the real CLI, less a 0-server Fleet / direct calls, ${label}`,
