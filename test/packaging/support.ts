@@ -187,8 +187,22 @@ export interface Packed {
   extracted: string;
 }
 
-/** What a clone holds that a build or install makes: never copied into the pack's working copy. */
-const NOT_IN_A_CLONE = new Set(["node_modules", ".git", "dist", ".demo-state", ".pulumi", "coverage", "tmp"]);
+/**
+ * What a clone holds that a build or install makes: never copied into the pack's working copy. Above all
+ * `.pulumi-cli`: tests that run Python make and remove virtualenvs in it while this copies (a file gone
+ * mid-copy, ENOENT, failed a CI run).
+ */
+const NOT_IN_A_CLONE = new Set([
+  "node_modules",
+  ".git",
+  "dist",
+  ".demo-state",
+  ".pulumi",
+  ".pulumi-cli",
+  "coverage",
+  "tmp",
+  "release",
+]);
 
 /**
  * Packs the repository as publishing does: a copy of the working tree (without build output, installed
