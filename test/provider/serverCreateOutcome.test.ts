@@ -152,3 +152,54 @@ describe("a create whose outcome was never told", () => {
     expect(lookups(s.seen)).toBe(0);
   });
 });
+
+describe("a create the engine cancels (the plugin's Cancel)", () => {
+  /** A service that commits the POST at once and answers it only after the test has cancelled. */
+  function committingSlowly(cancelled: Promise<void>, posted: () => void) {
+    return async (req: SeenRequest, res: ServerResponse) => {
+      if (req.method !== "POST") return json(res, 400, { code: "API_BAD_QUERY", message: "unexpected" });
+      posted();
+      await cancelled;
+      json(res, 200, { server: serverOf(req.body, MADE) });
+    };
+  }
+
+  it.each([
+    ["not waiting for readiness: it returns the server", false],
+    ["waiting for readiness: it records the server as a partial create", true],
+  ])("while its POST is in flight keeps the POST's answer, %s", async (_label, waitForReady) => {
+    const cancel = new AbortController();
+    let cancelled!: () => void;
+    const afterCancel = new Promise<void>((resolve) => {
+      cancelled = resolve;
+    });
+    const s = await scripted(
+      committingSlowly(afterCancel, () => {
+        cancel.abort(new Error("The operation was cancelled by the engine."));
+        cancelled();
+      }),
+    );
+    const ctx = { ...context(s.url), signal: cancel.signal };
+    const outcome = await serverKind.create(ctx, { ...inputs(), waitForReady }).then(
+      (done) => ({ id: done.id }),
+      (error: unknown) => ({ error }),
+    );
+    // The server the service made is in the outcome: recorded in the stack, never orphaned.
+    if (waitForReady) {
+      expect(outcome).toMatchObject({ error: { name: "PartialCreateError", id: MADE } });
+      expect(String((outcome as { error: Error }).error.message)).toContain("cancelled by the engine");
+    } else expect(outcome).toEqual({ id: MADE });
+    expect(posts(s.seen)).toBe(1);
+  });
+
+  it("before its POST posts nothing", async () => {
+    const s = await scripted((_req, res) => json(res, 200, { server: {} }));
+    const cancel = new AbortController();
+    cancel.abort(new Error("The operation was cancelled by the engine."));
+    const error = await serverKind
+      .create({ ...context(s.url), signal: cancel.signal }, inputs())
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toContain("cancelled by the engine");
+    expect(s.seen).toEqual([]);
+  });
+});

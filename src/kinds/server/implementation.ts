@@ -73,18 +73,14 @@ function isRetryableBeforeCommit(error: unknown): boolean {
 async function findByKeyDroppingDuplicates(
   client: GamehostClient,
   inputs: ServerInputs,
-  o: RequestOptions,
 ): Promise<Server | undefined> {
-  const found = await client.listServers(
-    inputs.gameId,
-    inputs.environmentId,
-    { tags: { [IDEMPOTENCY_TAG]: inputs.idempotencyKey } },
-    o,
-  );
+  const found = await client.listServers(inputs.gameId, inputs.environmentId, {
+    tags: { [IDEMPOTENCY_TAG]: inputs.idempotencyKey },
+  });
   const [newest, ...extra] = found;
   // Two live servers with one key can only come from a service that committed a create twice:
   // keep the newest, remove the rest, so the stack never pays for a duplicate.
-  for (const dup of extra) await client.deleteServer(inputs.gameId, inputs.environmentId, dup.id, {}, o);
+  for (const dup of extra) await client.deleteServer(inputs.gameId, inputs.environmentId, dup.id);
   return newest;
 }
 
@@ -96,17 +92,16 @@ const CONFIRM_ATTEMPTS = 4;
  * error saying how to recover when no lookup could tell. Lookups back off like create attempts.
  */
 async function confirmCreate(
-  ctx: OperationContext,
   client: GamehostClient,
   inputs: ServerInputs,
-  o: RequestOptions,
   attempt: number,
 ): Promise<Server | null> {
   let lookupError: unknown;
   for (let lookup = 0; lookup < CONFIRM_ATTEMPTS; lookup++) {
-    await sleep(backoffMs(attempt + lookup), ctx.signal);
+    // Not cut short by a cancel: these few bounded lookups are all that can tell which server exists.
+    await sleep(backoffMs(attempt + lookup));
     try {
-      return (await findByKeyDroppingDuplicates(client, inputs, o)) ?? null;
+      return (await findByKeyDroppingDuplicates(client, inputs)) ?? null;
     } catch (error) {
       lookupError = error;
     }
@@ -125,17 +120,21 @@ async function confirmCreate(
  */
 async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<Server> {
   const client = ctx.client();
-  const o = callOptions(ctx);
   const body = wireBody(inputs) as CreateServerRequest;
   body.tags = { ...body.tags, [IDEMPOTENCY_TAG]: inputs.idempotencyKey };
   let lastError: unknown;
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+    // A cancel stops a create that has posted nothing yet: no server exists.
+    ctx.signal?.throwIfAborted();
     try {
-      return await client.createServer(inputs.gameId, inputs.environmentId, body, o);
+      // A POST once sent is not aborted by a cancel (the client's own timeouts bound it): the service may
+      // commit it anyway, and its answer is the only record of the server. An aborted POST left a server that
+      // no state held, and the next `up` made another (a duplicate).
+      return await client.createServer(inputs.gameId, inputs.environmentId, body);
     } catch (error) {
       lastError = error;
       if (isAmbiguous(error)) {
-        const made = await confirmCreate(ctx, client, inputs, o, attempt);
+        const made = await confirmCreate(client, inputs, attempt);
         if (made) return made;
       } else if (isRetryableBeforeCommit(error)) {
         // A 429 names when to come back; a wait that cannot fit the operation fails now, saying until when.
