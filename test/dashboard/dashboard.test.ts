@@ -3,11 +3,12 @@
  * attacks it must refuse, and the quickstart deployed by the real `pulumi` CLI while the page watches —
  * servers appearing without a reload, a 429 injected from the page failing the next `pulumi up`, a server
  * killed from the page and seen gone by `pulumi refresh`. It writes the screenshots docs/emulator.md shows
- * (docs/images/dashboard-*.png).
+ * (docs/images/dashboard-*.png) under `npm run docs:images`; otherwise into a temporary folder.
  */
 import * as fs from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +21,14 @@ import { liveServers, startTestEmulator } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
 
-const IMAGES = path.join(REPO_ROOT, "docs", "images");
+/**
+ * Where the screenshots go: docs/images (the pictures docs/emulator.md shows) when `npm run docs:images` asks
+ * for them, else a temporary folder, so that a test run leaves the clone as it found it.
+ */
+const IMAGES =
+  process.env.GAMEHOST_DOC_IMAGES === "1"
+    ? path.join(REPO_ROOT, "docs", "images")
+    : fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-dashboard-images-"));
 /** A made-up site that resolves to this machine, as an attacker's domain would after DNS rebinding. */
 const EVIL_HOST = "evil.test";
 
