@@ -4,7 +4,8 @@
  * `pulumi plugin install resource gamehost <version> --file <archive>`, then used by a YAML program run
  * by the real CLI with no plugin path: the engine finds the installed plugin by name and version. On linux-x64
  * (where the release runs) also the standalone archive: the plugin as one executable that runs with no Node.js,
- * which the CLI installs the same way.
+ * which the CLI installs the same way, and which the CLI starts from a plugin folder holding only that file for
+ * the YAML program of docs/languages.md, with a PATH of nothing but the CLI and its YAML host.
  */
 
 import { spawnSync } from "node:child_process";
@@ -14,14 +15,27 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { dist, REPO_ROOT } from "../support/dist";
-import { startTestEmulator } from "../support/emulator";
-import { CliProject, realCli, realCliTitle, tempRoot, walk } from "../support/realPulumi";
+import { docBlock } from "../support/docBlocks";
+import { liveServers, startTestEmulator } from "../support/emulator";
+import { CliProject, cliPath, realCli, realCliTitle, tempRoot, walk } from "../support/realPulumi";
 import { mustRun, packRepo, readJson } from "./support";
 
 const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
 /** The release script builds the single-executable plugin on linux-x64 only (it copies the `node` it runs on). */
 const STANDALONE = process.platform === "linux" && process.arch === "x64";
 const STANDALONE_ARCHIVE = `pulumi-resource-gamehost-v${VERSION}-linux-amd64-standalone.tar.gz`;
+/** The plugin entry of docs/languages.md's YAML program (a project that installed the npm package). */
+const DOCS_PLUGIN_ENTRY = "path: ./node_modules/pulumi-gamehost/plugin";
+
+/** The file `name` resolves to on the suite's CLI PATH. */
+function onCliPath(name: string): string {
+  const found = spawnSync("bash", ["-c", `command -v ${name}`], {
+    encoding: "utf8",
+    env: { ...process.env, PATH: cliPath() },
+  });
+  expect(found.status, `${name} on PATH`).toBe(0);
+  return fs.realpathSync(found.stdout.trim());
+}
 
 describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
   let root: string;
@@ -117,9 +131,9 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
   });
 
   it.skipIf(!STANDALONE)(
-    "the standalone archive: one executable that runs with no Node.js, installed by the CLI",
+    "the standalone archive: one executable that runs with no Node.js, installed by the CLI, and started by it for docs/languages.md's YAML program with no node on PATH",
     {
-      timeout: 300_000,
+      timeout: 600_000,
     },
     async () => {
       const unpacked = path.join(root, "standalone");
@@ -150,6 +164,35 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
       expect(fs.statSync(installed[0] as string).size).toBe(
         fs.statSync(path.join(unpacked, "pulumi-resource-gamehost")).size,
       );
+
+      // The real CLI starts it, with a PATH of nothing but the CLI and its YAML host (no node, no npm), for
+      // the YAML program of docs/languages.md, its plugin folder pointed at the unpacked archive.
+      const bin = path.join(root, "bin");
+      fs.mkdirSync(bin);
+      for (const name of ["pulumi", "pulumi-language-yaml"])
+        fs.symlinkSync(onCliPath(name), path.join(bin, name));
+      expect(spawnSync("node", ["--version"], { env: { PATH: bin } }).error).toBeDefined();
+      const yaml = path.join(root, "standalone-yaml");
+      fs.mkdirSync(yaml);
+      const manifest = docBlock("docs/languages.md", "YAML", "yaml").text;
+      expect(manifest).toContain(DOCS_PLUGIN_ENTRY);
+      fs.writeFileSync(
+        path.join(yaml, "Pulumi.yaml"),
+        manifest.replace(DOCS_PLUGIN_ENTRY, `path: ${unpacked}`),
+      );
+      const program = new CliProject(yaml, root, { PATH: bin });
+      await program.configure({
+        "gamehost:baseUrl": { value: emulator.url },
+        "gamehost:token": { value: emulator.tokens.user, secret: true },
+      });
+      await program.ok(["up", "--yes", "--skip-preview"]);
+      const [match, ...others] = liveServers(emulator);
+      expect(others).toEqual([]);
+      const port = match?.network.ports.game;
+      expect((await program.outputsJson()).endpoint).toBe(`${port?.public_hostname}:${port?.public_port}`);
+      await program.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(liveServers(emulator)).toEqual([]);
+      program.expectNoLeak(emulator.tokens.user);
     },
   );
 });
