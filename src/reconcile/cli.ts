@@ -44,8 +44,9 @@ Run \`gamehost <command> --help\` for a command's options and exit codes.`,
   repair: `Usage: gamehost repair [--dry-run] [options]
 
 Resolves the pending creates a hard interruption (a second Ctrl-C, a killed CI job) left in the stack's
-state: the server each create made (found by the idempotency key recorded in its inputs) is recorded in
-the state and refreshed, and a create that made no live server is cleared. After it, \`pulumi up\`
+state: the server each create made (found by the idempotency key recorded in its inputs; a Fleet's
+servers by its fleet key) is recorded in the state and refreshed, and a create that made no live server
+is cleared. After it, \`pulumi up\`
 creates nothing twice.
 
   --dry-run      report what would be done, change nothing

@@ -144,6 +144,16 @@ export async function findStrays(
   return strays;
 }
 
+/** The top-level outputs whose values differ (the dynamic face's serialized provider aside). */
+function changedOutputs(
+  old: Record<string, unknown> | undefined,
+  now: Record<string, unknown> | undefined,
+): string[] {
+  const keys = new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})]);
+  keys.delete("__provider");
+  return [...keys].filter((k) => JSON.stringify(old?.[k]) !== JSON.stringify(now?.[k])).sort();
+}
+
 /** Drift of one resource from a refresh preview's step, if it drifted. */
 function driftOf(event: EngineEvent): DriftedResource | undefined {
   const meta = event.resOutputsEvent?.metadata;
@@ -152,7 +162,11 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
   const base = { urn: meta.urn, name: nameOfUrn(meta.urn), type: meta.type };
   if (meta.op === "delete" || (meta.op === "refresh" && meta.new === undefined))
     return { ...base, kind: "gone" };
-  const properties = meta.diffs ?? Object.keys(meta.detailedDiff ?? {});
+  let properties = meta.diffs ?? Object.keys(meta.detailedDiff ?? {});
+  // A refresh whose inputs read back unchanged names no property (a Fleet's dead servers change only its
+  // `status` output): the outputs that differ are the change.
+  if (meta.op !== "same" && properties.length === 0)
+    properties = changedOutputs(meta.old?.outputs, meta.new?.outputs);
   if (meta.op !== "same" && properties.length > 0) return { ...base, kind: "changed", properties };
   return undefined;
 }

@@ -3,13 +3,16 @@
  * leaves a pending create whose servers carry the fleet's key. `sweep` does not offer them (nor, once
  * recorded, the fleet's servers) for deletion; `repair` records the fleet, and the next `up` makes no
  * second fleet. Without it the next `up` made a new fleet (a new key) beside the first: every server twice.
- * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`.
+ * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`. Servers
+ * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
+ * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those.
  */
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import { configure, programProject } from "../cli/programProject";
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
+import { dist } from "../support/dist";
 import { realCli, realCliTitle } from "../support/realPulumi";
 import { doubleInterrupt, runGamehost, until } from "./helpers";
 
@@ -132,6 +135,47 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     expect(swept.code, swept.stderr).toBe(0);
     expect((JSON.parse(swept.stdout) as { deleted: string[] }).deleted.sort()).toEqual(orphans.sort());
     expect(live()).toHaveLength(COUNT);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+  });
+
+  it("servers of a fleet that died are drift; reconcile --remediate replaces exactly those", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "fleet-drift";
+    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
+    });
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    expect(live()).toHaveLength(COUNT);
+    const clean = await runGamehost(cli, ["drift"]);
+    expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
+
+    const ids = fixtureIds(setup.emulator);
+    const client = new (dist.api().GamehostClient)({
+      baseUrl: setup.emulator.url,
+      token: setup.emulator.tokens.user,
+    });
+    const victims = live()
+      .slice(0, 2)
+      .map((s) => s.id);
+    for (const id of victims) await client.deleteServer(ids.gameId, ids.environmentId, id);
+    const drifted = await runGamehost(cli, ["drift", "--json"]);
+    expect(drifted.code, drifted.stderr).toBe(3);
+    expect(JSON.parse(drifted.stdout)).toMatchObject({
+      drifted: [{ name: "arena", kind: "changed", properties: ["status"] }],
+    });
+
+    const fixed = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(/drift: changed arena; remediated by up/);
+    expect(live()).toHaveLength(COUNT);
+    expect(live().map((s) => s.id)).not.toContain(victims[0]);
+    const after = await runGamehost(cli, ["drift"]);
+    expect(after.code, `${after.stdout}${after.stderr}`).toBe(0);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
   });
