@@ -63,6 +63,14 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
       'gamehost sweep: --tag "role": expected KEY=VALUE',
     ],
     [["drift", "--stack", "a", "--stack", "b"], "gamehost drift: --stack is given more than once"],
+    [
+      ["sweep", "--game", "space-race", "--environment", "e1000000-0000-4000-8000-000000000001"],
+      `gamehost sweep: --game "space-race": expected the game's id, a UUID (getEnvironment's gameId), not its name`,
+    ],
+    [
+      ["adopt", "--game", "9a000000-0000-4000-8000-000000000001", "--environment", "prod"],
+      `gamehost adopt: --environment "prod": expected the environment's id, a UUID (getEnvironment's environmentId), not its name`,
+    ],
   ])("%j", (args, message) => {
     const r = run(args);
     expect(r.code, r.stderr).toBe(2);
