@@ -102,3 +102,15 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
     expect(reconcile.stdout).toContain("2 usage (a bad --interval, before\nany pass)");
   });
 });
+
+describe("docs/reconcile.md: the command line is the interface", () => {
+  it("says the package exports no reconcile subpath, and it exports none", () => {
+    const root = path.join(__dirname, "..", "..");
+    const doc = fs.readFileSync(path.join(root, "docs", "reconcile.md"), "utf8");
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(doc).toMatch(/has\s+no `reconcile` subpath/);
+    expect(Object.keys(pkg.exports).filter((k) => k.includes("reconcile"))).toEqual([]);
+  });
+});
