@@ -2,7 +2,8 @@
  * A Fleet's first mistake through the real CLI: a misspelt datacenter slug (checked against the cluster
  * when the fleet runs). The run fails naming the key and the slugs allowed, makes and deletes nothing,
  * and does not say the fleet "stopped" to be continued by another `up` (it said so, and recorded the
- * misspelt declaration as the fleet's state).
+ * misspelt declaration as the fleet's state). A required field left out (the template's `tags`) fails the
+ * preview naming it as required (it said "Invalid input: expected record, received undefined").
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -76,5 +77,31 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
     cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("a required field left out: the preview names it as required", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const cli = programProject(setup.root, "no-tags", PROJECT, PROGRAM);
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${PROJECT}:fleet`]: {
+        value: {
+          gameId: ids.gameId,
+          environmentId: ids.environmentId,
+          template: {
+            runtime: { build: ids.buildId },
+            network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+            resources: { cpu: 250 },
+          },
+          datacenters: { [ids.datacenterId]: 1 },
+        },
+      },
+    });
+    const out = await cli.fails(["preview"]);
+    expect(out).toMatch(/property template\.tags .*is required: a map \(`\{\}` for none\)/);
+    expect(out).toMatch(/property template\.resources\.memory .*is required: a number/);
+    expect(out).not.toMatch(/received undefined/);
   });
 });
