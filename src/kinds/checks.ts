@@ -81,6 +81,37 @@ export type SchemaKeys = "snake_case" | "camelCase";
 
 const UNKNOWN_FIELD = "is not a known field";
 
+/** What a missing field takes, in words rather than the schema library's type names. */
+const EXPECTED_WORDS: Record<string, string> = {
+  object: "an object",
+  record: "a map (`{}` for none)",
+  map: "a map (`{}` for none)",
+  array: "a list",
+  string: "a string",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+};
+
+/** The wire value at `path`, or undefined when a step is missing. */
+function wireAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let at = value;
+  for (const segment of path) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[segment];
+  }
+  return at;
+}
+
+/** The reason of an issue: a missing field is "is required", not a type mismatch with `undefined`. */
+function reasonOf(issue: z.core.$ZodIssue, wireValue: unknown): string {
+  if (issue.code === "invalid_type" && wireAt(wireValue, issue.path) === undefined) {
+    const expected = EXPECTED_WORDS[String(issue.expected)];
+    return expected ? `is required: ${expected}` : "is required";
+  }
+  return issue.message;
+}
+
 /**
  * Validates a wire-format value and turns its issues into check failures on camelCase properties.
  * Issues at or below a value that is unknown during preview are dropped: it is checked at apply.
@@ -106,7 +137,7 @@ export function checkWire(
         : [
             {
               property: propertyOf(issue.path, mapPaths, keys),
-              reason: `${issue.message}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys), mapPaths)}`,
+              reason: `${reasonOf(issue, wireValue)}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys), mapPaths)}`,
             },
           ],
     )

@@ -6,7 +6,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
-import { exportedState, findStrays, type Stray, stateServers } from "./drift";
+import { exportedState, findStrays, type Stray, type Tracked, trackedBy } from "./drift";
 
 /** The plugin's type token: `pulumi import` needs a provider that can import (the dynamic host cannot). */
 export const IMPORT_TYPE = "gamehost:index:Server";
@@ -18,13 +18,16 @@ export interface ImportEntry {
   id: string;
 }
 
-/** Ids of the servers the stacks track. */
-export async function trackedIds(stacks: readonly Stack[]): Promise<Set<string>> {
+/** The servers the stacks track: their Servers' ids and their Fleets' keys. */
+export async function trackedByStacks(stacks: readonly Stack[]): Promise<Tracked> {
   const ids = new Set<string>();
+  const fleetKeys = new Set<string>();
   for (const stack of stacks) {
-    for (const s of stateServers(await exportedState(stack))) if (s.id) ids.add(s.id);
+    const tracked = trackedBy(await exportedState(stack));
+    for (const id of tracked.ids) if (id) ids.add(id);
+    for (const key of tracked.fleetKeys) fleetKeys.add(key);
   }
-  return ids;
+  return { ids, fleetKeys };
 }
 
 /** A resource name from a tag value or the id: letters, digits, `-` and `_`, unique in the file. */
@@ -63,7 +66,7 @@ export async function untracked(
   scope: Scope,
   madeHere: boolean,
 ): Promise<Stray[]> {
-  const tracked = await trackedIds(stacks);
+  const tracked = await trackedByStacks(stacks);
   return findStrays(client, [scope], scope.tags, tracked, madeHere);
 }
 

@@ -44,8 +44,9 @@ Run \`gamehost <command> --help\` for a command's options and exit codes.`,
   repair: `Usage: gamehost repair [--dry-run] [options]
 
 Resolves the pending creates a hard interruption (a second Ctrl-C, a killed CI job) left in the stack's
-state: the server each create made (found by the idempotency key recorded in its inputs) is recorded in
-the state and refreshed, and a create that made no live server is cleared. After it, \`pulumi up\`
+state: the server each create made (found by the idempotency key recorded in its inputs; a Fleet's
+servers by its fleet key) is recorded in the state and refreshed, and a create that made no live server
+is cleared. After it, \`pulumi up\`
 creates nothing twice.
 
   --dry-run      report what would be done, change nothing
@@ -215,7 +216,7 @@ async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
 }
 
 /** The game, environment and tags of adopt and sweep. */
-function scopeOf(values: ParsedValues): Scope {
+async function scopeOf(values: ParsedValues): Promise<Scope> {
   if (!values.game || !values.environment) {
     throw new UsageError(
       "--game and --environment are required (the ids of the game and environment to list)",
@@ -227,11 +228,25 @@ function scopeOf(values: ParsedValues): Scope {
     if (at <= 0) throw new UsageError(`--tag ${JSON.stringify(t)}: expected KEY=VALUE`);
     tags[t.slice(0, at)] = t.slice(at + 1);
   }
-  return { gameId: values.game, environmentId: values.environment, tags };
+  // Names (`space-race`, `prod`) are what people type first: the list would fail deep in the client.
+  const { canonicalUuid } = await import("../api/schemas/common");
+  const id = (flag: string, value: string, what: string) => {
+    const uuid = canonicalUuid(value);
+    if (uuid === undefined)
+      throw new UsageError(
+        `${flag} ${JSON.stringify(value)}: expected the ${what}'s id, a UUID (getEnvironment's ${what === "game" ? "gameId" : "environmentId"}), not its name`,
+      );
+    return uuid;
+  };
+  return {
+    gameId: id("--game", values.game, "game"),
+    environmentId: id("--environment", values.environment, "environment"),
+    tags,
+  };
 }
 
 async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
-  const scope = scopeOf(values);
+  const scope = await scopeOf(values);
   const { importFile, untracked } = await import("./adopt");
   const { openStack } = await import("./workspace");
   const { stackClient } = await import("./connection");
@@ -255,7 +270,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
 }
 
 async function runSweep(values: ParsedValues, out: Print): Promise<number> {
-  const scope = scopeOf(values);
+  const scope = await scopeOf(values);
   const { deleteStrays, untracked } = await import("./adopt");
   const { openStack } = await import("./workspace");
   const { stackClient } = await import("./connection");

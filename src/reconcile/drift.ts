@@ -8,8 +8,17 @@
  */
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
+import { FLEET_TAG } from "../kinds/fleet/spec";
 import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
-import { Deployment, isServerType, nameOfUrn, type StateResource, serverScope } from "./state";
+import {
+  Deployment,
+  isFleetType,
+  isServerType,
+  nameOfUrn,
+  plainString,
+  type StateResource,
+  serverScope,
+} from "./state";
 import { CommandError, cliMessage } from "./workspace";
 
 export interface DriftedResource {
@@ -74,15 +83,39 @@ export async function exportedState(stack: Stack): Promise<Deployment> {
 export const stateServers = (d: Deployment): StateResource[] =>
   (d.resources ?? []).filter((r) => isServerType(r.type) && r.delete !== true && r.id !== undefined);
 
+/** What stacks track: their Servers' ids, and their Fleets' keys (a fleet's servers carry its key tag). */
+export interface Tracked {
+  ids: ReadonlySet<string>;
+  fleetKeys: ReadonlySet<string>;
+}
+
 /**
- * Live servers in `scopes` carrying `tags`, whose id is not in `tracked`; with `madeHere`, only those this
- * package created (they carry the reserved key tag).
+ * The keys of the state's Fleets, those whose create is pending included: their servers are the fleet's
+ * (or `gamehost repair`'s to record), never strays.
+ */
+export const stateFleetKeys = (d: Deployment): string[] =>
+  [...(d.resources ?? []), ...(d.pending_operations ?? []).map((op) => op.resource)].flatMap((r) => {
+    if (!isFleetType(r.type)) return [];
+    const key = plainString(r.outputs, "fleetKey") ?? plainString(r.inputs, "fleetKey");
+    return key ? [key] : [];
+  });
+
+/** What `d` tracks. */
+export const trackedBy = (d: Deployment): Tracked => ({
+  ids: new Set(stateServers(d).map((s) => s.id ?? "")),
+  fleetKeys: new Set(stateFleetKeys(d)),
+});
+
+/**
+ * Live servers in `scopes` carrying `tags` that `tracked` does not track (neither a Server's id nor a
+ * server of a tracked Fleet); with `madeHere`, only those this package created (they carry the reserved
+ * key tag).
  */
 export async function findStrays(
   client: GamehostClient,
   scopes: ReadonlyArray<{ gameId: string; environmentId: string }>,
   tags: Record<string, string>,
-  tracked: ReadonlySet<string>,
+  tracked: Tracked,
   madeHere = false,
   now = Date.now(),
 ): Promise<Stray[]> {
@@ -94,7 +127,9 @@ export async function findStrays(
     seen.add(key);
     const servers = await client.listServers(gameId, environmentId, { tags });
     for (const s of servers) {
-      if (s.destroyed_at !== undefined || tracked.has(s.id)) continue;
+      if (s.destroyed_at !== undefined || tracked.ids.has(s.id)) continue;
+      const fleet = s.tags[FLEET_TAG];
+      if (fleet !== undefined && tracked.fleetKeys.has(fleet)) continue;
       if (madeHere && s.tags[IDEMPOTENCY_TAG] === undefined) continue;
       strays.push({
         serverId: s.id,
@@ -109,6 +144,16 @@ export async function findStrays(
   return strays;
 }
 
+/** The top-level outputs whose values differ (the dynamic face's serialized provider aside). */
+function changedOutputs(
+  old: Record<string, unknown> | undefined,
+  now: Record<string, unknown> | undefined,
+): string[] {
+  const keys = new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})]);
+  keys.delete("__provider");
+  return [...keys].filter((k) => JSON.stringify(old?.[k]) !== JSON.stringify(now?.[k])).sort();
+}
+
 /** Drift of one resource from a refresh preview's step, if it drifted. */
 function driftOf(event: EngineEvent): DriftedResource | undefined {
   const meta = event.resOutputsEvent?.metadata;
@@ -117,7 +162,11 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
   const base = { urn: meta.urn, name: nameOfUrn(meta.urn), type: meta.type };
   if (meta.op === "delete" || (meta.op === "refresh" && meta.new === undefined))
     return { ...base, kind: "gone" };
-  const properties = meta.diffs ?? Object.keys(meta.detailedDiff ?? {});
+  let properties = meta.diffs ?? Object.keys(meta.detailedDiff ?? {});
+  // A refresh whose inputs read back unchanged names no property (a Fleet's dead servers change only its
+  // `status` output): the outputs that differ are the change.
+  if (meta.op !== "same" && properties.length === 0)
+    properties = changedOutputs(meta.old?.outputs, meta.new?.outputs);
   if (meta.op !== "same" && properties.length > 0) return { ...base, kind: "changed", properties };
   return undefined;
 }
@@ -157,7 +206,7 @@ export async function drift(
       return scope ? [scope] : [];
     });
     const strayTags = sharedTags(servers);
-    const tracked = new Set(servers.map((s) => s.id ?? ""));
+    const tracked = trackedBy(deployment);
     const pendingCreates = (deployment.pending_operations ?? [])
       .filter((op) => op.type === "creating")
       .map((op) => op.resource.urn);

@@ -17,13 +17,22 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import type { Server } from "../api/schemas";
+import { FLEET_TAG } from "../kinds/fleet/spec";
 import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
-import { Deployment, isServerType, type PendingOperation, type StateResource, serverScope } from "./state";
+import {
+  Deployment,
+  isFleetType,
+  isServerType,
+  type PendingOperation,
+  plainString,
+  type StateResource,
+  serverScope,
+} from "./state";
 import { CommandError, cliMessage } from "./workspace";
 
-/** What repair did with one pending create. */
+/** What repair did with one pending create (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`). */
 export type RepairOutcome =
-  | { urn: string; action: "imported"; serverId: string }
+  | { urn: string; action: "imported"; serverId: string; fleet?: true }
   | { urn: string; action: "cleared"; reason: string }
   | { urn: string; action: "kept"; reason: string };
 
@@ -45,9 +54,47 @@ async function serversWithKey(
   return found.filter((s) => s.destroyed_at === undefined);
 }
 
-async function resolve(client: GamehostClient, op: PendingOperation): Promise<RepairOutcome> {
+/**
+ * A pending create of a Fleet: its random key is in its inputs and on every server it made, so the fleet
+ * is recorded (its id is `<gameId>/<environmentId>/<fleetKey>`) when one of them lives, and the targeted
+ * refresh takes them all in; otherwise the next `up` makes the fleet with a new key.
+ */
+async function resolveFleet(client: GamehostClient, op: PendingOperation): Promise<RepairOutcome> {
+  const urn = op.resource.urn;
+  const scope = serverScope(op.resource);
+  const fleetKey = plainString(op.resource.inputs, "fleetKey");
+  if (!scope || !fleetKey) {
+    return { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and fleetKey" };
+  }
+  const found = await client.listServers(scope.gameId, scope.environmentId, {
+    tags: { [FLEET_TAG]: fleetKey },
+  });
+  if (!found.some((s) => s.destroyed_at === undefined))
+    return { urn, action: "cleared", reason: "the service has no live server of the fleet" };
+  return {
+    urn,
+    action: "imported",
+    serverId: `${scope.gameId}/${scope.environmentId}/${fleetKey}`,
+    fleet: true,
+  };
+}
+
+async function resolve(
+  client: GamehostClient,
+  op: PendingOperation,
+  recordedUrns: ReadonlySet<string>,
+): Promise<RepairOutcome> {
   const { urn, type } = op.resource;
-  if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server (${type})` };
+  // An `up` after the interruption made the resource anew: what the interrupted create made is a stray.
+  if (recordedUrns.has(urn) && (isFleetType(type) || isServerType(type)))
+    return {
+      urn,
+      action: "cleared",
+      reason:
+        "a later update recorded this resource anew; what the interrupted create made is left to `gamehost sweep`",
+    };
+  if (isFleetType(type)) return resolveFleet(client, op);
+  if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server or Fleet (${type})` };
   const scope = serverScope(op.resource);
   if (!scope?.idempotencyKey) {
     return { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and idempotencyKey" };
@@ -57,10 +104,15 @@ async function resolve(client: GamehostClient, op: PendingOperation): Promise<Re
   return { urn, action: "imported", serverId: server.id };
 }
 
-/** The state resource recording `server` for a pending create: its inputs, and as outputs until the refresh. */
-function recorded(op: PendingOperation, serverId: string): StateResource {
+/**
+ * The state resource recording `server` for a pending create: its inputs, and as outputs until the
+ * refresh (a Fleet's with an empty status and its first generation, which its read fills from the
+ * servers carrying its key).
+ */
+function recorded(op: PendingOperation, outcome: { serverId: string; fleet?: true }): StateResource {
   const inputs = op.resource.inputs ?? {};
-  return { ...op.resource, id: serverId, inputs, outputs: { ...inputs } };
+  const outputs = outcome.fleet ? { ...inputs, generation: 1, status: {} } : { ...inputs };
+  return { ...op.resource, id: outcome.serverId, inputs, outputs };
 }
 
 /**
@@ -91,7 +143,8 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
   const deployment = Deployment.parse(exported.deployment ?? {});
   const pending = (deployment.pending_operations ?? []).filter((op) => op.type === "creating");
   const outcomes: RepairOutcome[] = [];
-  for (const op of pending) outcomes.push(await resolve(client, op));
+  const recordedUrns = new Set((deployment.resources ?? []).map((r) => r.urn));
+  for (const op of pending) outcomes.push(await resolve(client, op, recordedUrns));
   const report = { stack: stack.name, pending: pending.length, outcomes };
   const done = outcomes.filter((o) => o.action !== "kept");
   if (dryRun || done.length === 0) return report;
@@ -101,7 +154,7 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
   const remaining = (deployment.pending_operations ?? []).filter((op) => {
     if (op.type !== "creating") return true;
     const outcome = byUrn.get(op.resource.urn);
-    if (outcome?.action === "imported") imported.push(recorded(op, outcome.serverId));
+    if (outcome?.action === "imported") imported.push(recorded(op, outcome));
     return outcome?.action === "kept";
   });
   // Appended after everything it may depend on: its parent and provider were registered before its create.
@@ -129,7 +182,7 @@ export function repairLines(report: RepairReport): string[] {
   return [
     ...report.outcomes.map((o) =>
       o.action === "imported"
-        ? `imported ${o.urn} = server ${o.serverId}`
+        ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}`
         : `${o.action} ${o.urn}: ${o.reason}`,
     ),
     `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +

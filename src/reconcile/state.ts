@@ -9,6 +9,11 @@ export const SERVER_TYPES = ["pulumi-nodejs:dynamic/gamehost:Server", "gamehost:
 
 export const isServerType = (type: string): boolean => (SERVER_TYPES as readonly string[]).includes(type);
 
+/** Type tokens of a Fleet on each face. */
+export const FLEET_TYPES = ["pulumi-nodejs:dynamic/gamehost:Fleet", "gamehost:index:Fleet"] as const;
+
+export const isFleetType = (type: string): boolean => (FLEET_TYPES as readonly string[]).includes(type);
+
 /** One resource of the state (the fields the commands use; the rest is kept as it is). */
 export const StateResource = z.looseObject({
   urn: z.string(),

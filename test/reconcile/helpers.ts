@@ -2,7 +2,7 @@
  * Runs the `gamehost` command (the package's bin, compiled) on a real-CLI project: the same backend,
  * PULUMI_HOME and passphrase as the project's own `pulumi` runs, the pinned CLI on PATH.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/dist";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
@@ -50,4 +50,24 @@ export async function until(what: string, check: () => boolean, ms = 120_000): P
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Ctrl-C twice: the second as soon as the CLI has taken the first (it prints that it is cancelling), so
+ * the two never reach the CLI as one signal (which only cancels), and the plugin's Cancel has no time to
+ * end its creates first (then nothing would be pending: the plugin records its servers on a cancel).
+ */
+export function doubleInterrupt(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    let printed = "";
+    const onData = (c: Buffer) => {
+      printed += c.toString();
+      if (!printed.includes("received; cancelling")) return;
+      child.stdout?.off("data", onData);
+      child.kill("SIGINT");
+      resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.kill("SIGINT");
+  });
 }

@@ -5,7 +5,6 @@
  * made (found by the key in its inputs), then `up` converges: the live servers of the run are exactly the
  * stack's, none twice, none orphaned.
  */
-import type { ChildProcess } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import { configure, programProject } from "../cli/programProject";
@@ -22,29 +21,9 @@ import {
 } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost, until } from "./helpers";
+import { doubleInterrupt, runGamehost, until } from "./helpers";
 
 const COUNT = 8;
-
-/**
- * Ctrl-C twice: the second as soon as the CLI has taken the first (it prints that it is cancelling), so
- * the two never reach the CLI as one signal (which only cancels), and the plugin's Cancel has no time to
- * end its creates first (then nothing would be pending: the plugin records its servers on a cancel).
- */
-function doubleInterrupt(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    let printed = "";
-    const onData = (c: Buffer) => {
-      printed += c.toString();
-      if (!printed.includes("received; cancelling")) return;
-      child.stdout?.off("data", onData);
-      child.kill("SIGINT");
-      resolve();
-    };
-    child.stdout?.on("data", onData);
-    child.kill("SIGINT");
-  });
-}
 
 interface Exported {
   deployment: { pending_operations?: Array<{ type: string; resource: { urn: string } }> };

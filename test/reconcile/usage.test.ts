@@ -63,6 +63,14 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
       'gamehost sweep: --tag "role": expected KEY=VALUE',
     ],
     [["drift", "--stack", "a", "--stack", "b"], "gamehost drift: --stack is given more than once"],
+    [
+      ["sweep", "--game", "space-race", "--environment", "e1000000-0000-4000-8000-000000000001"],
+      `gamehost sweep: --game "space-race": expected the game's id, a UUID (getEnvironment's gameId), not its name`,
+    ],
+    [
+      ["adopt", "--game", "9a000000-0000-4000-8000-000000000001", "--environment", "prod"],
+      `gamehost adopt: --environment "prod": expected the environment's id, a UUID (getEnvironment's environmentId), not its name`,
+    ],
   ])("%j", (args, message) => {
     const r = run(args);
     expect(r.code, r.stderr).toBe(2);
@@ -92,5 +100,17 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
     expect(reconcile.code).toBe(0);
     expect(reconcile.stdout).toContain("--interval D   time between passes, from 1s to 24h");
     expect(reconcile.stdout).toContain("2 usage (a bad --interval, before\nany pass)");
+  });
+});
+
+describe("docs/reconcile.md: the command line is the interface", () => {
+  it("says the package exports no reconcile subpath, and it exports none", () => {
+    const root = path.join(__dirname, "..", "..");
+    const doc = fs.readFileSync(path.join(root, "docs", "reconcile.md"), "utf8");
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    expect(doc).toMatch(/has\s+no `reconcile` subpath/);
+    expect(Object.keys(pkg.exports).filter((k) => k.includes("reconcile"))).toEqual([]);
   });
 });

@@ -265,8 +265,10 @@ async function converge(
   const lister = sharedLister(() => liveMembers(ctx, fleet));
   const run = (key: string, count: number) =>
     runDatacenter(ctx, fleet, generation, status, key, count, limit, lister);
+  // Before anything changes: a datacenter that is not the cluster's (a misspelt slug) fails the run as it
+  // is, with nothing made or deleted, not as a stopped fleet to continue.
+  const ids = await datacenterIds(ctx, fleet);
   try {
-    const ids = await datacenterIds(ctx, fleet);
     status = reconciled(status, await liveMembers(ctx, fleet), fleet, generation);
     // Entries by declared key; a renamed key (slug ↔ id) keeps its datacenter's servers.
     const next: Record<string, FleetDatacenterStatus> = {};

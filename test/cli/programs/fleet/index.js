@@ -5,7 +5,9 @@ const gamehost = require("pulumi-gamehost");
 
 const config = new pulumi.Config();
 const Fleet = config.get("face") === "plugin" ? gamehost.native.Fleet : gamehost.Fleet;
-const fleet = new Fleet("arena", config.requireObject("fleet"));
+// `import`: the id of a fleet to adopt (the plugin face), as a stack moving from the dynamic face does.
+const adopt = config.get("import");
+const fleet = new Fleet("arena", config.requireObject("fleet"), adopt ? { import: adopt } : {});
 
 exports.fleetKey = fleet.fleetKey;
 exports.generation = fleet.generation;

@@ -1,0 +1,107 @@
+/**
+ * A Fleet's first mistake through the real CLI: a misspelt datacenter slug (checked against the cluster
+ * when the fleet runs). The run fails naming the key and the slugs allowed, makes and deletes nothing,
+ * and does not say the fleet "stopped" to be continued by another `up` (it said so, and recorded the
+ * misspelt declaration as the fleet's state). A required field left out (the template's `tags`) fails the
+ * preview naming it as required (it said "Invalid input: expected record, received undefined").
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixtureIds, serversTagged } from "../engine/helpers";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import { configure, programProject } from "./programProject";
+
+const PROGRAM = path.join(__dirname, "programs", "fleet");
+const PROJECT = "gamehost-cli-fleet";
+const FLEET_TYPE = "pulumi-nodejs:dynamic/gamehost:Fleet";
+
+describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
+  const setup = useCliEnvironment("fleet-mistakes");
+
+  it("a misspelt datacenter slug, on create and on update: one error naming it, nothing changed", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const slugs = (setup.emulator.fixture.games[0]?.datacenters ?? []).map((d) => d.slug).sort();
+    const fleet = (datacenters: Record<string, number>) => ({
+      gameId: ids.gameId,
+      environmentId: ids.environmentId,
+      template: {
+        tags: { run: "misspelt" },
+        runtime: { build: ids.buildId },
+        network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+        resources: { cpu: 250, memory: 256 },
+      },
+      datacenters,
+    });
+    const cli = programProject(setup.root, "misspelt", PROJECT, PROGRAM);
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${PROJECT}:fleet`]: { value: fleet({ "us-east-alt": 2 }) },
+    });
+    const live = () =>
+      serversTagged(setup.emulator, "run", "misspelt").filter((s) => s.destroyed_at === undefined);
+    const expectNamed = (out: string) => {
+      expect(out).toContain(
+        `datacenters.us-east-alt: is not a datacenter of the game's cluster: give a datacenter UUID or one of the slugs ${slugs.join(", ")}`,
+      );
+      expect(out).not.toMatch(/The fleet stopped|run `pulumi up` again/);
+    };
+
+    expectNamed(await cli.fails(["up", "--yes", "--skip-preview"]));
+    expect(live()).toEqual([]);
+    expect(await cli.stateIds([FLEET_TYPE])).toEqual({});
+
+    const atl = slugs.find((s) => s === "us-east-atl") ?? String(slugs[0]);
+    await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const before = live()
+      .map((s) => s.id)
+      .sort();
+    expect(before).toHaveLength(2);
+    const recorded = (await cli.exported()).find((r) => r.type === FLEET_TYPE);
+
+    await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(fleet({ "us-east-alt": 2 })) } });
+    expectNamed(await cli.fails(["up", "--yes", "--skip-preview"]));
+    expect(
+      live()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(before);
+    // The fleet's state is the last good run's: the misspelt declaration is not recorded.
+    expect((await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs).toEqual(recorded?.outputs);
+
+    await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
+    await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("a required field left out: the preview names it as required", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const cli = programProject(setup.root, "no-tags", PROJECT, PROGRAM);
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${PROJECT}:fleet`]: {
+        value: {
+          gameId: ids.gameId,
+          environmentId: ids.environmentId,
+          template: {
+            runtime: { build: ids.buildId },
+            network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+            resources: { cpu: 250 },
+          },
+          datacenters: { [ids.datacenterId]: 1 },
+        },
+      },
+    });
+    const out = await cli.fails(["preview"]);
+    expect(out).toMatch(/property template\.tags .*is required: a map \(`\{\}` for none\)/);
+    expect(out).toMatch(/property template\.resources\.memory .*is required: a number/);
+    expect(out).not.toMatch(/received undefined/);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * A Fleet moved from the dynamic face to the native one as docs/languages.md says, through the real CLI:
+ * `pulumi state delete` of the dynamic fleet, then the native `Fleet` declared with `{ import:
+ * "<gameId>/<environmentId>/<fleetKey>" }`. One `up` imports it and updates it to the program's keys: no
+ * server is created or deleted, its `status` is keyed as `datacenters` again, and the next `up` has no
+ * changes.
+ */
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixtureIds, serversTagged } from "../engine/helpers";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import { configure, programProject } from "./programProject";
+
+const PROGRAM = path.join(__dirname, "programs", "fleet");
+const PROJECT = "gamehost-cli-fleet";
+
+describe.skipIf(!realCli)(realCliTitle("a Fleet moved to the native face"), () => {
+  const setup = useCliEnvironment("fleet-move");
+
+  it("state delete + import: the same servers, keyed by the program's slugs, then no changes", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const slug = setup.emulator.fixture.games[0]?.datacenters[0]?.slug ?? "";
+    const fleet = {
+      gameId: ids.gameId,
+      environmentId: ids.environmentId,
+      template: {
+        tags: { run: "move" },
+        runtime: { build: ids.buildId },
+        network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+        resources: { cpu: 250, memory: 256 },
+      },
+      datacenters: { [slug]: 2 },
+      rollout: { maxSurge: "25%", maxUnavailable: "25%" },
+    };
+    const cli = programProject(setup.root, "move", PROJECT, PROGRAM);
+    await configure(cli, { ...connection(setup.emulator), [`${PROJECT}:fleet`]: { value: fleet } });
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const live = () =>
+      serversTagged(setup.emulator, "run", "move")
+        .filter((s) => s.destroyed_at === undefined)
+        .map((s) => s.id)
+        .sort();
+    const before = live();
+    expect(before).toHaveLength(2);
+    const dynamic = (await cli.exported()).find((r) => r.type === "pulumi-nodejs:dynamic/gamehost:Fleet");
+    expect(dynamic?.id).toMatch(new RegExp(`^${ids.gameId}/${ids.environmentId}/[0-9a-f-]{36}$`));
+
+    await cli.ok(["state", "delete", dynamic?.urn ?? "", "--yes"]);
+    await cli.setConfig({
+      [`${PROJECT}:face`]: { value: "plugin" },
+      [`${PROJECT}:import`]: { value: dynamic?.id ?? "" },
+    });
+    setup.emulator.resetRequests();
+    await cli.ok(["up", "--yes"]);
+    expect(setup.emulator.requests.filter((r) => !r.route.startsWith("GET "))).toEqual([]);
+    expect(live()).toEqual(before);
+    const out = await cli.outputsJson();
+    expect(Object.keys(out.status as object)).toEqual([slug]);
+    expect(`${ids.gameId}/${ids.environmentId}/${out.fleetKey}`).toBe(dynamic?.id);
+    await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+});

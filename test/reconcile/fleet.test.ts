@@ -1,0 +1,182 @@
+/**
+ * A Fleet under the `gamehost` command, through the real CLI: a double Ctrl-C during the fleet's create
+ * leaves a pending create whose servers carry the fleet's key. `sweep` does not offer them (nor, once
+ * recorded, the fleet's servers) for deletion; `repair` records the fleet, and the next `up` makes no
+ * second fleet. Without it the next `up` made a new fleet (a new key) beside the first: every server twice.
+ * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`. Servers
+ * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
+ * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those.
+ */
+import { describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, programProject } from "../cli/programProject";
+import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
+import { dist } from "../support/dist";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { doubleInterrupt, runGamehost, until } from "./helpers";
+
+const PROGRAM = `${__dirname}/../cli/programs/fleet`;
+const PROJECT = "gamehost-cli-fleet";
+const FLEET_TAG = "pulumi-gamehost/fleet";
+const SLOT_TAG = "pulumi-gamehost/fleet-slot";
+const COUNT = 6;
+
+interface Exported {
+  deployment: { pending_operations?: Array<{ type: string; resource: { urn: string } }> };
+}
+
+function fleetArgs(emulator: RunningEmulator, run: string) {
+  const ids = fixtureIds(emulator);
+  return {
+    gameId: ids.gameId,
+    environmentId: ids.environmentId,
+    template: {
+      tags: { role: "arena", run },
+      runtime: { build: ids.buildId },
+      network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+      resources: { cpu: 250, memory: 256 },
+    },
+    datacenters: { [ids.datacenterId]: COUNT },
+    readyTimeoutSeconds: 60,
+  };
+}
+
+describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet"), () => {
+  const setup = useCliEnvironment("fleet-repair");
+
+  /** A fleet stack whose `up` was ended by a double Ctrl-C during the fleet's create. */
+  async function interrupted(face: Face, run: string) {
+    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${PROJECT}:face`]: { value: face },
+      [`${PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
+    });
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    // Servers that are never placed keep the fleet's create waiting, so both signals land during it.
+    setup.emulator.setPlacement("never");
+    try {
+      const up = cli.start(["up", "--yes", "--skip-preview"]);
+      await until("the fleet's creates", () => live().length === COUNT);
+      await doubleInterrupt(up.child);
+      const result = await up.done;
+      expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
+    } finally {
+      setup.emulator.setPlacement("auto");
+    }
+    const exported = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
+    const pending = (exported.deployment.pending_operations ?? []).filter((p) => p.type === "creating");
+    expect(pending.map((p) => p.resource.urn)).toEqual([expect.stringMatching(/Fleet::arena$/)]);
+    return { cli, live };
+  }
+
+  const scope = () => {
+    const ids = fixtureIds(setup.emulator);
+    return ["--game", ids.gameId, "--environment", ids.environmentId];
+  };
+
+  it.each(FACES)(
+    "the %s face: sweep leaves the fleet's servers alone; repair, then up: one fleet, no server twice",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const { cli, live } = await interrupted(face, `fleet-repair-${face}`);
+      const made = live();
+      const fleetKey = made[0]?.tags[FLEET_TAG];
+
+      // Not strays: the pending create's key is the stack's (repair records them).
+      const swept = await runGamehost(cli, ["sweep", ...scope(), "--json"]);
+      expect(swept.code, swept.stderr).toBe(0);
+      expect((JSON.parse(swept.stdout) as { strays: unknown[] }).strays).toEqual([]);
+
+      const repaired = await runGamehost(cli, ["repair"]);
+      expect(repaired.code, repaired.stderr).toBe(0);
+      expect(repaired.stdout).toContain("1 imported, 0 cleared, 0 kept");
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const out = await cli.outputsJson();
+      expect(out.fleetKey).toBe(fleetKey);
+      // The servers the interrupted create made, none twice, all in the fleet's state.
+      expect(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual(made.map((s) => s.id).sort());
+      const recorded = Object.values(out.status as Record<string, { servers: { id: string }[] }>)
+        .flatMap((d) => d.servers.map((s) => s.id))
+        .sort();
+      expect(recorded).toEqual(made.map((s) => s.id).sort());
+      expect(new Set(live().map((s) => s.tags[SLOT_TAG])).size).toBe(COUNT);
+      await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
+
+      // A recorded fleet's servers are the stack's: sweep lists none, drift sees no drift.
+      const again = await runGamehost(cli, ["sweep", ...scope(), "--json"]);
+      expect(again.code, again.stderr).toBe(0);
+      expect((JSON.parse(again.stdout) as { strays: unknown[] }).strays).toEqual([]);
+      const drift = await runGamehost(cli, ["drift"]);
+      expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([]);
+      cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
+
+  it("a pending create an `up` made anew is cleared; sweep then lists what it had made", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { cli, live } = await interrupted("dynamic", "fleet-repair-anew");
+    const orphans = live().map((s) => s.id);
+    // Without repair, `up` makes the fleet again, with a new key; the CLI keeps the pending create.
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const repaired = await runGamehost(cli, ["repair", "--json"]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(JSON.parse(repaired.stdout)).toMatchObject({ pending: 1, outcomes: [{ action: "cleared" }] });
+    const swept = await runGamehost(cli, ["sweep", ...scope(), "--delete", "--yes", "--json"]);
+    expect(swept.code, swept.stderr).toBe(0);
+    expect((JSON.parse(swept.stdout) as { deleted: string[] }).deleted.sort()).toEqual(orphans.sort());
+    expect(live()).toHaveLength(COUNT);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+  });
+
+  it("servers of a fleet that died are drift; reconcile --remediate replaces exactly those", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "fleet-drift";
+    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
+    });
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    expect(live()).toHaveLength(COUNT);
+    const clean = await runGamehost(cli, ["drift"]);
+    expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
+
+    const ids = fixtureIds(setup.emulator);
+    const client = new (dist.api().GamehostClient)({
+      baseUrl: setup.emulator.url,
+      token: setup.emulator.tokens.user,
+    });
+    const victims = live()
+      .slice(0, 2)
+      .map((s) => s.id);
+    for (const id of victims) await client.deleteServer(ids.gameId, ids.environmentId, id);
+    const drifted = await runGamehost(cli, ["drift", "--json"]);
+    expect(drifted.code, drifted.stderr).toBe(3);
+    expect(JSON.parse(drifted.stdout)).toMatchObject({
+      drifted: [{ name: "arena", kind: "changed", properties: ["status"] }],
+    });
+
+    const fixed = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(/drift: changed arena; remediated by up/);
+    expect(live()).toHaveLength(COUNT);
+    expect(live().map((s) => s.id)).not.toContain(victims[0]);
+    const after = await runGamehost(cli, ["drift"]);
+    expect(after.code, `${after.stdout}${after.stderr}`).toBe(0);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+  });
+});
