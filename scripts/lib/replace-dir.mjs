@@ -50,11 +50,17 @@ else:
 sys.exit(0 if done == 0 else 4)
 `;
 
-function exchange(a, b) {
+/** Swaps folders `a` and `b` in one step, where the system can; else {@link swapByRenames}. */
+export function exchange(a, b) {
   const swapped = spawnSync("python3", ["-c", EXCHANGE, a, b], { stdio: "ignore" });
-  if (swapped.status === 0) return;
-  // No Python or no such call (another system, a file system without it): two renames, with a moment of a few
-  // microseconds between them in which the target is missing.
+  if (swapped.status !== 0) swapByRenames(a, b);
+}
+
+/**
+ * Swaps folders `a` and `b` by three renames: where there is no Python or no such call (another system, a file
+ * system without it), with a moment of a few microseconds between two of them in which `b` is missing.
+ */
+export function swapByRenames(a, b) {
   const old = `${a}.old`;
   renameSync(b, old);
   renameSync(a, b);
