@@ -8,6 +8,7 @@ import {
   serverArgs,
   serverTarget,
   startTestEmulator,
+  userClient,
 } from "../support/emulator";
 
 const impl = dist.serverImpl();
@@ -81,7 +82,7 @@ describe("Server provider against the emulator", () => {
     await dist
       .api()
       .GamehostClient.prototype.deleteServer.call(
-        new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user }),
+        userClient(emulator),
         target.gameId,
         target.environmentId,
         id,
