@@ -10,11 +10,18 @@ import {
   GamehostValidationError,
 } from "../../src/api/errors";
 import { PACKAGE_VERSION } from "../../src/version";
-import { BOOTSTRAP, closedPort, json, useScriptedServers } from "./helpers/scriptedServer";
+import { failure } from "../support/failure";
+import {
+  BOOTSTRAP,
+  closedPort,
+  ENV,
+  GAME,
+  json,
+  SERVER_BODY,
+  useScriptedServers,
+} from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET_abc123";
-const GAME = "00000000-0000-4000-8000-000000000003";
-const ENV = "00000000-0000-4000-8000-000000000005";
 
 const scripted = useScriptedServers();
 
@@ -29,23 +36,6 @@ function client(url: string, extra: ClientOptions = {}): { client: GamehostClien
   });
   return { client: c, events };
 }
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
-
-const serverBody = {
-  datacenter: "00000000-0000-4000-8000-000000000007",
-  network: { ports: { game: { protocol: "udp" as const } } },
-  resources: { cpu: 100, memory: 128 },
-  runtime: { build: "00000000-0000-4000-8000-000000000009" },
-  tags: { t: "1" },
-};
 
 describe("headers", () => {
   it("sends the user agent, bearer token and JSON content type", async () => {
@@ -299,7 +289,7 @@ describe("retries", () => {
       json(res, 500, { code: "ERROR", message: "An internal error has occurred." }),
     );
     const { client: c } = client(s.url);
-    const err = await failure(c.createServer(GAME, ENV, serverBody));
+    const err = await failure(c.createServer(GAME, ENV, SERVER_BODY));
     expect(err).toBeInstanceOf(GamehostApiError);
     expect((err as GamehostApiError).status).toBe(500);
     expect(s.seen).toHaveLength(1);
@@ -311,7 +301,7 @@ describe("retries", () => {
       res.socket?.destroy();
     });
     const { client: c } = client(s.url);
-    const err = await failure(c.createServer(GAME, ENV, serverBody));
+    const err = await failure(c.createServer(GAME, ENV, SERVER_BODY));
     expect(err).toBeInstanceOf(GamehostNetworkError);
     const net = err as GamehostNetworkError;
     expect(net.mayHaveCommitted).toBe(true);
@@ -472,7 +462,7 @@ describe("error answers", () => {
       ),
     );
     const { client: c } = client(s.url);
-    const api = (await failure(c.createServer(GAME, ENV, serverBody))) as GamehostApiError;
+    const api = (await failure(c.createServer(GAME, ENV, SERVER_BODY))) as GamehostApiError;
     expect(api).toMatchObject({
       status: 400,
       code: "SERVERS_SERVER_FAILED_TO_CREATE",
@@ -552,12 +542,12 @@ describe("request validation", () => {
       [() => c.getGame("NOT-A-UUID"), "game_id", "path of GET /cloud/games/{game_id}"],
       [() => c.getServer(GAME, ENV, "x"), "server_id", "path of GET"],
       [
-        () => c.createServer(GAME, ENV, { ...serverBody, color: "red" } as never),
+        () => c.createServer(GAME, ENV, { ...SERVER_BODY, color: "red" } as never),
         "color",
         "request body of POST",
       ],
       [
-        () => c.createServer(GAME, ENV, { ...serverBody, resources: { cpu: 0, memory: 1 } }),
+        () => c.createServer(GAME, ENV, { ...SERVER_BODY, resources: { cpu: 0, memory: 1 } }),
         "resources.cpu",
         "request body",
       ],
@@ -631,8 +621,8 @@ describe("secrecy of the token", () => {
     });
     const errors = [
       await failure(c.getBootstrap()),
-      await failure(c.createServer(GAME, ENV, serverBody)),
-      await failure(c.createServer(GAME, ENV, serverBody)),
+      await failure(c.createServer(GAME, ENV, SERVER_BODY)),
+      await failure(c.createServer(GAME, ENV, SERVER_BODY)),
       await failure(refused.getBootstrap()),
       await failure(c.getGame("bad")),
     ];
