@@ -1,11 +1,13 @@
 // The engine harness, compiled for scripts and benchmarks (tests import its TypeScript sources directly).
-// One place builds it: into harness/dist, from a clean directory, so a source file that was moved or removed
-// can never leave a stale module behind that `require` would still find.
+// One place builds it: into harness/dist, from a clean directory swapped in whole (scripts/lib/replace-dir.mjs),
+// so a source file that was moved or removed can never leave a stale module behind that `require` would still
+// find, and a script loading the harness while another rebuilds it never finds it missing.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { replaceDir } from "../scripts/lib/replace-dir.mjs";
 
 const HARNESS = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(HARNESS, "..", "package.json"));
@@ -30,9 +32,9 @@ function filesUnder(dir) {
  * Every source of the build with its modification time: the harness's own, and the package sources that
  * the last build compiled along (found from its output). The build is current only while this is unchanged.
  */
-function sourceStamp() {
-  const shared = filesUnder(path.join(DIST, "src")).map((js) =>
-    path.join(REPO, path.relative(DIST, js)).replace(/\.js$/, ".ts"),
+function sourceStamp(dist = DIST) {
+  const shared = filesUnder(path.join(dist, "src")).map((js) =>
+    path.join(REPO, path.relative(dist, js)).replace(/\.js$/, ".ts"),
   );
   return [...filesUnder(path.join(HARNESS, "src")), ...shared]
     .map((file) => `${file} ${existsSync(file) ? statSync(file).mtimeMs : "gone"}\n`)
@@ -43,14 +45,15 @@ function sourceStamp() {
 export function loadHarness() {
   const stamp = sourceStamp();
   if (!existsSync(ENTRY) || !existsSync(STAMP) || readFileSync(STAMP, "utf8") !== stamp) {
-    rmSync(DIST, { recursive: true, force: true });
-    const build = spawnSync(
-      process.execPath,
-      [require.resolve("typescript/bin/tsc"), "-p", path.join(HARNESS, "tsconfig.json")],
-      { stdio: "inherit" },
-    );
-    if (build.status !== 0) throw new Error("could not compile the engine harness (harness/tsconfig.json)");
-    writeFileSync(STAMP, sourceStamp());
+    replaceDir(DIST, (out) => {
+      const build = spawnSync(
+        process.execPath,
+        [require.resolve("typescript/bin/tsc"), "-p", path.join(HARNESS, "tsconfig.json"), "--outDir", out],
+        { stdio: "inherit" },
+      );
+      if (build.status !== 0) throw new Error("could not compile the engine harness (harness/tsconfig.json)");
+      writeFileSync(path.join(out, path.basename(STAMP)), sourceStamp(out));
+    });
   }
   return require(ENTRY);
 }

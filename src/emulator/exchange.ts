@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ERROR_CODES } from "../api/errors";
 import type { EmulatorCore, Handler, RequestContext } from "./core";
-import type { PendingFault } from "./faults";
+import type { PendingFault } from "./faultTypes";
 import { internalError, type Reply, readBody, ServiceError, writeError, writeReply } from "./http";
 import type { RequestLogEntry } from "./requestLog";
 import type { Capped, TimeCap } from "./timeCap";

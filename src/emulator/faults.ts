@@ -14,19 +14,6 @@ import {
 } from "./faultTypes";
 import { MAX_GLOB_LENGTH, PathGlob } from "./pathGlob";
 
-export {
-  FAULT_KINDS,
-  FAULT_STATUSES,
-  type FaultController,
-  type FaultKind,
-  type FaultSpec,
-  type FaultStatus,
-  MAX_FAULT_COUNT,
-  MAX_FAULT_LATENCY_MS,
-  MAX_RETRY_AFTER_MS,
-  type PendingFault,
-} from "./faultTypes";
-
 /**
  * Most faults pending at once: every routed request is matched against each, so the queue's length
  * is a cost on every request (a fault hits many requests through `count`, not by repetition).

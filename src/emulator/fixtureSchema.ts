@@ -235,12 +235,15 @@ function checkReferences(f: z.output<typeof FixtureShape>, ctx: Ctx): void {
         missing(["games", n, "environments", k, "versionId"], "version of this game", e.versionId);
     });
   });
+  /** The game an entry of `list` names, or undefined once reported missing. */
+  const gameOf = (list: "lobbies" | "lobbyGenerators", n: number, gameId: string) => {
+    const game = games.get(gameId);
+    if (!game) missing([list, n, "gameId"], "game", gameId);
+    return game;
+  };
   f.lobbies.forEach((l, n) => {
-    const game = games.get(l.gameId);
-    if (!game) {
-      missing(["lobbies", n, "gameId"], "game", l.gameId);
-      return;
-    }
+    const game = gameOf("lobbies", n, l.gameId);
+    if (!game) return;
     if (!game.environments.some((e) => e.id === l.environmentId))
       missing(["lobbies", n, "environmentId"], "environment of this game", l.environmentId);
     if (!game.regions.some((r) => r.id === l.regionId))
@@ -251,11 +254,8 @@ function checkReferences(f: z.output<typeof FixtureShape>, ctx: Ctx): void {
       ctx.addIssue({ code: "custom", path: ["lobbies", n, "stopTs"], message: "must not be before startTs" });
   });
   f.lobbyGenerators.forEach((gen, n) => {
-    const game = games.get(gen.gameId);
-    if (!game) {
-      missing(["lobbyGenerators", n, "gameId"], "game", gen.gameId);
-      return;
-    }
+    const game = gameOf("lobbyGenerators", n, gen.gameId);
+    if (!game) return;
     if (game.environments.length === 0 || game.regions.length === 0 || game.versions.length === 0) {
       ctx.addIssue({
         code: "custom",

@@ -333,8 +333,11 @@ describe("faults", () => {
     // The service rounds the instant up to a whole second: at least 300 ms, at most 1.3 s away.
     const until = Math.ceil((started + 300) / 1000) * 1000;
     expect(Date.now()).toBeGreaterThanOrEqual(until - 15);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(events.find((e) => e.type === "retry")).toMatchObject({ status: 429, attempt: 2 });
+    // It waited for that instant and no longer: from the answer's arrival (after `started`), plus at most
+    // 100 ms of jitter.
+    const retry = events.find((e) => e.type === "retry");
+    expect(retry).toMatchObject({ status: 429, attempt: 2 });
+    expect(retry?.delayMs).toBeLessThanOrEqual(until - started + 100);
     expect(c.stats).toEqual({ requests: 1, retries: 1 });
   });
 
@@ -345,11 +348,16 @@ describe("faults", () => {
       retryAfter: "seconds",
       retryAfterMs: 1_000,
     });
-    const c = clientWith(undefined);
+    const events: ClientEvent[] = [];
+    const c = clientWith(undefined, { onEvent: (e) => events.push(e) });
     const started = Date.now();
     await c.getBootstrap();
     expect(Date.now() - started).toBeGreaterThanOrEqual(980);
-    expect(Date.now() - started).toBeLessThan(1_800);
+    // The 1 s asked for, plus at most 100 ms of jitter, once.
+    const waits = events.filter((e) => e.type === "retry").map((e) => e.delayMs);
+    expect(waits).toEqual([expect.any(Number)]);
+    expect(waits[0]).toBeGreaterThanOrEqual(1_000);
+    expect(waits[0]).toBeLessThanOrEqual(1_100);
   });
 
   it("surfaces a 429 that outlasts the retries with retryAfterMs", async () => {

@@ -5,11 +5,9 @@ import { GamehostApiError, GamehostConfigError } from "../../src/api/errors";
 import { REDACTED, redactError, redactSecrets } from "../../src/api/redact";
 import { configure, providerClient } from "../../src/dynamic/settings";
 import { failure } from "../support/failure";
-import { json, useScriptedServers } from "./helpers/scriptedServer";
+import { ENV, GAME, json, SERVER_BODY, useScriptedServers } from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET/echo+me";
-const GAME = "00000000-0000-4000-8000-000000000003";
-const ENV = "00000000-0000-4000-8000-000000000005";
 
 const scripted = useScriptedServers();
 
@@ -24,14 +22,6 @@ function expectNoToken(error: unknown): void {
   ];
   for (const text of shown) for (const form of forms) expect(text).not.toContain(form);
 }
-
-const serverBody = {
-  datacenter: "00000000-0000-4000-8000-000000000007",
-  network: { ports: { game: { protocol: "udp" as const } } },
-  resources: { cpu: 100, memory: 128 },
-  runtime: { build: "00000000-0000-4000-8000-000000000009" },
-  tags: { t: "1" },
-};
 
 describe("an answer that echoes the Authorization header", () => {
   it("leaves no token in any field of the error: code, message, ray id, documentation, metadata", async () => {
@@ -49,7 +39,7 @@ describe("an answer that echoes the Authorization header", () => {
     const c = new GamehostClient({ baseUrl: s.url, token: TOKEN, retry: { maxRetries: 0 } });
     const errors = [
       await failure(c.getBootstrap()),
-      await failure(c.createServer(GAME, ENV, serverBody)),
+      await failure(c.createServer(GAME, ENV, SERVER_BODY)),
       await failure(c.listServers(GAME, ENV)),
     ];
     for (const error of errors) {

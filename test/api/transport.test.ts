@@ -10,11 +10,18 @@ import {
   GamehostValidationError,
 } from "../../src/api/errors";
 import { PACKAGE_VERSION } from "../../src/version";
-import { BOOTSTRAP, closedPort, json, useScriptedServers } from "./helpers/scriptedServer";
+import { failure } from "../support/failure";
+import {
+  BOOTSTRAP,
+  closedPort,
+  ENV,
+  GAME,
+  json,
+  SERVER_BODY,
+  useScriptedServers,
+} from "./helpers/scriptedServer";
 
 const TOKEN = "tok_SECRET_abc123";
-const GAME = "00000000-0000-4000-8000-000000000003";
-const ENV = "00000000-0000-4000-8000-000000000005";
 
 const scripted = useScriptedServers();
 
@@ -29,23 +36,6 @@ function client(url: string, extra: ClientOptions = {}): { client: GamehostClien
   });
   return { client: c, events };
 }
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error("expected the call to fail");
-}
-
-const serverBody = {
-  datacenter: "00000000-0000-4000-8000-000000000007",
-  network: { ports: { game: { protocol: "udp" as const } } },
-  resources: { cpu: 100, memory: 128 },
-  runtime: { build: "00000000-0000-4000-8000-000000000009" },
-  tags: { t: "1" },
-};
 
 describe("headers", () => {
   it("sends the user agent, bearer token and JSON content type", async () => {
@@ -299,7 +289,7 @@ describe("retries", () => {
       json(res, 500, { code: "ERROR", message: "An internal error has occurred." }),
     );
     const { client: c } = client(s.url);
-    const err = await failure(c.createServer(GAME, ENV, serverBody));
+    const err = await failure(c.createServer(GAME, ENV, SERVER_BODY));
     expect(err).toBeInstanceOf(GamehostApiError);
     expect((err as GamehostApiError).status).toBe(500);
     expect(s.seen).toHaveLength(1);
@@ -311,7 +301,7 @@ describe("retries", () => {
       res.socket?.destroy();
     });
     const { client: c } = client(s.url);
-    const err = await failure(c.createServer(GAME, ENV, serverBody));
+    const err = await failure(c.createServer(GAME, ENV, SERVER_BODY));
     expect(err).toBeInstanceOf(GamehostNetworkError);
     const net = err as GamehostNetworkError;
     expect(net.mayHaveCommitted).toBe(true);
@@ -379,12 +369,14 @@ describe("timeouts", () => {
   it("gives up waiting for headers after headersMs and says the request may have committed", async () => {
     const s = await scripted(() => undefined);
     const { client: c } = client(s.url, { timeouts: { headersMs: 100 } });
-    const started = Date.now();
-    const err = await failure(c.exportLobbyHistory(GAME, { query_start: 1, query_end: 2 }));
+    // The call's own deadline, far past headersMs: what ends the call must be the headers timeout, not it
+    // (undici's default headers timeout is 300 s).
+    const err = await failure(
+      c.exportLobbyHistory(GAME, { query_start: 1, query_end: 2 }, { signal: AbortSignal.timeout(20_000) }),
+    );
     expect(err).toBeInstanceOf(GamehostNetworkError);
     expect((err as GamehostNetworkError).mayHaveCommitted).toBe(true);
     expect((err as Error).message).toMatch(/Headers Timeout/i);
-    expect(Date.now() - started).toBeLessThan(2_500);
     expect(s.seen).toHaveLength(1);
   });
 
@@ -404,31 +396,35 @@ describe("timeouts", () => {
 });
 
 describe("abort", () => {
-  it("stops waiting for a Retry-After at once", async () => {
+  // The client waits longer than the test may run (its timeout is a hang guard): that the call ends at all,
+  // after the wait began (the retry event), shows the abort ended the wait.
+  it("stops waiting for a Retry-After at once", { timeout: 20_000 }, async () => {
     const s = await scripted((_req, res) =>
-      json(res, 503, { code: "ERROR", message: "busy" }, { "retry-after": "5" }),
+      json(res, 503, { code: "ERROR", message: "busy" }, { "retry-after": "50" }),
     );
-    const { client: c } = client(s.url);
-    const started = Date.now();
+    const { client: c, events } = client(s.url);
     const err = await failure(c.getBootstrap({ signal: AbortSignal.timeout(100) }));
     expect((err as Error).name).toMatch(/AbortError|TimeoutError/);
-    // Well before the 5 s the service asked for: the abort ended the wait.
-    expect(Date.now() - started).toBeLessThan(2_500);
+    const waits = events.filter((e) => e.type === "retry").map((e) => e.delayMs);
+    expect(waits).toEqual([expect.any(Number)]);
+    expect(waits[0]).toBeGreaterThan(45_000);
     expect(s.seen).toHaveLength(1);
   });
 
-  it("stops waiting between connection attempts at once", async () => {
+  it("stops waiting between connection attempts at once", { timeout: 20_000 }, async () => {
     const port = await closedPort();
-    const { client: c } = client(`http://127.0.0.1:${port}`, {
-      retry: { minDelayMs: 5_000, maxDelayMs: 5_000 },
+    const { client: c, events } = client(`http://127.0.0.1:${port}`, {
+      retry: { minDelayMs: 50_000, maxDelayMs: 50_000 },
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
     const err = await failure(c.getBootstrap({ signal: controller.signal }));
     expect((err as Error).name).toBe("AbortError");
-    // Well before the 5 s backoff: the abort ended the wait.
-    expect(Date.now() - started).toBeLessThan(2_500);
+    // A backoff of 25 to 50 s (half of it jitter) had begun.
+    expect(events.filter((e) => e.type === "retry")).toEqual([
+      expect.objectContaining({ errorCode: "ECONNREFUSED", delayMs: expect.any(Number) }),
+    ]);
+    expect(events.find((e) => e.type === "retry")?.delayMs).toBeGreaterThanOrEqual(25_000);
   });
 
   it("aborts a call in flight", async () => {
@@ -472,7 +468,7 @@ describe("error answers", () => {
       ),
     );
     const { client: c } = client(s.url);
-    const api = (await failure(c.createServer(GAME, ENV, serverBody))) as GamehostApiError;
+    const api = (await failure(c.createServer(GAME, ENV, SERVER_BODY))) as GamehostApiError;
     expect(api).toMatchObject({
       status: 400,
       code: "SERVERS_SERVER_FAILED_TO_CREATE",
@@ -552,12 +548,12 @@ describe("request validation", () => {
       [() => c.getGame("NOT-A-UUID"), "game_id", "path of GET /cloud/games/{game_id}"],
       [() => c.getServer(GAME, ENV, "x"), "server_id", "path of GET"],
       [
-        () => c.createServer(GAME, ENV, { ...serverBody, color: "red" } as never),
+        () => c.createServer(GAME, ENV, { ...SERVER_BODY, color: "red" } as never),
         "color",
         "request body of POST",
       ],
       [
-        () => c.createServer(GAME, ENV, { ...serverBody, resources: { cpu: 0, memory: 1 } }),
+        () => c.createServer(GAME, ENV, { ...SERVER_BODY, resources: { cpu: 0, memory: 1 } }),
         "resources.cpu",
         "request body",
       ],
@@ -631,8 +627,8 @@ describe("secrecy of the token", () => {
     });
     const errors = [
       await failure(c.getBootstrap()),
-      await failure(c.createServer(GAME, ENV, serverBody)),
-      await failure(c.createServer(GAME, ENV, serverBody)),
+      await failure(c.createServer(GAME, ENV, SERVER_BODY)),
+      await failure(c.createServer(GAME, ENV, SERVER_BODY)),
       await failure(refused.getBootstrap()),
       await failure(c.getGame("bad")),
     ];

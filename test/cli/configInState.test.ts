@@ -9,9 +9,8 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const PROGRAM = path.join(__dirname, "programs", "fleet");
 const PROJECT = "gamehost-cli-fleet";
@@ -26,7 +25,7 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
     },
     async (face) => {
       const ids = fixtureIds(setup.emulator);
-      const cli = programProject(setup.root, `config-${face}`, PROJECT, PROGRAM);
+      const cli = programProject(setup.root, `config-${face}`, PROGRAM, { name: PROJECT, plugin: true });
       await configure(cli, {
         ...connection(setup.emulator),
         [`${PROJECT}:face`]: { value: face },

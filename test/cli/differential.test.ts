@@ -17,9 +17,8 @@ import {
   serversEntry,
   TYPES,
 } from "../engine/helpers";
-import { type CliProject, realCli, realCliTitle } from "../support/realPulumi";
-import { useCliEnvironment } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { type CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, useCliEnvironment } from "./helpers";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIME_KEYS = /(^|_)(created|started|destroyed|updated)(_at|At)$|At$/;
@@ -126,7 +125,10 @@ describe.skipIf(!realCli)(realCliTitle("harness and real CLI: the same steps, ou
       },
       checkpointFile: `${setup.root}/harness-${face}.json`,
     });
-    const cli: CliProject = programProject(setup.root, `cli-${face}`, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli: CliProject = programProject(setup.root, `cli-${face}`, SERVERS_PROGRAM, {
+      name: SERVERS_PROJECT,
+      plugin: true,
+    });
     await configure(cli, {
       "gamehost:baseUrl": { value: setup.emulator.url },
       "gamehost:token": { value: setup.emulator.tokens.user, secret: true },

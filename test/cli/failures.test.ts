@@ -18,8 +18,8 @@ import {
 import { REPO_ROOT } from "../support/dist";
 import { startTestEmulator } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { type CliConfig, configure, programProject } from "./programProject";
+import { CliProject, programProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { type CliConfig, configure } from "./helpers";
 
 const REJECTED_TOKEN = "emu_not_a_token_4f1c";
 
@@ -116,7 +116,10 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
     it("each failure of a Server: cause and fix in a few lines, no stack trace, no token", {
       timeout: 900_000,
     }, async () => {
-      const cli = programProject(root, `servers-${face}`, SERVERS_PROJECT, SERVERS_PROGRAM);
+      const cli = programProject(root, `servers-${face}`, SERVERS_PROGRAM, {
+        name: SERVERS_PROJECT,
+        plugin: true,
+      });
       const base: CliConfig = {
         "gamehost:baseUrl": { value: emulator.url },
         "gamehost:token": { value: emulator.tokens.user, secret: true },

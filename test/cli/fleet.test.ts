@@ -9,10 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
 import { FACES, type Face, fixtureIds, ROUTES } from "../engine/helpers";
-import { dist } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-import { type CliConfig, configure, programProject } from "./programProject";
+import { userClient } from "../support/emulator";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { type CliConfig, configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const PROGRAM = path.join(__dirname, "programs", "fleet");
 const PROJECT = "gamehost-cli-fleet";
@@ -94,7 +93,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
   const setup = useCliEnvironment("fleet");
 
   const project = async (face: Face, run: string, fleet: unknown) => {
-    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    const cli = programProject(setup.root, run, PROGRAM, { name: PROJECT, plugin: true });
     const config: CliConfig = {
       ...connection(setup.emulator),
       [`${PROJECT}:face`]: { value: face },
@@ -228,7 +227,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
       expectBoundsHeld(members(), failStart, bounds);
 
       // Two servers die; refresh sees it; the next up replaces exactly those two.
-      const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+      const client = userClient(emulator);
       status = out.status as Record<string, DatacenterStatus>;
       const victims = [status[atl.slug]?.servers[0]?.id, status[fra.id]?.servers[1]?.id] as string[];
       for (const id of victims) await client.deleteServer(ids.gameId, ids.environmentId, id);

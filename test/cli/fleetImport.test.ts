@@ -9,15 +9,13 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
+import { describe, expect, it } from "vitest";
 import { fixtureIds, ROUTES } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
-import { liveServers, startTestEmulator } from "../support/emulator";
+import { liveServers } from "../support/emulator";
 import { linkNodeModules, pluginProviderYaml } from "../support/examples";
-import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { connection } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, connection, useCliEnvironment } from "./helpers";
 
 const FLEET = "gamehost:index:Fleet";
 const FLEET_TAG = "pulumi-gamehost/fleet";
@@ -36,37 +34,29 @@ function documentedImport(): string {
 }
 
 describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () => {
-  let emulator: RunningEmulator;
-  let root: string;
-  beforeAll(async () => {
-    emulator = await startTestEmulator({ admin: true });
-    root = tempRoot("fleet-import");
-  });
-  afterAll(async () => {
-    await emulator?.stop();
-    if (root) fs.rmSync(root, { recursive: true, force: true });
-  });
+  // The admin faults API makes the 429s.
+  const setup = useCliEnvironment("fleet-import", { admin: true });
 
   /** A YAML project `name` with `body` after its header, configured for the emulator. */
   async function yamlProject(name: string, body = ""): Promise<CliProject> {
-    const dir = path.join(root, name);
+    const dir = path.join(setup.root, name);
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
       `name: ${name}\nruntime: yaml\n${pluginProviderYaml()}${body}`,
     );
-    const project = new CliProject(dir, root);
-    await project.configure(connection(emulator));
+    const project = new CliProject(dir, setup.root);
+    await project.configure(connection(setup.emulator));
     return project;
   }
 
-  const fleetServers = (key: string) => liveServers(emulator).filter((s) => s.tags[FLEET_TAG] === key);
+  const fleetServers = (key: string) => liveServers(setup.emulator).filter((s) => s.tags[FLEET_TAG] === key);
 
   it("pulumi import of a fleet, then preview shows no changes; Fleet.get reads it", {
     timeout: 900_000,
   }, async () => {
-    const ids = fixtureIds(emulator);
-    const [atl, fra] = emulator.fixture.games[0]?.datacenters ?? [];
+    const ids = fixtureIds(setup.emulator);
+    const [atl, fra] = setup.emulator.fixture.games[0]?.datacenters ?? [];
     if (!atl || !fra) throw new Error("the fixture has fewer than 2 datacenters");
 
     // A fleet made by one stack, which then lets go of it: its servers stay, tagged with its key.
@@ -104,7 +94,7 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     const importId = `${ids.gameId}/${ids.environmentId}/${fleetKey}`;
     const args = documentedImport().replace("<gameId>/<environmentId>/<fleetKey>", importId).split(" ");
     const adopt = await yamlProject("fleet-adopt");
-    const out = path.join(root, "fleet-import.yaml");
+    const out = path.join(setup.root, "fleet-import.yaml");
     await adopt.ok([...args.slice(1), "--yes", "--out", out]);
     const name = args[3] as string;
     expect(await adopt.stateIds([FLEET])).toEqual({ [name]: importId });
@@ -122,12 +112,12 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     expect(code).toMatch(/type: gamehost:(index:)?Fleet/);
     fs.appendFileSync(path.join(adopt.dir, "Pulumi.yaml"), code);
     await adopt.ok(["preview", "--expect-no-changes"]);
-    emulator.resetRequests();
+    setup.emulator.resetRequests();
     await adopt.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
-    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(setup.emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
 
     // Fleet.get in a TypeScript program (the plugin's face): the same fleet, read, not managed.
-    const getDir = path.join(root, "fleet-get");
+    const getDir = path.join(setup.root, "fleet-get");
     fs.mkdirSync(getDir);
     fs.writeFileSync(
       path.join(getDir, "Pulumi.yaml"),
@@ -146,11 +136,11 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
       ].join("\n"),
     );
     linkNodeModules(getDir);
-    const getter = new CliProject(getDir, root);
-    await getter.configure({ ...connection(emulator), "fleet-get:fleetId": { value: importId } });
-    emulator.resetRequests();
+    const getter = new CliProject(getDir, setup.root);
+    await getter.configure({ ...connection(setup.emulator), "fleet-get:fleetId": { value: importId } });
+    setup.emulator.resetRequests();
     await getter.ok(["up", "--yes", "--skip-preview"]);
-    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(setup.emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
     const seen = await getter.outputsJson();
     expect(seen.fleetKey).toBe(fleetKey);
     expect(seen.datacenters).toEqual({ [atl.id]: 2, [fra.id]: 1 });
@@ -165,16 +155,16 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     await adopt.ok(["state", "unprotect", String(adopted), "--yes"]);
     await adopt.ok(["destroy", "--yes", "--skip-preview"]);
     expect(fleetServers(fleetKey)).toEqual([]);
-    adopt.expectNoLeak(emulator.tokens.user);
+    adopt.expectNoLeak(setup.emulator.tokens.user);
   });
 
   it("429s in the middle of the creates and deletes: each waits out retry-after; no duplicates; it converges", {
     timeout: 900_000,
   }, async () => {
-    const ids = fixtureIds(emulator);
-    const cli = programProject(root, "fleet-429", PROJECT, PROGRAM);
+    const ids = fixtureIds(setup.emulator);
+    const cli = programProject(setup.root, "fleet-429", PROGRAM, { name: PROJECT, plugin: true });
     await configure(cli, {
-      ...connection(emulator),
+      ...connection(setup.emulator),
       [`${PROJECT}:face`]: { value: "plugin" },
       [`${PROJECT}:fleet`]: {
         value: {
@@ -194,9 +184,9 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     // Through the admin faults API, as a test of a deployed emulator would: the first 2 creates are slow
     // (and succeed), the next 4 get 429 with retry-after 1 s; 2 of the deletes get 429 too.
     const admin = async (fault: Record<string, unknown>) => {
-      const res = await fetch(`${emulator.url}/__admin/faults`, {
+      const res = await fetch(`${setup.emulator.url}/__admin/faults`, {
         method: "POST",
-        headers: { authorization: `Bearer ${emulator.adminToken}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${setup.emulator.adminToken}`, "content-type": "application/json" },
         body: JSON.stringify(fault),
       });
       expect(res.status, await res.text()).toBeLessThan(300);
@@ -211,10 +201,10 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
       retryAfterMs: 1000,
       count: 4,
     });
-    emulator.resetRequests();
+    setup.emulator.resetRequests();
     const started = Date.now();
     await cli.ok(["up", "--yes", "--skip-preview"]);
-    const posts = emulator.requests.filter((r) => r.route === ROUTES.createServer);
+    const posts = setup.emulator.requests.filter((r) => r.route === ROUTES.createServer);
     expect(posts.filter((r) => r.status === 429)).toHaveLength(4);
     // Each rate-limited create was posted again, once: 6 made, 4 refused, nothing else.
     expect(posts.filter((r) => r.status === 201 || r.status === 200)).toHaveLength(6);
@@ -240,10 +230,10 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
       retryAfterMs: 500,
       count: 2,
     });
-    emulator.resetRequests();
+    setup.emulator.resetRequests();
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(emulator.requests.filter((r) => r.method === "DELETE" && r.status === 429)).toHaveLength(2);
+    expect(setup.emulator.requests.filter((r) => r.method === "DELETE" && r.status === 429)).toHaveLength(2);
     expect(fleetServers(fleetKey)).toEqual([]);
-    cli.expectNoLeak(emulator.tokens.user);
+    cli.expectNoLeak(setup.emulator.tokens.user);
   });
 });

@@ -8,9 +8,8 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureIds, serversTagged } from "../engine/helpers";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const PROGRAM = path.join(__dirname, "programs", "fleet");
 const PROJECT = "gamehost-cli-fleet";
@@ -35,7 +34,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
       },
       datacenters,
     });
-    const cli = programProject(setup.root, "misspelt", PROJECT, PROGRAM);
+    const cli = programProject(setup.root, "misspelt", PROGRAM, { name: PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
       [`${PROJECT}:fleet`]: { value: fleet({ "us-east-alt": 2 }) },
@@ -83,7 +82,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const ids = fixtureIds(setup.emulator);
-    const cli = programProject(setup.root, "no-tags", PROJECT, PROGRAM);
+    const cli = programProject(setup.root, "no-tags", PROGRAM, { name: PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
       [`${PROJECT}:fleet`]: {

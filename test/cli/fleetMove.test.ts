@@ -8,9 +8,8 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureIds, serversTagged } from "../engine/helpers";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const PROGRAM = path.join(__dirname, "programs", "fleet");
 const PROJECT = "gamehost-cli-fleet";
@@ -35,7 +34,7 @@ describe.skipIf(!realCli)(realCliTitle("a Fleet moved to the native face"), () =
       datacenters: { [slug]: 2 },
       rollout: { maxSurge: "25%", maxUnavailable: "25%" },
     };
-    const cli = programProject(setup.root, "move", PROJECT, PROGRAM);
+    const cli = programProject(setup.root, "move", PROGRAM, { name: PROJECT, plugin: true });
     await configure(cli, { ...connection(setup.emulator), [`${PROJECT}:fleet`]: { value: fleet } });
     await cli.ok(["up", "--yes", "--skip-preview"]);
     const live = () =>

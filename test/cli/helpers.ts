@@ -4,15 +4,21 @@
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { RunningEmulator } from "../../src/emulator";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
 import { liveServers, startTestEmulator } from "../support/emulator";
 import { type CliConfigEntry, type CliProject, realCli, tempRoot } from "../support/realPulumi";
 
 /** Generous: one CLI command is 10-20 s on the loaded machines, a scenario runs a dozen. */
 export const SCENARIO_TIMEOUT_MS = 900_000;
 
-/** A file's emulator and temp root, started before its tests (only when a CLI can run them). */
-export function useCliEnvironment(label: string): {
+/**
+ * A file's emulator and temp root, started before its tests (only when a CLI can run them).
+ * @param options the emulator's, over the tests' fast placement (e.g. `{ admin: true }` for its faults API)
+ */
+export function useCliEnvironment(
+  label: string,
+  options: EmulatorOptions = {},
+): {
   readonly emulator: RunningEmulator;
   readonly root: string;
 } {
@@ -20,7 +26,7 @@ export function useCliEnvironment(label: string): {
   let root: string | undefined;
   beforeAll(async () => {
     if (!realCli) return;
-    emulator = await startTestEmulator();
+    emulator = await startTestEmulator(options);
     root = tempRoot(label);
   });
   afterAll(async () => {
@@ -82,4 +88,20 @@ export async function expectTokenNowhere(project: CliProject, token: string): Pr
   // `pulumi stack export` runs through `ok`, so its output joins what expectNoLeak searches.
   await project.exported();
   project.expectNoLeak(token);
+}
+
+/** Stack config entries; a non-string value is set as JSON (`Config.getObject`). */
+export type CliConfig = Record<string, { value: unknown; secret?: boolean }>;
+
+/** `pulumi stack init <stack>` and `config set` of each entry (JSON for non-strings). */
+export async function configure(cli: CliProject, config: CliConfig, stack = "dev"): Promise<void> {
+  await cli.configure(
+    Object.fromEntries(
+      Object.entries(config).map(([key, { value, secret }]) => [
+        key,
+        { value: typeof value === "string" ? value : JSON.stringify(value), ...(secret ? { secret } : {}) },
+      ]),
+    ),
+    stack,
+  );
 }

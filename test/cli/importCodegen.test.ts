@@ -9,9 +9,9 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { dist, REPO_ROOT } from "../support/dist";
+import { REPO_ROOT } from "../support/dist";
 import { docBlock, shellCommands } from "../support/docBlocks";
-import { serverTarget } from "../support/emulator";
+import { serverTarget, userClient } from "../support/emulator";
 import { linkNodeModules, QUICKSTART_DIR } from "../support/examples";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { useCliEnvironment } from "./helpers";
@@ -84,10 +84,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
 
   it("generates YAML, TypeScript and Python that preview with no changes", { timeout: 900_000 }, async () => {
     const target = serverTarget(setup.emulator);
-    const client = new (dist.api().GamehostClient)({
-      baseUrl: setup.emulator.url,
-      token: setup.emulator.tokens.user,
-    });
+    const client = userClient(setup.emulator);
     const server = await client.createServer(target.gameId, target.environmentId, {
       datacenter: target.datacenter,
       tags: { role: "match" },

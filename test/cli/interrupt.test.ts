@@ -17,11 +17,10 @@ import {
   serversTagged,
   TYPES,
 } from "../engine/helpers";
-import { dist } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
+import { userClient } from "../support/emulator";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { until } from "../support/until";
-import { useCliEnvironment } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { configure, useCliEnvironment } from "./helpers";
 
 const NAMES = ["a", "b", "c"];
 /**
@@ -45,7 +44,7 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
     },
     async (face) => {
       const run = `interrupt-${face}`;
-      const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+      const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
       const servers = Object.fromEntries(
         NAMES.map((n) => [
           n,
@@ -88,10 +87,7 @@ describe.skipIf(!realCli)(realCliTitle("SIGINT during creates"), () => {
       );
       if (pending.length > 0) {
         // docs/reliability.md: delete the server the pending create made (found by its key), then clear.
-        const client = new (dist.api().GamehostClient)({
-          baseUrl: setup.emulator.url,
-          token: setup.emulator.tokens.user,
-        });
+        const client = userClient(setup.emulator);
         for (const op of pending) {
           const key = String(op.resource.inputs?.idempotencyKey ?? "");
           for (const s of tagged().filter(

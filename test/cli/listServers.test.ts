@@ -9,8 +9,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureIds, SERVERS_PROGRAM, SERVERS_PROJECT, serverArgs, TYPES } from "../engine/helpers";
-import { dist, REPO_ROOT } from "../support/dist";
+import { REPO_ROOT } from "../support/dist";
 import { docBlock, shellCommands } from "../support/docBlocks";
+import { userClient, wireServerBody } from "../support/emulator";
 import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { until } from "../support/until";
 import { connection, expectTokenNowhere, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
@@ -48,18 +49,14 @@ describe.skipIf(!realCli)(realCliTitle("pulumi do gamehost:index:Server list"), 
     expect(Object.keys(stack).sort()).toEqual(["db", "web"]);
 
     // A stray a script made, and a server made and destroyed out of band.
-    const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
-    const spec = {
-      datacenter: ids.datacenterId,
-      runtime: { build: ids.buildId },
-      network: { ports: { web: { protocol: "http" as const, internal_port: 8080 } } },
-      resources: { cpu: 250, memory: 256 },
-    };
-    const stray = await client.createServer(ids.gameId, ids.environmentId, {
-      ...spec,
-      tags: { role: "web", by: "script" },
-    });
-    const gone = await client.createServer(ids.gameId, ids.environmentId, { ...spec, tags: { role: "web" } });
+    const client = userClient(emulator);
+    const spec = (tags: Record<string, string>) => wireServerBody(ids.datacenterId, ids.buildId, tags);
+    const stray = await client.createServer(
+      ids.gameId,
+      ids.environmentId,
+      spec({ role: "web", by: "script" }),
+    );
+    const gone = await client.createServer(ids.gameId, ids.environmentId, spec({ role: "web" }));
     await client.deleteServer(ids.gameId, ids.environmentId, gone.id);
     await until(
       () => emulator.servers().find((s) => s.id === gone.id)?.destroyed_at !== undefined,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { fixtureIds, SERVERS_PROGRAM, SERVERS_PROJECT, serverArgs, TYPES } from "../engine/helpers";
-import { dist } from "../support/dist";
+import { userClient, wireServerBody } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import {
   connection,
@@ -29,14 +29,12 @@ describe.skipIf(!realCli)(realCliTitle("the plugin face"), () => {
   }, async () => {
     const { emulator } = cli;
     const ids = fixtureIds(emulator);
-    const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
-    const made = await client.createServer(ids.gameId, ids.environmentId, {
-      datacenter: ids.datacenterId,
-      tags: { role: "made-by-hand" },
-      runtime: { build: ids.buildId },
-      network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
-      resources: { cpu: 250, memory: 256 },
-    });
+    const client = userClient(emulator);
+    const made = await client.createServer(
+      ids.gameId,
+      ids.environmentId,
+      wireServerBody(ids.datacenterId, ids.buildId, { role: "made-by-hand" }),
+    );
     const project = programProject(cli.root, "servers-plugin", SERVERS_PROGRAM, {
       name: SERVERS_PROJECT,
       plugin: true,

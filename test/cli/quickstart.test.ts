@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { fixtureIds, ROUTES, routesCalled, TYPES } from "../engine/helpers";
 import { dist } from "../support/dist";
+import { userClient } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import {
@@ -97,7 +98,7 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       expect(liveIds(emulator)).not.toContain(oldIds[0]);
       expect(liveIds(emulator)).not.toContain(oldIds[1]);
 
-      const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+      const client = userClient(emulator);
       await client.deleteServer(ids.gameId, ids.environmentId, replaced.lobby ?? "");
       await project.ok(["refresh", "--yes", "--skip-preview"]);
       const afterRefresh = await project.stateIds(types);

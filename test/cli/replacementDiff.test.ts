@@ -9,9 +9,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FACES, SERVERS_KEY, SERVERS_PROGRAM, SERVERS_PROJECT, serverArgs } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-import { configure, programProject } from "./programProject";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const INDEX = fs.readFileSync(path.join(REPO_ROOT, "docs", "_index.md"), "utf8");
 
@@ -24,7 +23,10 @@ describe.skipIf(!realCli)(realCliTitle("a tag change's diff and the idempotency 
   });
 
   it.each(FACES)("the %s face", { timeout: SCENARIO_TIMEOUT_MS }, async (face) => {
-    const cli = programProject(setup.root, `diff-${face}`, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli = programProject(setup.root, `diff-${face}`, SERVERS_PROGRAM, {
+      name: SERVERS_PROJECT,
+      plugin: true,
+    });
     const web = (role: string) => ({ web: serverArgs(setup.emulator, { tags: { role, face } }) });
     await configure(cli, {
       "gamehost:baseUrl": { value: setup.emulator.url },

@@ -16,8 +16,8 @@ import type { stateIo as StateIo } from "../../src/emulator/stateFile";
 import { FACES, SERVERS_KEY, SERVERS_PROGRAM, SERVERS_PROJECT, serverArgs } from "../engine/helpers";
 import { REPO_ROOT, requireFromRepo } from "../support/dist";
 import { liveServers, startTestEmulator } from "../support/emulator";
-import { realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { configure, programProject } from "./programProject";
+import { programProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
+import { configure } from "./helpers";
 
 /** The compiled emulator's own seam: the module instance its state file uses. */
 const { stateIo } = requireFromRepo(path.join(REPO_ROOT, "dist/emulator/stateFile.js")) as {
@@ -62,7 +62,10 @@ describe.skipIf(!realCli)(realCliTitle("a create the emulator could not keep"), 
       timeout: 300_000,
     },
     async (face) => {
-      const cli = programProject(root, `servers-${face}`, SERVERS_PROJECT, SERVERS_PROGRAM);
+      const cli = programProject(root, `servers-${face}`, SERVERS_PROGRAM, {
+        name: SERVERS_PROJECT,
+        plugin: true,
+      });
       await configure(cli, {
         "gamehost:baseUrl": { value: emulator.url },
         "gamehost:token": { value: emulator.tokens.user, secret: true },

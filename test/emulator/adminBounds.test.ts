@@ -5,7 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { MAX_PENDING_FAULTS, MAX_RETRY_AFTER_MS } from "../../src/emulator/faults";
+import { MAX_PENDING_FAULTS } from "../../src/emulator/faults";
+import { MAX_RETRY_AFTER_MS } from "../../src/emulator/faultTypes";
 import { call, codeOf, start } from "./helpers";
 
 let emu: RunningEmulator;

@@ -209,7 +209,8 @@ describe("slow and departing clients", () => {
   });
 
   it("frees a held watch as soon as its client disconnects, without leaking", async () => {
-    emu = await start({ watchHoldMs: 20_000 });
+    // A hold longer than the test may run: the watchers are freed by the disconnects or not at all.
+    emu = await start({ watchHoldMs: 600_000 });
     const running = emu;
     const { gameId } = ids(emu);
     const first = await call(emu, "GET", `/cloud/games/${gameId}`);
@@ -228,12 +229,9 @@ describe("slow and departing clients", () => {
       ),
     );
     await until(() => (running.watcherCount() === count ? true : undefined));
-    const leftAt = Date.now();
     for (const c of controllers) c.abort();
     expect(await Promise.all(watches)).toEqual(Array(count).fill("aborted"));
     await until(() => (running.watcherCount() === 0 ? true : undefined));
-    // Freed at once, not when the 20 s hold would have ended.
-    expect(Date.now() - leftAt).toBeLessThan(2_000);
     await until(() => (running.requests.length === count ? true : undefined));
     expect(running.requests.every((r) => r.status === 0)).toBe(true);
 

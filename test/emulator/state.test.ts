@@ -67,10 +67,12 @@ describe("state file", () => {
     }
   });
 
-  it("keeps export URLs valid across a restart when the export dir is kept", async () => {
-    const stateFile = path.join(dir, "exports.json");
-    const exportDir = path.join(dir, "exports");
-    const first = await start({ stateFile, exportDir });
+  it.each([
+    ["when the export dir is kept", "exports.json", (d: string) => ({ exportDir: path.join(d, "exports") })],
+    ["with the state file alone: exports are kept beside it", "exports-alone.json", () => ({})],
+  ])("keeps export URLs valid across a restart %s", async (_, name, options) => {
+    const stateFile = path.join(dir, name);
+    const first = await start({ stateFile, ...options(dir) });
     const res = await call(
       first,
       "POST",
@@ -82,7 +84,7 @@ describe("state file", () => {
     const url = new URL((res.body as { url: string }).url);
     const before = await (await fetch(url)).text();
     await first.stop();
-    const second = await start({ stateFile, exportDir });
+    const second = await start({ stateFile, ...options(dir) });
     try {
       url.port = String(second.port);
       const after = await fetch(url);

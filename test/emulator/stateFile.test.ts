@@ -234,33 +234,6 @@ describe("retention", () => {
   });
 });
 
-describe("export URLs across a restart", () => {
-  it("keep working with the state file alone: exports are kept beside it", async () => {
-    const stateFile = path.join(dir, "exports-alone.json");
-    const first = await start({ stateFile });
-    const res = await call(
-      first,
-      "POST",
-      `/cloud/games/${ids(first).gameId}/matchmaker/lobbies/export-history`,
-      {
-        body: { query_start: 0, query_end: Date.UTC(2025, 0, 1) },
-      },
-    );
-    const url = new URL((res.body as { url: string }).url);
-    const before = await (await fetch(url)).text();
-    await first.stop();
-    const second = await start({ stateFile });
-    try {
-      url.port = String(second.port);
-      const after = await fetch(url);
-      expect(after.status).toBe(200);
-      expect(await after.text()).toBe(before);
-    } finally {
-      await second.stop();
-    }
-  });
-});
-
 describe("a state file that cannot be kept", () => {
   it("refuses to start, naming the path and the fix", async () => {
     const missing = path.join(dir, "no-such-dir", "state.json");

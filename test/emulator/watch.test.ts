@@ -21,6 +21,13 @@ type GameAnswer = {
 };
 const gameOf = (body: unknown) => (body as GameAnswer).game;
 
+/**
+ * A hold longer than any test here may run (their timeout, a hang guard): an answer that comes at all was
+ * woken, or answered unheld, with no guess at how fast a loaded machine is.
+ */
+const ENDLESS_HOLD_MS = 600_000;
+const GUARD = { timeout: 30_000 };
+
 /** Waits until exactly `n` watches are held. */
 const held = (running: RunningEmulator, n: number) =>
   until(() => (running.watcherCount() === n ? true : undefined));
@@ -96,21 +103,18 @@ describe("watch", () => {
 
   it.each(GAME_UPDATES)(
     "wakes a held watch of the game at a game update, not at its hold's end: %s",
+    GUARD,
     async (_name, update, shows) => {
-      // A long hold: an answer well before its end was woken, with no guess at how fast a loaded machine is.
-      const holdMs = 10_000;
-      emu = await start({ watchHoldMs: holdMs });
+      emu = await start({ watchHoldMs: ENDLESS_HOLD_MS });
       const running = emu;
       const { gameId } = ids(emu);
       const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
       const watch = call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
       await held(running, 1);
-      const changedAt = Date.now();
       update(running.mutate, running);
       // Woken by the update itself: the watcher is gone before the update returns.
       expect(running.watcherCount()).toBe(0);
       const res = await watch;
-      expect(Date.now() - changedAt).toBeLessThan(holdMs / 2);
       expect(shows(gameOf(res.body))).toBe(true);
       expect(Number(indexOf(res.body))).toBeGreaterThan(Number(index));
     },
@@ -168,34 +172,34 @@ describe("watch", () => {
     expect(gameOf((await call(emu, "GET", path)).body).display_name).toBe("Space Race II");
   });
 
-  it("answers at once when a game update came after the given index, and holds after a quiet change", async () => {
-    // A long hold: an answer well before its end was not held, with no guess at how fast a loaded machine is.
-    const holdMs = 10_000;
-    emu = await start({ watchHoldMs: holdMs });
-    const running = emu;
-    const { gameId } = ids(emu);
-    const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
-    emu.mutate.setTotalPlayerCount(gameId, 7);
-    // After a quiet change, a watch from the older index is held (the hold's end is the other tests').
-    const quiet = call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
-    await held(running, 1);
-    expect(running.watcherCount()).toBe(1);
+  it(
+    "answers at once when a game update came after the given index, and holds after a quiet change",
+    GUARD,
+    async () => {
+      emu = await start({ watchHoldMs: ENDLESS_HOLD_MS });
+      const running = emu;
+      const { gameId } = ids(emu);
+      const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
+      emu.mutate.setTotalPlayerCount(gameId, 7);
+      // After a quiet change, a watch from the older index is held (the hold's end is the other tests').
+      const quiet = call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
+      await held(running, 1);
+      expect(running.watcherCount()).toBe(1);
 
-    // A game update wakes it, and a new watch from the same older index is answered at once, unheld.
-    const startedAt = Date.now();
-    emu.mutate.setGameLogo(gameId, "https://cdn.example.game/logo-2.png");
-    expect(running.watcherCount()).toBe(0);
-    const woken = await quiet;
-    const again = await call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
-    expect(Date.now() - startedAt).toBeLessThan(holdMs / 2);
-    for (const answer of [woken, again]) {
-      expect(gameOf(answer.body).total_player_count).toBe(7);
-      expect(gameOf(answer.body).logo_url).toBe("https://cdn.example.game/logo-2.png");
-      expect(Number(indexOf(answer.body))).toBeGreaterThan(Number(index));
-    }
-  });
+      // A game update wakes it, and a new watch from the same older index is answered at once, unheld.
+      emu.mutate.setGameLogo(gameId, "https://cdn.example.game/logo-2.png");
+      expect(running.watcherCount()).toBe(0);
+      const woken = await quiet;
+      const again = await call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
+      for (const answer of [woken, again]) {
+        expect(gameOf(answer.body).total_player_count).toBe(7);
+        expect(gameOf(answer.body).logo_url).toBe("https://cdn.example.game/logo-2.png");
+        expect(Number(indexOf(answer.body))).toBeGreaterThan(Number(index));
+      }
+    },
+  );
 
-  it("holds until watchHoldMs, then answers 200 with current data and a fresh index", async () => {
+  it("holds until watchHoldMs, then answers 200 with current data and a fresh index", GUARD, async () => {
     emu = await start({ watchHoldMs: 150 });
     const { gameId } = ids(emu);
     const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
@@ -204,25 +208,22 @@ describe("watch", () => {
     const took = Date.now() - startedAt;
     expect(res.status).toBe(200);
     expect(took).toBeGreaterThanOrEqual(140);
-    expect(took).toBeLessThan(1_000);
     expect(Number(indexOf(res.body))).toBeGreaterThan(Number(index));
   });
 
-  it("answers an index older than the maximum age at once", async () => {
+  it("answers an index older than the maximum age at once", GUARD, async () => {
     let clock = Date.now();
-    emu = await start({ watchHoldMs: 5_000, watchMaxIndexAgeMs: 1_000, now: () => clock });
+    emu = await start({ watchHoldMs: ENDLESS_HOLD_MS, watchMaxIndexAgeMs: 1_000, now: () => clock });
     const { gameId } = ids(emu);
     const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
     clock += 1_500;
-    const startedAt = Date.now();
     const res = await call(emu, "GET", `/cloud/games/${gameId}?watch_index=${index}`);
-    expect(Date.now() - startedAt).toBeLessThan(500);
     // A fresh index, so the next call holds instead of spinning.
     expect(Number(indexOf(res.body))).toBe(clock + 1);
   });
 
-  it("frees the watcher when the client disconnects", async () => {
-    emu = await start({ watchHoldMs: 10_000 });
+  it("frees the watcher when the client disconnects", GUARD, async () => {
+    emu = await start({ watchHoldMs: ENDLESS_HOLD_MS });
     const { gameId } = ids(emu);
     const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
     const controller = new AbortController();
@@ -238,10 +239,8 @@ describe("watch", () => {
     expect(emu.requests.at(-1)?.status).toBe(0);
   });
 
-  it("wakes only the watches of the game updated", async () => {
-    // A long hold: an answer well before its end was woken, with no guess at how fast a loaded machine is.
-    const holdMs = 10_000;
-    emu = await start({ watchHoldMs: holdMs });
+  it("wakes only the watches of the game updated", GUARD, async () => {
+    emu = await start({ watchHoldMs: ENDLESS_HOLD_MS });
     const running = emu;
     const { gameId, game } = ids(emu);
     const second = emu.fixture.games.find(
@@ -254,58 +253,58 @@ describe("watch", () => {
     const mine = call(emu, "GET", `${path(game.id)}?watch_index=${first}`);
     const theirs = call(emu, "GET", `${path(second.id)}?watch_index=${other}`);
     await held(running, 2);
-    const changedAt = Date.now();
     emu.mutate.setGameBanner(second.id, "https://cdn.example.game/b.png");
     expect(gameOf((await theirs).body).banner_url).toBe("https://cdn.example.game/b.png");
-    expect(Date.now() - changedAt).toBeLessThan(holdMs / 2);
     // The other game's watch is still held; its own game's update wakes it.
     expect(running.watcherCount()).toBe(1);
     emu.mutate.setGameBanner(game.id, "https://cdn.example.game/a.png");
     expect(gameOf((await mine).body).banner_url).toBe("https://cdn.example.game/a.png");
-    expect(Date.now() - changedAt).toBeLessThan(holdMs / 2);
   });
 
-  it("wakes the games list on an update of any game of the identity's groups, not of other groups", async () => {
-    emu = await start({ watchHoldMs: 5_000 });
-    const running = emu;
-    const { userIdentity, otherGame } = ids(emu);
-    const mine = emu.fixture.games.filter((g) =>
-      emu?.fixture.groups.find((gr) => gr.id === g.developerGroupId)?.members.includes(userIdentity),
-    );
-    expect(mine.length).toBeGreaterThanOrEqual(2);
-    let index = indexOf((await call(emu, "GET", "/cloud/games")).body);
-    for (const game of mine) {
-      const watch = call(running, "GET", `/cloud/games?watch_index=${index}`);
-      await held(running, 1);
-      // Another group's game: no wake.
-      running.mutate.setGameLogo(otherGame.id, `https://cdn.example.game/${otherGame.id}.png`);
-      expect(running.watcherCount()).toBe(1);
-      running.mutate.setGameLogo(game.id, `https://cdn.example.game/${game.id}.png`);
-      const res = await watch;
-      const games = (res.body as { games: { game_id: string; logo_url?: string }[] }).games;
-      expect(games.find((g) => g.game_id === game.id)?.logo_url).toBe(
-        `https://cdn.example.game/${game.id}.png`,
+  it(
+    "wakes the games list on an update of any game of the identity's groups, not of other groups",
+    GUARD,
+    async () => {
+      emu = await start({ watchHoldMs: ENDLESS_HOLD_MS });
+      const running = emu;
+      const { userIdentity, otherGame } = ids(emu);
+      const mine = emu.fixture.games.filter((g) =>
+        emu?.fixture.groups.find((gr) => gr.id === g.developerGroupId)?.members.includes(userIdentity),
       );
-      index = indexOf(res.body);
-    }
-  });
+      expect(mine.length).toBeGreaterThanOrEqual(2);
+      let index = indexOf((await call(emu, "GET", "/cloud/games")).body);
+      for (const game of mine) {
+        const watch = call(running, "GET", `/cloud/games?watch_index=${index}`);
+        await held(running, 1);
+        // Another group's game: no wake.
+        running.mutate.setGameLogo(otherGame.id, `https://cdn.example.game/${otherGame.id}.png`);
+        expect(running.watcherCount()).toBe(1);
+        running.mutate.setGameLogo(game.id, `https://cdn.example.game/${game.id}.png`);
+        const res = await watch;
+        const games = (res.body as { games: { game_id: string; logo_url?: string }[] }).games;
+        expect(games.find((g) => g.game_id === game.id)?.logo_url).toBe(
+          `https://cdn.example.game/${game.id}.png`,
+        );
+        index = indexOf(res.body);
+      }
+    },
+  );
 
-  it("ends held watches on stop", async () => {
-    const local = await start({ watchHoldMs: 30_000 });
+  it("ends held watches on stop", GUARD, async () => {
+    const local = await start({ watchHoldMs: ENDLESS_HOLD_MS });
     const { gameId } = ids(local);
     const index = indexOf((await call(local, "GET", `/cloud/games/${gameId}`)).body);
     const watch = call(local, "GET", `/cloud/games/${gameId}?watch_index=${index}`).catch(
       (err: Error) => err,
     );
     await held(local, 1);
-    const startedAt = Date.now();
     await local.stop();
+    // Answered or cut off by the stop: the hold itself would outlast the test.
     await watch;
-    expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 
-  it("keeps thousands of concurrent watchers cheap", async () => {
-    emu = await start({ watchHoldMs: 10_000 });
+  it("keeps thousands of concurrent watchers cheap", GUARD, async () => {
+    emu = await start({ watchHoldMs: ENDLESS_HOLD_MS });
     const { gameId } = ids(emu);
     const index = indexOf((await call(emu, "GET", `/cloud/games/${gameId}`)).body);
     const count = 1_000;

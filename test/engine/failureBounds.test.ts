@@ -35,16 +35,15 @@ describe("failures stay bounded where Node and the SDK are not", () => {
       const { GamehostError } = require(${ERRORS});
       const error = new GamehostError("No game \\"space-rase\\" in the caller's games.");
       error.stack = error.message + "\\n    at applyHelperAsync (/p/node_modules/@pulumi/output.ts:516:25)";
-      const start = Date.now();
       const text = require("node:util").inspect(error, { colors: true });
-      console.log(JSON.stringify({ ms: Date.now() - start, text }));
+      console.log(JSON.stringify({ text }));
     `);
     expect(run.status, run.output).toBe(0);
     const text = String(run.result?.text);
     expect(text).toContain('No game "space-rase"');
     expect(text).toContain("node_modules/@pulumi/output.ts:516:25");
+    // Unfixed, the colouring never ends: the child is killed (its timeout, its heap cap) and prints nothing.
     expect(text).not.toContain("\u001b[");
-    expect(Number(run.result?.ms)).toBeLessThan(1_000);
   });
 
   it("a throw after an await behind chained Outputs, with a debugger enabled, rejects at once", () => {
@@ -61,9 +60,10 @@ describe("failures stay bounded where Node and the SDK are not", () => {
           await new Promise((resolve) => setTimeout(resolve, 20));
           throw new Error("no such game");
         };
-        const start = Date.now();
+        const start = process.cpuUsage();
         process.on("unhandledRejection", (error) => {
-          console.log(JSON.stringify({ ms: Date.now() - start, message: error.message }));
+          const { user, system } = process.cpuUsage(start);
+          console.log(JSON.stringify({ cpuMs: (user + system) / 1_000, message: error.message }));
           process.exit(0);
         });
         const env = pulumi.output({}).apply(() => settledApart(lookup));
@@ -72,6 +72,8 @@ describe("failures stay bounded where Node and the SDK are not", () => {
     `);
     expect(run.status, run.output).toBe(0);
     expect(run.result?.message).toBe("no such game");
-    expect(Number(run.result?.ms)).toBeLessThan(5_000);
+    // The work it took, not the time: a loaded machine stretches the one, not the other. About 50 ms fixed;
+    // without settledApart about 50 s (and 4 GB outside the capped heap).
+    expect(Number(run.result?.cpuMs)).toBeLessThan(5_000);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ConfigEntry, type RunResult, Stack, UNKNOWN } from "../../harness/src";
 import { dist } from "../support/dist";
-import { liveServers } from "../support/emulator";
+import { liveServers, userClient, wireServerBody } from "../support/emulator";
 import { until } from "../support/until";
 import {
   connectionConfig,
@@ -48,15 +48,11 @@ async function run(stack: Stack, op: "preview" | "up" | "refresh" | "destroy"): 
 /** A server made outside Pulumi, straight through the API, as the spec `args` describes it. */
 async function serverMadeByHand(tags: Record<string, string>) {
   const ids = fixtureIds(engine.emulator);
-  const { GamehostClient } = dist.api();
-  const client = new GamehostClient({ baseUrl: engine.emulator.url, token: engine.emulator.tokens.user });
-  const server = await client.createServer(ids.gameId, ids.environmentId, {
-    datacenter: ids.datacenterId,
-    tags,
-    runtime: { build: ids.buildId },
-    network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
-    resources: { cpu: 250, memory: 256 },
-  });
+  const server = await userClient(engine.emulator).createServer(
+    ids.gameId,
+    ids.environmentId,
+    wireServerBody(ids.datacenterId, ids.buildId, tags),
+  );
   const placed = () => engine.emulator.servers().find((s) => s.id === server.id)?.started_at !== undefined;
   await until(placed, "the server made by hand to be placed");
   return { ...ids, serverId: server.id };

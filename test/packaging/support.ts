@@ -219,6 +219,8 @@ export async function packRepo(into: string): Promise<Packed> {
       if (rel === "") return true;
       const parts = rel.split(path.sep);
       if (parts.includes("node_modules") || rel === path.join("harness", "dist")) return false;
+      // A build running in the repo meanwhile: its fresh tree is renamed away while this would copy it.
+      if (parts.some((part) => part.startsWith(".dist-next-"))) return false;
       return !(parts.length === 1 && NOT_IN_A_CLONE.has(rel)) && !rel.endsWith(".tsbuildinfo");
     },
   });

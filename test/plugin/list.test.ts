@@ -6,8 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { dist } from "../support/dist";
-import { type ServerTarget, serverTarget, startTestEmulator } from "../support/emulator";
+import {
+  type ServerTarget,
+  serverTarget,
+  startTestEmulator,
+  userClient,
+  wireServerBody,
+} from "../support/emulator";
 import { grpc, PluginDriver, PluginProcess, prov, toStruct, UNKNOWN } from "./pluginClient";
 
 const SERVER = "gamehost:index:Server";
@@ -57,15 +62,13 @@ beforeAll(async () => {
     { baseUrl: null, token: null },
     { "gamehost:config:baseUrl": "null", "gamehost:config:token": "null" },
   );
-  const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+  const client = userClient(emulator);
   for (const role of ["a", "b", "c"]) {
-    const server = await client.createServer(target.gameId, target.environmentId, {
-      datacenter: target.datacenter,
-      tags: { role, list: "wire" },
-      runtime: { build: target.build },
-      network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
-      resources: { cpu: 250, memory: 256 },
-    });
+    const server = await client.createServer(
+      target.gameId,
+      target.environmentId,
+      wireServerBody(target.datacenter, target.build, { role, list: "wire" }),
+    );
     made.unshift(server.id); // newest first, as the service lists them
   }
 });

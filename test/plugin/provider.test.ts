@@ -235,12 +235,13 @@ describe("resources over the wire", () => {
     await expect(driver.delete(SERVER, name, made.id, updated.properties)).resolves.toBeUndefined();
   });
 
-  it("a timeout shorter than the readiness wait ends it, naming customTimeouts, and records the server", async () => {
+  // The 300-s readiness wait outlasts the test (its timeout is a hang guard): the 1-s timeout ends it or nothing.
+  it("a timeout shorter than the readiness wait ends it, naming customTimeouts, and records the server", {
+    timeout: 60_000,
+  }, async () => {
     emulator.setPlacement("never");
     const { name, inputs } = await checked({ readyTimeoutSeconds: 300 });
-    const started = Date.now();
     const error = await failure(driver.create(SERVER, name, inputs, { timeout: 1 }));
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(error.message).toMatch(/not ready after 1s: still missing started_at.*raise the customTimeouts/);
     expect(error.initFailure?.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.initFailure?.properties.serverId).toBe(error.initFailure?.id);

@@ -49,8 +49,9 @@ describe("summarize on the dynamic face", () => {
     expect(error.message).toBe(
       "The lobby-history CSV download (summarize) did not finish within 800 ms, the deadline of a download on the dynamic provider (it has neither Cancel nor customTimeouts): raise gamehost:callTimeoutMs (GAMEHOST_CALL_TIMEOUT_MS; 0 turns it off), set summarize to false, or use the plugin's LobbyHistoryExport with customTimeouts. [GET /dl/export.csv: no complete answer within 800 ms]",
     );
+    // Not before the deadline; that the deadline, not the stalled download, ended it the error says (a stall
+    // would run into the test's timeout).
     expect(took).toBeGreaterThanOrEqual(700);
-    expect(took).toBeLessThan(10_000);
     await expect.poll(() => open).toBe(false);
     configure({ config: { get: () => undefined } });
   });

@@ -7,8 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
-import { configure, programProject } from "../cli/programProject";
+import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import {
   fixtureIds,
   SERVERS_KEY,
@@ -17,9 +16,9 @@ import {
   serverArgs,
   serversTagged,
 } from "../engine/helpers";
-import { dist } from "../support/dist";
+import { userClient, wireServerBody } from "../support/emulator";
 import { pluginProviderYaml } from "../support/examples";
-import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost } from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
@@ -29,17 +28,9 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const ids = fixtureIds(setup.emulator);
-    const client = new (dist.api().GamehostClient)({
-      baseUrl: setup.emulator.url,
-      token: setup.emulator.tokens.user,
-    });
-    const spec = (name?: string) => ({
-      datacenter: ids.datacenterId,
-      tags: { script: "adopt", ...(name ? { name } : {}) },
-      runtime: { build: ids.buildId },
-      network: { ports: { web: { protocol: "http" as const, internal_port: 8080 } } },
-      resources: { cpu: 250, memory: 256 },
-    });
+    const client = userClient(setup.emulator);
+    const spec = (name?: string) =>
+      wireServerBody(ids.datacenterId, ids.buildId, { script: "adopt", ...(name ? { name } : {}) });
     const made = [
       await client.createServer(ids.gameId, ids.environmentId, spec("lobby eu")),
       await client.createServer(ids.gameId, ids.environmentId, spec()),
@@ -114,7 +105,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
   }, async () => {
     const run = "sweep";
     const ids = fixtureIds(setup.emulator);
-    const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
     const args = serverArgs(setup.emulator, { tags: { run } });
     await configure(
       cli,

@@ -9,8 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
-import { configure, programProject } from "../cli/programProject";
+import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import {
   fixtureIds,
   SERVERS_KEY,
@@ -20,8 +19,8 @@ import {
   serversTagged,
   TYPES,
 } from "../engine/helpers";
-import { dist } from "../support/dist";
-import { realCli, realCliTitle, walk } from "../support/realPulumi";
+import { userClient, wireServerBody } from "../support/emulator";
+import { programProject, realCli, realCliTitle, walk } from "../support/realPulumi";
 import { gamehost, runGamehost, until } from "./helpers";
 
 interface DriftJson {
@@ -39,7 +38,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
   }, async () => {
     const run = "drift";
     const face = "plugin";
-    const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
     const args = serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 90 });
     await configure(cli, {
       "gamehost:baseUrl": { value: setup.emulator.url },
@@ -51,10 +50,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     const state = async () => cli.stateIds([TYPES[face].server]);
     const ids = fixtureIds(setup.emulator);
-    const client = new (dist.api().GamehostClient)({
-      baseUrl: setup.emulator.url,
-      token: setup.emulator.tokens.user,
-    });
+    const client = userClient(setup.emulator);
     const driftJson = async (expected: number): Promise<DriftJson> => {
       const r = await runGamehost(cli, ["drift", "--json"]);
       expect(r.code, r.stderr).toBe(expected);
@@ -64,13 +60,11 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     expect(await driftJson(0)).toMatchObject({ drift: false, drifted: [], strays: [], pendingCreates: [] });
 
     // A server a script made with the stack's tags: a stray, and nothing else.
-    const stray = await client.createServer(ids.gameId, ids.environmentId, {
-      datacenter: ids.datacenterId,
-      tags: { run },
-      runtime: { build: ids.buildId },
-      network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
-      resources: { cpu: 250, memory: 256 },
-    } as never);
+    const stray = await client.createServer(
+      ids.gameId,
+      ids.environmentId,
+      wireServerBody(ids.datacenterId, ids.buildId, { run }),
+    );
     const withStray = await driftJson(3);
     expect(withStray.strays.map((s) => s.serverId)).toEqual([stray.id]);
     expect(withStray.drifted).toEqual([]);

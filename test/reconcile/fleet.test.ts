@@ -9,11 +9,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
-import { configure, programProject } from "../cli/programProject";
+import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { doubleInterrupt, runGamehost, until } from "./helpers";
 
 const PROGRAM = `${__dirname}/../cli/programs/fleet`;
@@ -47,7 +46,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
 
   /** A fleet stack whose `up` was ended by a double Ctrl-C during the fleet's create. */
   async function interrupted(face: Face, run: string) {
-    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    const cli = programProject(setup.root, run, PROGRAM, { name: PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
       [`${PROJECT}:face`]: { value: face },
@@ -143,7 +142,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "fleet-drift";
-    const cli = programProject(setup.root, run, PROJECT, PROGRAM);
+    const cli = programProject(setup.root, run, PROGRAM, { name: PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
       [`${PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },

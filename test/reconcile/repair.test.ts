@@ -6,8 +6,7 @@
  * stack's, none twice, none orphaned.
  */
 import { describe, expect, it } from "vitest";
-import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
-import { configure, programProject } from "../cli/programProject";
+import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import {
   FACES,
   fixtureIds,
@@ -19,8 +18,8 @@ import {
   serversTagged,
   TYPES,
 } from "../engine/helpers";
-import { dist } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
+import { userClient } from "../support/emulator";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { doubleInterrupt, runGamehost, until } from "./helpers";
 
 const COUNT = 8;
@@ -37,7 +36,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
       const run = `repair-${face}`;
-      const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+      const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
       const names = Array.from({ length: COUNT }, (_, i) => `s${i}`);
       const servers = Object.fromEntries(
         names.map((n) => [n, serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 })]),
@@ -114,7 +113,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "repair-gone";
-    const cli = programProject(setup.root, run, SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
     await configure(cli, {
       "gamehost:baseUrl": { value: setup.emulator.url },
       "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
@@ -133,10 +132,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     // The service loses the server (it crashed) before anyone repairs.
     const [made] = live();
     expect(made).toBeDefined();
-    const client = new (dist.api().GamehostClient)({
-      baseUrl: setup.emulator.url,
-      token: setup.emulator.tokens.user,
-    });
+    const client = userClient(setup.emulator);
     const ids = fixtureIds(setup.emulator);
     await client.deleteServer(ids.gameId, ids.environmentId, made!.id);
     const repaired = await runGamehost(cli, ["repair", "--json"]);
@@ -150,7 +146,10 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
   it("bad input: a folder that is no project, an unknown stack: one line, exit 1; --stack selects nothing", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
-    const cli = programProject(setup.root, "repair-bad", SERVERS_PROJECT, SERVERS_PROGRAM);
+    const cli = programProject(setup.root, "repair-bad", SERVERS_PROGRAM, {
+      name: SERVERS_PROJECT,
+      plugin: true,
+    });
     await configure(cli, { [SERVERS_KEY]: { value: {} } });
     const noProject = await runGamehost(cli, ["repair", "--cwd", setup.root]);
     expect(noProject.code).toBe(1);

@@ -28,6 +28,25 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
   return dist.emulator().startEmulator({ placementDelayMs: 20, watchHoldMs: 500, ...options });
 }
 
+/** The compiled package's API client, as the emulator's user: for what a script does outside Pulumi. */
+export function userClient(emulator: RunningEmulator) {
+  return new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+}
+
+/**
+ * A server's body as a script posts it outside Pulumi (`createServer`, wire names): one HTTP port, small
+ * resources, the given datacenter, build and tags.
+ */
+export function wireServerBody(datacenter: string, build: string, tags: Record<string, string>) {
+  return {
+    datacenter,
+    tags,
+    runtime: { build },
+    network: { ports: { web: { protocol: "http" as const, internal_port: 8080 } } },
+    resources: { cpu: 250, memory: 256 },
+  };
+}
+
 /** Servers in the emulator that are not destroyed. */
 export function liveServers(emulator: RunningEmulator) {
   return emulator.servers().filter((s) => s.destroyed_at === undefined);

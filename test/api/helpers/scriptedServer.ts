@@ -81,6 +81,19 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
+/** Ids of the calls sent to scripted servers (any UUIDs: a script answers whatever it is sent). */
+export const GAME = "00000000-0000-4000-8000-000000000003";
+export const ENV = "00000000-0000-4000-8000-000000000005";
+
+/** A create body the client's own checks accept. */
+export const SERVER_BODY = {
+  datacenter: "00000000-0000-4000-8000-000000000007",
+  network: { ports: { game: { protocol: "udp" as const } } },
+  resources: { cpu: 100, memory: 128 },
+  runtime: { build: "00000000-0000-4000-8000-000000000009" },
+  tags: { t: "1" },
+};
+
 export const BOOTSTRAP = {
   cluster: "oss",
   access: "private",
