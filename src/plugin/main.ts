@@ -3,6 +3,7 @@
  * port as its first line of stdout, which is how the engine (or a language host's RunPlugin) finds it.
  * The engine address it is given as its argument receives the provider's warnings (engineLog.ts).
  */
+import type { EventEmitter } from "node:events";
 import * as path from "node:path";
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import { PACKAGE_NAME, PACKAGE_VERSION, REPOSITORY_URL } from "../version";
@@ -66,11 +67,24 @@ function lazyService(): {
   for (const method of Object.keys(provrpc.ResourceProviderService)) {
     service[method] = (call: unknown, callback: unknown) => {
       const handler = load()[method] as (call: unknown, callback: unknown) => void;
-      if (typeof callback !== "function") return handler(call, callback);
       running++;
+      if (typeof callback !== "function") {
+        // A streaming call (List) runs until its stream ends, however it ends.
+        let ended = false;
+        const end = () => {
+          if (ended) return;
+          ended = true;
+          done();
+        };
+        for (const event of ["finish", "close", "error", "cancelled"])
+          (call as EventEmitter).once(event, end);
+        return handler(call, callback);
+      }
       handler(call, (...answer: unknown[]) => {
-        done();
+        // The answer first: a stop waiting for this call closes the connections once it counts as done, and a
+        // create's answer is the only record of the server it made.
         (callback as (...answer: unknown[]) => void)(...answer);
+        setImmediate(done);
       });
     };
   }
@@ -80,6 +94,9 @@ function lazyService(): {
   };
   return { service, load, whenIdle };
 }
+
+/** How long a stop lets the last answers flush once no call is running. */
+const ANSWER_FLUSH_MS = 50;
 
 /** A running provider server. */
 export interface RunningProvider {
@@ -116,8 +133,11 @@ export async function serveProvider(port = 0): Promise<RunningProvider> {
         // finish (and tryShutdown's callback may never come after a forced one).
         handlers.whenIdle(() => {
           clearTimeout(force);
-          server.forceShutdown();
-          resolve();
+          // A moment for the last answers' bytes to leave on loopback before the connections are cut.
+          setTimeout(() => {
+            server.forceShutdown();
+            resolve();
+          }, ANSWER_FLUSH_MS);
         });
       }),
   };
