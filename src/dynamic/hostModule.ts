@@ -5,7 +5,7 @@
  * compatibility promise to every stack already deployed: `configure`, `check`, `diff`, `create`, `read`,
  * `update`, `delete`, as the SDK's `dynamic.ResourceProvider` takes them.
  */
-import type { CheckFailure } from "../kinds/checks";
+import { type CheckFailure, withoutGivenString } from "../kinds/checks";
 import type { ResourceKind } from "../kinds/kind";
 import { dynamicContext } from "./settings";
 
@@ -31,8 +31,10 @@ export interface DynamicHostModule<I, O> {
 export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): DynamicHostModule<I, O> {
   return {
     async check(olds, news) {
-      // The dynamic provider host passes no random seed: a kind that needs one takes it from the OS.
-      return kind.check(olds, news, {});
+      // The dynamic provider host passes no random seed: a kind that needs one takes it from the OS. It gets
+      // secrets as plain values, so no failure may quote a string the user gave: it may be a secret.
+      const checked = await kind.check(olds, news, {});
+      return { ...checked, failures: checked.failures.map(withoutGivenString) };
     },
     async diff(id, olds, news) {
       const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);

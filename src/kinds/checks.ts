@@ -51,6 +51,15 @@ export const MAX_GIVEN_CHARS = 40;
 export const GIVEN_PREFIX = " (given: ";
 
 /**
+ * `failure` without the quoted string it gives, when it gives one. For a face that cannot tell which inputs
+ * were secret (the dynamic provider host receives secrets as plain values): a secret string is never quoted.
+ */
+export function withoutGivenString(failure: CheckFailure): CheckFailure {
+  const at = failure.reason.lastIndexOf(`${GIVEN_PREFIX}"`);
+  return at >= 0 ? { ...failure, reason: failure.reason.slice(0, at) } : failure;
+}
+
+/**
  * ` (given: -1)` or ` (given: "htp")` for the value the user gave at nested `segments`: the engine prints
  * a nested property's value as `{<nil>}` (it looks up top-level properties only), a top-level one as
  * itself. A string is quoted, cut at {@link MAX_GIVEN_CHARS}, except where a user's own values live (a

@@ -1,10 +1,13 @@
 /**
  * A nested property's check failure quotes what was given: the CLI prints a nested value as `{<nil>}`
  * (the engine looks up top-level properties only), so the reason is where the user sees it. Strings are
- * quoted and cut; a user's own values (environment, tags, arguments) and secrets are never quoted.
+ * quoted and cut; a user's own values (environment, tags, arguments) and secrets are never quoted, and the
+ * dynamic face (which cannot tell secrets) quotes no string.
  */
 import { describe, expect, it } from "vitest";
+import { dynamicHostModule } from "../../src/dynamic/hostModule";
 import { MAX_GIVEN_CHARS } from "../../src/kinds/checks";
+import { serverKind } from "../../src/kinds/server/implementation";
 import { checkServerInputs } from "../../src/kinds/server/spec";
 import { SECRET_SIG, SIG_KEY } from "../../src/plugin/propertyValues";
 import { withoutSecretGivens } from "../../src/plugin/secretGivens";
@@ -69,5 +72,17 @@ describe("a nested string in a check failure", () => {
       { property: "runtime.build", reason: "must be a UUID" },
       failures[1],
     ]);
+  });
+
+  it("is never quoted by the dynamic face, which gets secrets as plain values", async () => {
+    const secret = "s3cr3t-not-a-uuid-TOKEN-abcdef";
+    const { failures } = await dynamicHostModule(serverKind).check(
+      {},
+      spec({ runtime: { build: secret }, resources: { cpu: -1, memory: 512 } }),
+    );
+    expect(failures.find((f) => f.property === "runtime.build")?.reason).toMatch(/^must be a UUID/);
+    expect(JSON.stringify(failures)).not.toContain(secret.slice(0, 10));
+    // A number says nothing secret a string could: it is still given.
+    expect(failures.find((f) => f.property === "resources.cpu")?.reason).toMatch(/ \(given: -1\)$/);
   });
 });
