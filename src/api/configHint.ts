@@ -26,11 +26,24 @@ function distance(a: string, b: string): number {
   return previous[b.length] as number;
 }
 
-/** Keys of `present` that look like `wanted` (`gamehost:baseUrl`) without being it. */
-export function lookalikeKeys(wanted: string, present: readonly string[]): string[] {
+/**
+ * Whether a key's namespace may be a slip for `wanted`'s: the package's own in another case or misspelt, or
+ * the project's (a key set without a namespace). Another provider's keys (`github:token`) are its own.
+ */
+function mayBeOurs(key: string, wanted: string, project: string | undefined): boolean {
+  const namespace = normalized(key.slice(0, key.indexOf(":")));
+  const ours = normalized(wanted.slice(0, wanted.indexOf(":")));
+  return distance(namespace, ours) <= 2 || (project !== undefined && namespace === normalized(project));
+}
+
+/**
+ * Keys of `present` that look like `wanted` (`gamehost:baseUrl`) without being it, in the package's namespace
+ * (any case, misspelt) or the `project`'s.
+ */
+export function lookalikeKeys(wanted: string, present: readonly string[], project?: string): string[] {
   const name = normalized(wanted.slice(wanted.indexOf(":") + 1));
   return present.filter((key) => {
-    if (key === wanted) return false;
+    if (key === wanted || !mayBeOurs(key, wanted, project)) return false;
     // `<project>:config:baseUrl`, as some engines spell a project key, reads as `<project>:baseUrl`.
     const own = normalized(key.slice(key.lastIndexOf(":") + 1));
     return own === name || distance(own, name) <= (name.length > 5 ? 2 : 1);
@@ -41,8 +54,9 @@ export function lookalikeKeys(wanted: string, present: readonly string[]): strin
 export function withLookalikeHint(
   error: GamehostConfigError,
   present: readonly string[],
+  project?: string,
 ): GamehostConfigError {
-  const keys = lookalikeKeys(error.key, present);
+  const keys = lookalikeKeys(error.key, present, project);
   if (keys.length === 0) return error;
   const named = keys.slice(0, 3).join(" and ");
   error.message = `${error.message} The stack sets ${named}, which the package does not read: config keys are namespaced and case-sensitive (rename ${keys.length > 1 ? "one of them" : "it"} to ${error.key}).`;

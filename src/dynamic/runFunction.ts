@@ -40,7 +40,7 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
     return functionClient({ tokenRequired: definition.needsToken });
   } catch (error) {
     if (!(error instanceof GamehostConfigError)) throw error;
-    withLookalikeHint(error, Object.keys(pulumi.runtime.allConfig()));
+    withLookalikeHint(error, Object.keys(pulumi.runtime.allConfig()), pulumi.getProject());
     const first = configErrors.get(error.message) ?? error;
     configErrors.set(error.message, first);
     throw first;

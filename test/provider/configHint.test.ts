@@ -22,7 +22,7 @@ describe("a config key that looks like the package's", () => {
       "app:game",
       "app:environment",
     ];
-    expect(lookalikeKeys(baseUrl.key, present)).toEqual([
+    expect(lookalikeKeys(baseUrl.key, present, "app")).toEqual([
       "gamehost:baseURL",
       "gamehost:baseUri",
       "app:baseUrl",
@@ -33,6 +33,13 @@ describe("a config key that looks like the package's", () => {
       "gamehost:tokn",
     ]);
     expect(lookalikeKeys(baseUrl.key, ["gamehost:baseUrl", "gamehost:token"])).toEqual([]);
+  });
+
+  it("is never another provider's key: renaming it would break that provider", () => {
+    const present = ["github:token", "vault:token", "aws:baseUrl", "gamehots:token"];
+    expect(lookalikeKeys(token.key, present, "app")).toEqual(["gamehots:token"]);
+    // Without the project's name, its keys are not offered either.
+    expect(lookalikeKeys(baseUrl.key, ["app:baseUrl"])).toEqual([]);
   });
 
   it("is named after the error's message, which keeps its class and key", () => {
