@@ -5,7 +5,8 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
-import { CommandError, cliMessage } from "./workspace";
+import { CommandError } from "./errors";
+import { cliMessage } from "./workspace";
 
 /** A client for the service the stack's servers live on. */
 export async function stackClient(stack: Stack): Promise<GamehostClient> {

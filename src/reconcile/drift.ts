@@ -10,6 +10,7 @@ import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { FLEET_TAG } from "../kinds/fleet/spec";
 import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
+import { CommandError } from "./errors";
 import {
   Deployment,
   isFleetType,
@@ -19,7 +20,7 @@ import {
   type StateResource,
   serverScope,
 } from "./state";
-import { CommandError, cliMessage } from "./workspace";
+import { cliMessage } from "./workspace";
 
 export interface DriftedResource {
   urn: string;

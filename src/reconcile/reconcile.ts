@@ -9,9 +9,10 @@
 import { ConcurrentUpdateError, type Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { type DriftReport, drift, exportedState, hasDrift, stateServers } from "./drift";
+import { CommandError, UsageError } from "./errors";
 import { type RepairReport, repair } from "./repair";
 import { serverScope } from "./state";
-import { CommandError, cliMessage, UsageError } from "./workspace";
+import { cliMessage } from "./workspace";
 
 export interface PassResult {
   pass: number;

@@ -19,6 +19,7 @@ import type { GamehostClient } from "../api/client";
 import type { Server } from "../api/schemas";
 import { FLEET_TAG } from "../kinds/fleet/spec";
 import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
+import { CommandError } from "./errors";
 import {
   Deployment,
   isFleetType,
@@ -28,7 +29,7 @@ import {
   type StateResource,
   serverScope,
 } from "./state";
-import { CommandError, cliMessage } from "./workspace";
+import { cliMessage } from "./workspace";
 
 /** What repair did with one pending create (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`). */
 export type RepairOutcome =

@@ -6,9 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
-import { CommandError, UsageError } from "./errors";
-
-export { CommandError, UsageError };
+import { CommandError } from "./errors";
 
 /** Where to find the stack. */
 export interface StackTarget {

@@ -7,7 +7,8 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
-import { CommandError, unknownStack } from "../../src/reconcile/workspace";
+import { CommandError } from "../../src/reconcile/errors";
+import { unknownStack } from "../../src/reconcile/workspace";
 
 const DIR = "/work/project";
 

@@ -9,8 +9,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { UsageError } from "../../src/reconcile/errors";
 import { INTERVAL_FORM, parseInterval } from "../../src/reconcile/reconcile";
-import { UsageError } from "../../src/reconcile/workspace";
 import { GAMEHOST_BIN } from "./helpers";
 
 describe("--interval", () => {
