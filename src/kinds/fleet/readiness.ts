@@ -1,8 +1,9 @@
 /**
  * Readiness of a fleet's servers, seen through one list request for the whole fleet (by its tag) per
  * tick, shared by every datacenter waiting at that moment, instead of one GET per server: 100 servers
- * waiting cost one request a tick, not 100, which keeps a fleet within the service's 128 GETs a minute
- * (docs/service-contract.md §8). The servers endpoints are not watchable, so this polls.
+ * waiting cost one request a tick, not 100, and the fleets of one process share two lists a second, which keeps
+ * them within the service's 128 GETs a minute (docs/service-contract.md §8). The servers endpoints are not
+ * watchable, so this polls.
  */
 import type { Server } from "../../api/schemas";
 import { sleep } from "../../api/wait";
@@ -12,6 +13,23 @@ const FIRST_INTERVAL_MS = 100;
 /** At most two lists a second: 120 a minute, under the service's 128 GETs a minute per endpoint. */
 export const MAX_INTERVAL_MS = 500;
 
+/**
+ * When the next fleet list of this process may start. The service counts GETs per client IP and endpoint
+ * (1,920 in a 15-minute window), not per fleet: the fleets a deployment waits for at once share the two lists
+ * a second, or three fleets would spend the window in five minutes and every GET of the servers after them
+ * (an ambiguous create's lookup among them) would be refused until it ends.
+ */
+let nextListAt = 0;
+
+/** Runs `list` at the process's next free slot for a fleet list. */
+async function paced<T>(list: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const at = Math.max(now, nextListAt);
+  nextListAt = at + MAX_INTERVAL_MS;
+  if (at > now) await sleep(at - now);
+  return list();
+}
+
 /** Fetches of the fleet's servers, shared: a caller gets a listing that was requested after `notBefore`. */
 export type FleetLister = (notBefore: number) => Promise<readonly Server[]>;
 
@@ -20,7 +38,7 @@ export function sharedLister(list: () => Promise<readonly Server[]>): FleetListe
   let last: { at: number; listing: Promise<readonly Server[]> } | undefined;
   return (notBefore) => {
     if (last === undefined || last.at < notBefore) {
-      const listing = list();
+      const listing = paced(list);
       last = { at: Date.now(), listing };
       // A failed listing is not reused: the next caller asks again.
       listing.catch(() => {
