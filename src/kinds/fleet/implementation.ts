@@ -10,11 +10,11 @@ import { GamehostError, GamehostValidationError } from "../../api/errors";
 import { type Server, ServerScope, Uuid } from "../../api/schemas";
 import { containsUnknown } from "../checks";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
-import { serverKind } from "../server/implementation";
+import { readyDeadline, serverKind } from "../server/implementation";
 import {
   changedSpecFields,
-  DEFAULT_READY_TIMEOUT_SECONDS,
   missingForReady,
+  outputsAreReady,
   type ServerOutputs,
   serverOutputs,
   specOfServer,
@@ -79,11 +79,7 @@ async function settleAll<T, R>(
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function memberOf(outputs: ServerOutputs, slot: number, generation: number): FleetServer {
-  const ready =
-    outputs.startedAt !== undefined &&
-    Object.values(outputs.ports ?? {}).every(
-      (p) => p.publicHostname !== undefined && p.publicPort !== undefined,
-    );
+  const ready = outputsAreReady(outputs);
   return {
     id: outputs.serverId,
     endpoints: outputs.endpoints ?? {},
@@ -376,14 +372,6 @@ async function runDatacenter(
 /** Whether a listed server is ready: placed, with every port addressed (the Server's own rule). */
 const isReadyServer = (server: Server) => missingForReady(server).length === 0;
 
-/** Where waiting for readiness ends: readyTimeoutSeconds from now, or the engine's own timeout if sooner. */
-function readyDeadline(ctx: OperationContext, fleet: FleetInputs): { at: number; raise: string } {
-  const own = Date.now() + (fleet.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS) * 1000;
-  return ctx.deadline !== undefined && ctx.deadline < own
-    ? { at: ctx.deadline, raise: "the customTimeouts of the resource" }
-    : { at: own, raise: "readyTimeoutSeconds" };
-}
-
 /** Waits for servers of the current generation that are not ready yet, through the fleet's shared list. */
 async function waitForServers(
   ctx: OperationContext,
@@ -394,7 +382,7 @@ async function waitForServers(
   lister: FleetLister,
 ): Promise<void> {
   const entry = () => status[key] as FleetDatacenterStatus;
-  const deadline = readyDeadline(ctx, fleet);
+  const deadline = readyDeadline(ctx, fleet.readyTimeoutSeconds);
   let outcomes: Awaited<ReturnType<typeof awaitReady>>;
   try {
     outcomes = await awaitReady(

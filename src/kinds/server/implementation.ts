@@ -28,6 +28,7 @@ import {
   missingForReady,
   newIdempotencyKey,
   OUTPUT_ONLY_FIELDS,
+  outputsAreReady,
   ServerComputedOutputs,
   type ServerInputs,
   ServerKnobs,
@@ -174,12 +175,15 @@ async function adopt(ctx: OperationContext, inputs: ServerInputs, serverId: stri
   return server;
 }
 
-/** Where waiting for readiness ends: the readiness timeout, or the engine's own timeout if sooner. */
-function readyDeadline(
+/**
+ * Where waiting for readiness ends: `readyTimeoutSeconds` from now, or the engine's own timeout if sooner;
+ * `after` and `raise` say which, for the error (a Server's and a Fleet's).
+ */
+export function readyDeadline(
   ctx: OperationContext,
-  inputs: ServerInputs,
+  readyTimeoutSeconds: number | undefined,
 ): { at: number; after: string; raise: string } {
-  const seconds = inputs.readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS;
+  const seconds = readyTimeoutSeconds ?? DEFAULT_READY_TIMEOUT_SECONDS;
   const own = Date.now() + seconds * 1000;
   if (ctx.deadline !== undefined && ctx.deadline < own) {
     const left = Math.max(0, Math.round((ctx.deadline - Date.now()) / 1000));
@@ -189,7 +193,7 @@ function readyDeadline(
 }
 
 async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, created: Server): Promise<Server> {
-  const deadline = readyDeadline(ctx, inputs);
+  const deadline = readyDeadline(ctx, inputs.readyTimeoutSeconds);
   let server = created;
   for (let attempt = 0; ; attempt++) {
     const missing = missingForReady(server);
@@ -225,15 +229,6 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
       );
     }
   }
-}
-
-/** Whether recorded outputs describe a placed server with every port addressed. */
-function isReady(outputs: ServerOutputs): boolean {
-  const ports = Object.values(outputs.ports ?? {});
-  return (
-    outputs.startedAt !== undefined &&
-    ports.every((p) => p.publicHostname !== undefined && p.publicPort !== undefined)
-  );
 }
 
 /** The inputs recorded in outputs (outputs echo every input). */
@@ -295,7 +290,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     const diffs = [...replaces, ...knobsChanged];
     // A recorded server that is not ready yet (a partial create) gets an update, which waits for it. The
     // engine's own marker for that (init errors) does not survive a refresh, so the state itself decides.
-    const awaitingReady = news.waitForReady !== false && !isReady(olds);
+    const awaitingReady = news.waitForReady !== false && !outputsAreReady(olds);
     return {
       changes: diffs.length > 0 || awaitingReady,
       replaces,
@@ -350,7 +345,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   async update(ctx, id, olds, news) {
     // Only provider-only knobs reach update (every spec change replaces). A server recorded as
     // partially created (not yet ready) is waited for again; a ready one needs no API call.
-    if (news.waitForReady !== false && !isReady(olds)) {
+    if (news.waitForReady !== false && !outputsAreReady(olds)) {
       const server = await ctx.client().getServer(news.gameId, news.environmentId, id, callOptions(ctx));
       return serverOutputs(news, await waitUntilReady(ctx, news, server));
     }

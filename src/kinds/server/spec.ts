@@ -297,6 +297,16 @@ export function missingForReady(server: Server): string[] {
   return missing;
 }
 
+/** Whether recorded outputs describe a ready server ({@link missingForReady}'s rule): placed, every port addressed. */
+export function outputsAreReady(outputs: Pick<ServerOutputs, "startedAt" | "ports">): boolean {
+  return (
+    outputs.startedAt !== undefined &&
+    Object.values(outputs.ports ?? {}).every(
+      (p) => p.publicHostname !== undefined && p.publicPort !== undefined,
+    )
+  );
+}
+
 /** Outputs: the inputs echoed, plus what the service says about the server. */
 export function serverOutputs(inputs: ServerInputs, server: Server): ServerOutputs {
   const ports: Record<string, ServerPortOutput> = {};
