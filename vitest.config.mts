@@ -27,7 +27,6 @@ const unit = [
   ]),
   "test/provider/serverSpec.test.ts",
   "test/provider/fleetPlanner.test.ts",
-  "test/provider/fleetReadiness.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
