@@ -1,19 +1,14 @@
-/**
- * What docs/installation-configuration.md says of a changed `gamehost:token`, through the real CLI on both
- * faces: Pulumi keeps the provider's configuration of the last program run in the state (the token
- * encrypted), so `pulumi refresh` (no program run) still reaches the service with the old token after the
- * config changed, and `--run-program` uses the new one (here a wrong one: its error names the key). That
- * run keeps the wrong token in the state: a plain `destroy` after the right one is set again still fails,
- * and `destroy --run-program` (what docs/troubleshooting.md says to do) removes the fleet.
- */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-
-const PROGRAM = path.join(__dirname, "programs", "fleet");
-const PROJECT = "gamehost-cli-fleet";
+import {
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  SCENARIO_TIMEOUT_MS,
+  useCliEnvironment,
+} from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"), () => {
   const setup = useCliEnvironment("config-in-state");
@@ -25,11 +20,14 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
     },
     async (face) => {
       const ids = fixtureIds(setup.emulator);
-      const cli = programProject(setup.root, `config-${face}`, PROGRAM, { name: PROJECT, plugin: true });
+      const cli = programProject(setup.root, `config-${face}`, FLEET_PROGRAM, {
+        name: FLEET_PROJECT,
+        plugin: true,
+      });
       await configure(cli, {
         ...connection(setup.emulator),
-        [`${PROJECT}:face`]: { value: face },
-        [`${PROJECT}:fleet`]: {
+        [`${FLEET_PROJECT}:face`]: { value: face },
+        [`${FLEET_PROJECT}:fleet`]: {
           value: {
             gameId: ids.gameId,
             environmentId: ids.environmentId,

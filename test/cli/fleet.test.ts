@@ -1,20 +1,19 @@
-/**
- * The Fleet through the real `pulumi` CLI, on both faces: 2 datacenters × 3 servers; a scale 3 → 5 that
- * makes exactly 2 servers; a build change whose server timeline keeps both rollout bounds at every instant;
- * a rollout stopped by injected faults that the next `up` finishes; 2 servers killed, a refresh, and an
- * `up` that replaces exactly those 2; SIGINT mid-rollout, then `up`: 0 duplicates, 0 orphans.
- */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
 import { FACES, type Face, fixtureIds, ROUTES } from "../engine/helpers";
 import { userClient } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { type CliConfig, configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import {
+  type CliConfig,
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  SCENARIO_TIMEOUT_MS,
+  useCliEnvironment,
+} from "./helpers";
 
-const PROGRAM = path.join(__dirname, "programs", "fleet");
-const PROJECT = "gamehost-cli-fleet";
 const FLEET_TAG = "pulumi-gamehost/fleet";
 const SLOT_TAG = "pulumi-gamehost/fleet-slot";
 
@@ -93,11 +92,11 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
   const setup = useCliEnvironment("fleet");
 
   const project = async (face: Face, run: string, fleet: unknown) => {
-    const cli = programProject(setup.root, run, PROGRAM, { name: PROJECT, plugin: true });
+    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
     const config: CliConfig = {
       ...connection(setup.emulator),
-      [`${PROJECT}:face`]: { value: face },
-      [`${PROJECT}:fleet`]: { value: fleet },
+      [`${FLEET_PROJECT}:face`]: { value: face },
+      [`${FLEET_PROJECT}:fleet`]: { value: fleet },
     };
     await configure(cli, config);
     return cli;
@@ -122,7 +121,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
       const cli = await project(face, `fleet-${face}`, args);
       const set = async (next: typeof args) => {
         args = next;
-        await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(next) } });
+        await cli.setConfig({ [`${FLEET_PROJECT}:fleet`]: { value: JSON.stringify(next) } });
       };
 
       emulator.resetRequests();
@@ -272,7 +271,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
       expect(live()).toHaveLength(4);
 
       await cli.setConfig({
-        [`${PROJECT}:fleet`]: {
+        [`${FLEET_PROJECT}:fleet`]: {
           value: JSON.stringify({ ...args, template: { ...args.template, runtime: { build: buildB } } }),
         },
       });

@@ -15,13 +15,11 @@ import { REPO_ROOT } from "../support/dist";
 import { liveServers } from "../support/emulator";
 import { linkNodeModules, pluginProviderYaml } from "../support/examples";
 import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { configure, connection, useCliEnvironment } from "./helpers";
+import { configure, connection, FLEET_PROGRAM, FLEET_PROJECT, useCliEnvironment } from "./helpers";
 
 const FLEET = "gamehost:index:Fleet";
 const FLEET_TAG = "pulumi-gamehost/fleet";
 const SLOT_TAG = "pulumi-gamehost/fleet-slot";
-const PROGRAM = path.join(__dirname, "programs", "fleet");
-const PROJECT = "gamehost-cli-fleet";
 
 /** The import command docs/fleets.md gives (in "What it does"), with its placeholders. */
 function documentedImport(): string {
@@ -162,11 +160,11 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     timeout: 900_000,
   }, async () => {
     const ids = fixtureIds(setup.emulator);
-    const cli = programProject(setup.root, "fleet-429", PROGRAM, { name: PROJECT, plugin: true });
+    const cli = programProject(setup.root, "fleet-429", FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
-      [`${PROJECT}:face`]: { value: "plugin" },
-      [`${PROJECT}:fleet`]: {
+      [`${FLEET_PROJECT}:face`]: { value: "plugin" },
+      [`${FLEET_PROJECT}:fleet`]: {
         value: {
           gameId: ids.gameId,
           environmentId: ids.environmentId,

@@ -1,18 +1,15 @@
-/**
- * A Fleet's first mistake through the real CLI: a misspelt datacenter slug (checked against the cluster
- * when the fleet runs). The run fails naming the key and the slugs allowed, makes and deletes nothing,
- * and does not say the fleet "stopped" to be continued by another `up` (it said so, and recorded the
- * misspelt declaration as the fleet's state). A required field left out (the template's `tags`) fails the
- * preview naming it as required (it said "Invalid input: expected record, received undefined").
- */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureIds, serversTagged } from "../engine/helpers";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import {
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  SCENARIO_TIMEOUT_MS,
+  useCliEnvironment,
+} from "./helpers";
 
-const PROGRAM = path.join(__dirname, "programs", "fleet");
-const PROJECT = "gamehost-cli-fleet";
 const FLEET_TYPE = "pulumi-nodejs:dynamic/gamehost:Fleet";
 
 describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
@@ -34,10 +31,10 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
       },
       datacenters,
     });
-    const cli = programProject(setup.root, "misspelt", PROGRAM, { name: PROJECT, plugin: true });
+    const cli = programProject(setup.root, "misspelt", FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
-      [`${PROJECT}:fleet`]: { value: fleet({ "us-east-alt": 2 }) },
+      [`${FLEET_PROJECT}:fleet`]: { value: fleet({ "us-east-alt": 2 }) },
     });
     const live = () =>
       serversTagged(setup.emulator, "run", "misspelt").filter((s) => s.destroyed_at === undefined);
@@ -53,7 +50,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     expect(await cli.stateIds([FLEET_TYPE])).toEqual({});
 
     const atl = slugs.find((s) => s === "us-east-atl") ?? String(slugs[0]);
-    await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
+    await cli.setConfig({ [`${FLEET_PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
     await cli.ok(["up", "--yes", "--skip-preview"]);
     const before = live()
       .map((s) => s.id)
@@ -61,7 +58,9 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     expect(before).toHaveLength(2);
     const recorded = (await cli.exported()).find((r) => r.type === FLEET_TYPE);
 
-    await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(fleet({ "us-east-alt": 2 })) } });
+    await cli.setConfig({
+      [`${FLEET_PROJECT}:fleet`]: { value: JSON.stringify(fleet({ "us-east-alt": 2 })) },
+    });
     expectNamed(await cli.fails(["up", "--yes", "--skip-preview"]));
     expect(
       live()
@@ -71,7 +70,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     // The fleet's state is the last good run's: the misspelt declaration is not recorded.
     expect((await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs).toEqual(recorded?.outputs);
 
-    await cli.setConfig({ [`${PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
+    await cli.setConfig({ [`${FLEET_PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
     await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
@@ -82,10 +81,10 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const ids = fixtureIds(setup.emulator);
-    const cli = programProject(setup.root, "no-tags", PROGRAM, { name: PROJECT, plugin: true });
+    const cli = programProject(setup.root, "no-tags", FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
-      [`${PROJECT}:fleet`]: {
+      [`${FLEET_PROJECT}:fleet`]: {
         value: {
           gameId: ids.gameId,
           environmentId: ids.environmentId,

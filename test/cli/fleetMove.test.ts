@@ -1,18 +1,14 @@
-/**
- * A Fleet moved from the dynamic face to the native one as docs/languages.md says, through the real CLI:
- * `pulumi state delete` of the dynamic fleet, then the native `Fleet` declared with `{ import:
- * "<gameId>/<environmentId>/<fleetKey>" }`. One `up` imports it and updates it to the program's keys: no
- * server is created or deleted, its `status` is keyed as `datacenters` again, and the next `up` has no
- * changes.
- */
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureIds, serversTagged } from "../engine/helpers";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
-
-const PROGRAM = path.join(__dirname, "programs", "fleet");
-const PROJECT = "gamehost-cli-fleet";
+import {
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  SCENARIO_TIMEOUT_MS,
+  useCliEnvironment,
+} from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("a Fleet moved to the native face"), () => {
   const setup = useCliEnvironment("fleet-move");
@@ -34,8 +30,8 @@ describe.skipIf(!realCli)(realCliTitle("a Fleet moved to the native face"), () =
       datacenters: { [slug]: 2 },
       rollout: { maxSurge: "25%", maxUnavailable: "25%" },
     };
-    const cli = programProject(setup.root, "move", PROGRAM, { name: PROJECT, plugin: true });
-    await configure(cli, { ...connection(setup.emulator), [`${PROJECT}:fleet`]: { value: fleet } });
+    const cli = programProject(setup.root, "move", FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+    await configure(cli, { ...connection(setup.emulator), [`${FLEET_PROJECT}:fleet`]: { value: fleet } });
     await cli.ok(["up", "--yes", "--skip-preview"]);
     const live = () =>
       serversTagged(setup.emulator, "run", "move")
@@ -49,8 +45,8 @@ describe.skipIf(!realCli)(realCliTitle("a Fleet moved to the native face"), () =
 
     await cli.ok(["state", "delete", dynamic?.urn ?? "", "--yes"]);
     await cli.setConfig({
-      [`${PROJECT}:face`]: { value: "plugin" },
-      [`${PROJECT}:import`]: { value: dynamic?.id ?? "" },
+      [`${FLEET_PROJECT}:face`]: { value: "plugin" },
+      [`${FLEET_PROJECT}:import`]: { value: dynamic?.id ?? "" },
     });
     setup.emulator.resetRequests();
     await cli.ok(["up", "--yes"]);

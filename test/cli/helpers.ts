@@ -3,6 +3,7 @@
  * need (as CLI config entries), and the assertions every scenario ends with.
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
 import { liveServers, startTestEmulator } from "../support/emulator";
@@ -10,6 +11,11 @@ import { type CliConfigEntry, type CliProject, realCli, tempRoot } from "../supp
 
 /** Generous: one CLI command is 10-20 s on the loaded machines, a scenario runs a dozen. */
 export const SCENARIO_TIMEOUT_MS = 900_000;
+
+/** The suite's Fleet program (test/cli/programs/fleet), run by the real CLI on either face. */
+export const FLEET_PROGRAM = path.join(__dirname, "programs", "fleet");
+/** Its project name: the namespace of its config (`<project>:face`, `<project>:fleet`). */
+export const FLEET_PROJECT = "gamehost-cli-fleet";
 
 /**
  * A file's emulator and temp root, started before its tests (only when a CLI can run them).

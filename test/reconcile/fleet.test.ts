@@ -9,14 +9,19 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import {
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  SCENARIO_TIMEOUT_MS,
+  useCliEnvironment,
+} from "../cli/helpers";
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { doubleInterrupt, runGamehost, until } from "./helpers";
+import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
-const PROGRAM = `${__dirname}/../cli/programs/fleet`;
-const PROJECT = "gamehost-cli-fleet";
 const FLEET_TAG = "pulumi-gamehost/fleet";
 const SLOT_TAG = "pulumi-gamehost/fleet-slot";
 const COUNT = 6;
@@ -46,24 +51,20 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
 
   /** A fleet stack whose `up` was ended by a double Ctrl-C during the fleet's create. */
   async function interrupted(face: Face, run: string) {
-    const cli = programProject(setup.root, run, PROGRAM, { name: PROJECT, plugin: true });
+    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
-      [`${PROJECT}:face`]: { value: face },
-      [`${PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
+      [`${FLEET_PROJECT}:face`]: { value: face },
+      [`${FLEET_PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
     });
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
-    // Servers that are never placed keep the fleet's create waiting, so both signals land during it.
-    setup.emulator.setPlacement("never");
-    try {
-      const up = cli.start(["up", "--yes", "--skip-preview"]);
-      await until("the fleet's creates", () => live().length === COUNT);
-      await doubleInterrupt(up.child);
-      const result = await up.done;
-      expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
-    } finally {
-      setup.emulator.setPlacement("auto");
-    }
+    const result = await upStoppedByDoubleInterrupt(
+      cli,
+      setup.emulator,
+      "the fleet's creates",
+      () => live().length === COUNT,
+    );
+    expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
     const exported = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
     const pending = (exported.deployment.pending_operations ?? []).filter((p) => p.type === "creating");
     expect(pending.map((p) => p.resource.urn)).toEqual([expect.stringMatching(/Fleet::arena$/)]);
@@ -142,10 +143,10 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "fleet-drift";
-    const cli = programProject(setup.root, run, PROGRAM, { name: PROJECT, plugin: true });
+    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
     await configure(cli, {
       ...connection(setup.emulator),
-      [`${PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
+      [`${FLEET_PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
     });
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     await cli.ok(["up", "--yes", "--skip-preview"]);

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
+import type { RunningEmulator } from "../../src/emulator";
 import { REPO_ROOT } from "../support/dist";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
 
@@ -70,4 +71,26 @@ export function doubleInterrupt(child: ChildProcess): Promise<void> {
     child.stdout?.on("data", onData);
     child.kill("SIGINT");
   });
+}
+
+/**
+ * `pulumi up` ended by {@link doubleInterrupt} while its creates wait: the emulator places nothing until both
+ * signals have landed (so every create is still waiting), `made` says when the creates reached the service.
+ * The up's result, for the caller to check.
+ */
+export async function upStoppedByDoubleInterrupt(
+  cli: CliProject,
+  emulator: RunningEmulator,
+  what: string,
+  made: () => boolean,
+): Promise<Awaited<ReturnType<CliProject["start"]>["done"]>> {
+  emulator.setPlacement("never");
+  try {
+    const up = cli.start(["up", "--yes", "--skip-preview"]);
+    await until(what, made);
+    await doubleInterrupt(up.child);
+    return await up.done;
+  } finally {
+    emulator.setPlacement("auto");
+  }
 }

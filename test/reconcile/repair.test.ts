@@ -20,7 +20,7 @@ import {
 } from "../engine/helpers";
 import { userClient } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { doubleInterrupt, runGamehost, until } from "./helpers";
+import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
 const COUNT = 8;
 
@@ -50,17 +50,13 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
       const live = () =>
         serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
 
-      // Servers that are never placed keep every create waiting, so both signals land during creates.
-      setup.emulator.setPlacement("never");
-      const up = cli.start(["up", "--yes", "--skip-preview"]);
-      try {
-        await until("the creates", () => live().length === COUNT);
-        await doubleInterrupt(up.child);
-        const result = await up.done;
-        expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
-      } finally {
-        setup.emulator.setPlacement("auto");
-      }
+      const result = await upStoppedByDoubleInterrupt(
+        cli,
+        setup.emulator,
+        "the creates",
+        () => live().length === COUNT,
+      );
+      expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
 
       const before = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
       const pending = (before.deployment.pending_operations ?? []).filter((p) => p.type === "creating");
@@ -120,15 +116,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
       [SERVERS_KEY]: { value: { a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }) } },
     });
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
-    setup.emulator.setPlacement("never");
-    const up = cli.start(["up", "--yes", "--skip-preview"]);
-    try {
-      await until("the create", () => live().length === 1);
-      await doubleInterrupt(up.child);
-      await up.done;
-    } finally {
-      setup.emulator.setPlacement("auto");
-    }
+    await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
     // The service loses the server (it crashed) before anyone repairs.
     const [made] = live();
     expect(made).toBeDefined();
