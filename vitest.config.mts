@@ -27,6 +27,7 @@ const unit = [
   ]),
   "test/provider/serverSpec.test.ts",
   "test/provider/fleetPlanner.test.ts",
+  "test/provider/fleetReadiness.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
@@ -47,7 +48,7 @@ const overDist = { globalSetup: ["test/support/distIsCurrent.ts"] };
 
 export default defineConfig({
   test: {
-    setupFiles: ["test/support/quietWarnings.ts"],
+    setupFiles: ["test/support/quietWarnings.ts", "test/support/timersRestored.ts"],
     // Real-CLI and engine scenarios run several CLI or host processes per test beside each other on 2 cores:
     // a timeout here guards against a hang, it is no speed target (benchmarks are).
     testTimeout: 120_000,

@@ -7,7 +7,6 @@ const WHAT = "POST /games/{game_id}/environments/{environment_id}/servers";
 const Y2100 = "Fri, 01 Jan 2100 00:00:00 GMT";
 
 afterEach(() => {
-  vi.useRealTimers();
   vi.restoreAllMocks();
 });
 
@@ -101,11 +100,15 @@ describe("retryAfterWait", () => {
 });
 
 describe("sleep", () => {
-  it("clamps its timer to what setTimeout can hold", () => {
-    vi.useFakeTimers();
+  it("clamps its timer to what setTimeout can hold", async () => {
+    // A real timer, cleared by the abort: a spy over fake timers, restored after them, would leave the fake
+    // setTimeout in place for every later file of the worker (test/support/timersRestored.ts).
     const spy = vi.spyOn(globalThis, "setTimeout");
-    void sleep(1e13);
+    const controller = new AbortController();
+    const pending = sleep(1e13, controller.signal);
     expect(spy.mock.calls[0]?.[1]).toBe(MAX_TIMER_MS);
+    controller.abort(new Error("done"));
+    await expect(pending).rejects.toThrow("done");
   });
 
   it("rejects with the abort reason at once", async () => {

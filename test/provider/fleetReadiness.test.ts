@@ -1,12 +1,8 @@
 /**
  * A fleet's readiness through one shared list (src/kinds/fleet/readiness.ts): callers asking at about the same
- * time share one request, the lists of all fleets of a process are paced together, a failed list is asked again, and each awaited server ends ready, stopped (destroyed,
- * or no longer listed) or timed out at the deadline, with what was last seen of it.
- *
- * It imports src/ only, but runs in the integration project (a process of its own): in CI's first full run it sat
- * in a shared unit worker whose global `setTimeout` never fired (every wait of four tests hung to the timeout),
- * after other unit files in that worker; alone, and in that project with one worker, it passes. The file that
- * left the worker's timers broken was not found in this session.
+ * time share one request, the lists of all fleets of a process are paced together, a failed list is asked
+ * again, and each awaited server ends ready, stopped (destroyed, or no longer listed) or timed out at the
+ * deadline, with what was last seen of it.
  */
 import { describe, expect, it } from "vitest";
 import type { Server } from "../../src/api/schemas";
