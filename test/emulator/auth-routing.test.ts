@@ -148,6 +148,24 @@ describe("bootstrap", () => {
     expect(res.body).toEqual(emu.fixture.bootstrap);
   });
 
+  it("answers a self-hosted deployment's bootstrap as the service does: no domains, an empty captcha (docs/service-contract.md §7)", async () => {
+    const selfHosted = {
+      cluster: "oss",
+      access: "private",
+      origins: { hub: "http://localhost:5080" },
+      captcha: {},
+      login_methods: { access_token: true, email: false },
+    } as const;
+    const local = await start({ fixture: { ...structuredClone(emu.fixture), bootstrap: selfHosted } });
+    try {
+      const res = await call(local, "GET", "/cloud/bootstrap", { token: null });
+      expect([res.status, res.body]).toEqual([200, selfHosted]);
+      expect(res.text).not.toMatch(/domains|null/);
+    } finally {
+      await local.stop();
+    }
+  });
+
   it("treats a malformed Authorization header as no token", async () => {
     const res = await call(emu, "GET", "/cloud/bootstrap", {
       token: null,
@@ -186,6 +204,36 @@ describe("auth matrix", () => {
       const expired = await call(emu, method, path, { token: emu.tokens.expired });
       expect([expired.status, codeOf(expired)], path).toEqual([401, "CLAIMS_ENTITLEMENT_EXPIRED"]);
     }
+  });
+
+  it("rejects missing, malformed, unknown and expired tokens on every route that changes something, changing nothing", async () => {
+    const { gameId, mainGroup, serversPath } = ids(emu);
+    const created = await call(emu, "POST", serversPath, { body: serverBody(emu) });
+    const serverId = (created.body as { server: { id: string } }).server.id;
+    const routes: Array<[string, string, unknown?]> = [
+      ["POST", serversPath, serverBody(emu)],
+      ["DELETE", `${serversPath}/${serverId}`],
+      ["POST", `/cloud/games/${gameId}/matchmaker/lobbies/export-history`, { query_start: 0, query_end: 1 }],
+      ["POST", `/cloud/groups/${mainGroup}/billing/payment-portal-session`, { intent: "general" }],
+    ];
+    const serversBefore = emu.servers().length;
+    for (const [method, path, body] of routes) {
+      const withBody = body !== undefined ? { body } : {};
+      const none = await call(emu, method, path, { token: null, ...withBody });
+      expect([none.status, codeOf(none)], path).toEqual([401, "API_UNAUTHORIZED"]);
+      const basic = await call(emu, method, path, {
+        token: null,
+        headers: { authorization: `Basic ${emu.tokens.user}` },
+        ...withBody,
+      });
+      expect([basic.status, codeOf(basic)], path).toEqual([401, "API_UNAUTHORIZED"]);
+      const unknown = await call(emu, method, path, { token: "who-is-this", ...withBody });
+      expect([unknown.status, codeOf(unknown)], path).toEqual([400, "TOKEN_INVALID"]);
+      const expired = await call(emu, method, path, { token: emu.tokens.expired, ...withBody });
+      expect([expired.status, codeOf(expired)], path).toEqual([401, "CLAIMS_ENTITLEMENT_EXPIRED"]);
+    }
+    expect(emu.servers()).toHaveLength(serversBefore);
+    expect(emu.servers().find((s) => s.id === serverId)?.destroyed_at).toBeUndefined();
   });
 
   it("refuses a cloud token of another game: 401 CLAIMS_MISSING_ENTITLEMENT on cloud routes", async () => {

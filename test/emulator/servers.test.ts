@@ -237,6 +237,18 @@ describe("get and delete", () => {
     expect(emu.killDeadline(other.id)).toBe((gone.destroyed_at as number) + 500);
   });
 
+  it("answers a delete of a server already destroyed with {}, changing nothing of the first delete", async () => {
+    const server = await create({ lifecycle: { kill_timeout: 30_000 } });
+    await call(emu, "DELETE", `${ids(emu).serversPath}/${server.id}?override_kill_timeout=500`);
+    const first = ServerResponse.parse((await get(server.id)).body).server;
+    const deadline = emu.killDeadline(server.id);
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await call(emu, "DELETE", `${ids(emu).serversPath}/${server.id}?override_kill_timeout=0`);
+    expect([again.status, again.body]).toEqual([200, {}]);
+    expect(ServerResponse.parse((await get(server.id)).body).server).toEqual(first);
+    expect(emu.killDeadline(server.id)).toBe(deadline);
+  });
+
   it("is never placed once deleted before placement", async () => {
     emu.setPlacement("never");
     const server = await create();
