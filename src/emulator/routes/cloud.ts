@@ -6,6 +6,7 @@ import { authorizeGame, authorizeGroup } from "../auth";
 import type { EmulatorCore, Handler } from "../core";
 import { hubOf } from "../fixture";
 import { ok, ServiceError } from "../http";
+import { byUtf8 } from "../stringOrder";
 import { parseBody } from "../validation";
 import { watchKeys } from "../watch";
 import type { Game, Group } from "../world";
@@ -82,7 +83,7 @@ function fullGame(game: Game): GameWire {
     ...(game.logoUrl !== undefined ? { logo_url: game.logoUrl } : {}),
     name_id: game.nameId,
     namespaces: [...game.environments]
-      .sort((a, b) => a.displayName.localeCompare(b.displayName))
+      .sort((a, b) => byUtf8(a.displayName, b.displayName))
       .map((e) => ({
         create_ts: e.createTs,
         display_name: e.displayName,

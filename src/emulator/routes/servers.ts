@@ -10,6 +10,7 @@ import { authorizeGame } from "../auth";
 import type { EmulatorCore, Handler, RequestContext } from "../core";
 import { ok, okNow, ServiceError } from "../http";
 import { newestFirst, newServer, type ServerRecord, tagsContain } from "../servers";
+import { byUtf8 } from "../stringOrder";
 import { parseBody, parseBool, parseIntParam, parseQuery, parseTagsJson } from "../validation";
 import type { Environment, Game, Principal } from "../world";
 
@@ -134,7 +135,7 @@ export const listServers: Handler = (core, ctx) => {
 export const listDatacenters: Handler = (core, ctx) => {
   const { game } = scope(core, ctx, core.principal(ctx));
   const datacenters = [...game.datacenters]
-    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .sort((a, b) => byUtf8(a.slug, b.slug))
     .map((d) => ({ id: d.id, slug: d.slug, name: d.name }));
   return ok({ datacenters });
 };
