@@ -306,6 +306,26 @@ describe("list", () => {
     expect(await list(`?cursor=${a.id}`)).toEqual([]);
   });
 
+  it("takes any server's id as cursor, of another environment too: servers strictly older than it (docs/service-contract.md §4)", async () => {
+    const { gameId, staging, serversPath } = ids(emu);
+    const tags = { run: crypto.randomUUID() };
+    const older = await create({ tags });
+    const elsewhere = await create(
+      { runtime: { build: staging.builds[0]?.id as string }, tags },
+      `/games/${gameId}/environments/${staging.id}/servers`,
+    );
+    const newer = await create({ tags });
+    const filter = `tags_json=${encodeURIComponent(JSON.stringify(tags))}`;
+    const list = async (query: string) =>
+      ListServersResponse.parse(
+        (await call(emu, "GET", `${serversPath}?${filter}${query}`)).body,
+      ).servers.map((s) => s.id);
+    expect(await list("")).toEqual([newer.id, older.id]);
+    expect(await list(`&cursor=${elsewhere.id}`)).toEqual([older.id]);
+    // An id no server has matches nothing older.
+    expect(await list(`&cursor=${crypto.randomUUID()}`)).toEqual([]);
+  });
+
   it("rejects bad query parameters with 400 API_BAD_QUERY_PARAMETER naming them", async () => {
     const { serversPath } = ids(emu);
     const cases: Array<[string, string]> = [

@@ -119,9 +119,9 @@ export const listServers: Handler = (core, ctx) => {
   );
   const { environment } = scope(core, ctx, principal);
   const inEnvironment = [...core.servers.values()].filter((r) => r.server.environment === environment.id);
-  // An unknown cursor matches nothing older, as the service's "older than" query does.
-  const cursor =
-    query.cursor === undefined ? undefined : inEnvironment.find((r) => r.server.id === query.cursor);
+  // Any server's id, of another environment too: the service compares with that server's age wherever it
+  // is. An unknown cursor matches nothing older, as the service's "older than" query does.
+  const cursor = query.cursor === undefined ? undefined : core.servers.get(query.cursor);
   const servers = inEnvironment
     .filter((r) => query.include_destroyed === true || r.server.destroyed_at === undefined)
     .filter((r) => tagsContain(r.server.tags, query.tags))
