@@ -301,6 +301,46 @@ describe("auth matrix", () => {
     }
   });
 
+  it("reads the body after the token's validity but before what the token may do (docs/service-contract.md §1)", async () => {
+    const { gameId, otherGame, mainGroup } = ids(emu);
+    const exportPath = `/cloud/games/${gameId}/matchmaker/lobbies/export-history`;
+    const portalPath = `/cloud/groups/${mainGroup}/billing/payment-portal-session`;
+    const otherGameToken = emu.tokens.cloud[otherGame.id] as string;
+    const cases: Array<[string, string, string, unknown, string]> = [
+      [
+        "a cloud token of another game",
+        exportPath,
+        otherGameToken,
+        { query_start: 0 },
+        "CLAIMS_MISSING_ENTITLEMENT",
+      ],
+      [
+        "a user outside the group",
+        portalPath,
+        emu.tokens.otherUser,
+        { intent: "refund" },
+        "GROUP_NOT_MEMBER",
+      ],
+      [
+        "a cloud token on a user route",
+        portalPath,
+        emu.tokens.cloud[gameId] as string,
+        {},
+        "CLAIMS_MISSING_ENTITLEMENT",
+      ],
+    ];
+    for (const [who, path, token, badBody, refusal] of cases) {
+      const bad = await call(emu, "POST", path, { token, body: badBody });
+      expect([bad.status, codeOf(bad)], who).toEqual([400, "API_BAD_BODY"]);
+      // With a good body, the refusal of the token itself.
+      const good = path === exportPath ? { query_start: 0, query_end: 1 } : { intent: "general" };
+      expect(codeOf(await call(emu, "POST", path, { token, body: good })), who).toBe(refusal);
+    }
+    // An invalid token is still refused before the body is read.
+    const invalid = await call(emu, "POST", exportPath, { token: "who-is-this", body: "{not json" });
+    expect(codeOf(invalid)).toBe("TOKEN_INVALID");
+  });
+
   it("checks auth before the body, and the body before existence", async () => {
     const { gameId, prod } = ids(emu);
     const path = `/games/${gameId}/environments/${prod.id}/servers`;

@@ -180,8 +180,10 @@ const PaymentPortalSessionAsServed = createPaymentPortalSessionRequest("ignore")
 /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */
 export const createPaymentPortalSession: Handler = async (core, ctx) => {
   const groupId = ctx.params.group as string;
-  authorizeGroup(core.world, core.principal(ctx), groupId);
+  // The service's order (docs/service-contract.md §1): the token is valid, the body, then what the token may do.
+  const principal = core.principal(ctx);
   const body = parseBody(PaymentPortalSessionAsServed, await ctx.json());
+  authorizeGroup(core.world, principal, groupId);
   requireBillingEnabled(core);
   const session = randomBytes(24).toString("base64url");
   return ok({
