@@ -83,6 +83,13 @@ describe("GET /cloud/games", () => {
     });
     expect([res.status, codeOf(res)]).toEqual([403, "API_FORBIDDEN"]);
   });
+
+  it("reads the watch_index before refusing a cloud token its watch, as it reads a body before permissions", async () => {
+    const res = await call(emu, "GET", "/cloud/games?watch_index=soon", {
+      token: emu.tokens.cloud[ids(emu).gameId],
+    });
+    expect([res.status, codeOf(res)]).toEqual([400, "API_BAD_QUERY_PARAMETER"]);
+  });
 });
 
 describe("GET /cloud/games/{game_id}", () => {

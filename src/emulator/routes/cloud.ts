@@ -107,8 +107,10 @@ export const getBootstrap: Handler = (core, ctx) => {
 /** `GET /cloud/games`: the identity's groups and their games, or the cloud token's one game. */
 export const listGames: Handler = (core, ctx) => {
   const principal = core.principal(ctx);
+  // Read before what the token may do is decided, as a body is (docs/service-contract.md §1).
+  const since = core.watchIndexOf(ctx);
   if (principal.kind === "cloud") {
-    if (ctx.query.has("watch_index")) {
+    if (since !== undefined) {
       throw new ServiceError(403, ERROR_CODES.forbidden, "Cloud token cannot watch `/games`.");
     }
     const game = core.world.games.get(principal.gameId) as Game;
@@ -119,7 +121,6 @@ export const listGames: Handler = (core, ctx) => {
     });
   }
   const { identityId } = principal;
-  const since = core.watchIndexOf(ctx);
   return core.watchable(ctx, since, {
     cacheKey: `games:user:${identityId}`,
     // Updates of any game of the identity's groups wake it; joining a group does not, but the
