@@ -109,7 +109,7 @@ describe("routing", () => {
       await call(emu, "GET", "/cloud/games/00000000-0000-4000-8000-000000000000"),
       await call(emu, "POST", serversPath, { body: "{" }),
       await call(emu, "GET", `${serversPath}?include_destroyed=maybe`),
-      await call(emu, "GET", `/cloud/games?watch_index=x`, { token: emu.tokens.cloud[gameId] }),
+      await call(emu, "GET", `/cloud/games?watch_index=1`, { token: emu.tokens.cloud[gameId] }),
     ];
     const seen = new Set<string>();
     for (const res of errors) {
