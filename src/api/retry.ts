@@ -187,14 +187,6 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
 
     state.retries = retry;
     state.totalDelayMs += delayMs;
-    input.onRetry?.({
-      attempt: retry + 1,
-      maxAttempts: policy.maxRetries + 1,
-      delayMs,
-      ...(answered ? { status } : {}),
-      ...(code !== undefined && !answered ? { errorCode: code } : {}),
-    });
-
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       callback(null);
@@ -206,6 +198,14 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
       if (!answered) callback(signal?.reason instanceof Error ? signal.reason : err);
     }
     signal?.addEventListener("abort", onAbort, { once: true });
+    // Told once the wait is armed: a listener that aborts the call on being told ends the wait at once.
+    input.onRetry?.({
+      attempt: retry + 1,
+      maxAttempts: policy.maxRetries + 1,
+      delayMs,
+      ...(answered ? { status } : {}),
+      ...(code !== undefined && !answered ? { errorCode: code } : {}),
+    });
   };
 }
 

@@ -7,10 +7,11 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ServiceError } from "@grpc/grpc-js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closeSharedDispatchers } from "../../src/api/transport";
 import { emptyproto, grpc, provproto, structproto } from "../../src/plugin/proto";
 import { GamehostProvider } from "../../src/plugin/provider";
+import { closedPort } from "../api/helpers/scriptedServer";
 import { until } from "../support/until";
 import { type ProviderClient, serveInProcess } from "./inProcess";
 
@@ -72,14 +73,22 @@ function failureOf(start: (cb: (err: ServiceError | null) => void) => void): Pro
   );
 }
 
+// The first call of a worker loads the provider's call path (the HTTP client, the schemas: the plugin loads them
+// lazily), which took seconds on a loaded machine, longer than the deadlines below: the request never reached the
+// service and "closes the request it held" had none to close. One call to a closed port loads it first.
+beforeAll(async () => {
+  const client = await serve(new GamehostProvider(), `http://127.0.0.1:${await closedPort()}`);
+  await failureOf((cb) => client.invoke(invokeRequest("gamehost:index:getGames"), cb));
+}, 120_000);
+
 describe("Invoke", () => {
   it("ends at its deadline with DEADLINE_EXCEEDED, naming it, and closes the request it held", async () => {
     const svc = await hangingService();
-    const client = await serve(new GamehostProvider({ rpcTimeoutMs: 300 }), svc.url);
+    const client = await serve(new GamehostProvider({ rpcTimeoutMs: 1000 }), svc.url);
     const err = await failureOf((cb) => client.invoke(invokeRequest("gamehost:index:getGames"), cb));
     expect(err.code).toBe(grpc.status.DEADLINE_EXCEEDED);
     expect(err.details).toBe(
-      "Invoke of gamehost:index:getGames did not finish within 0.3s: retry it; if the service is this slow, raise gamehost:callTimeoutMs (GAMEHOST_CALL_TIMEOUT_MS).",
+      "Invoke of gamehost:index:getGames did not finish within 1s: retry it; if the service is this slow, raise gamehost:callTimeoutMs (GAMEHOST_CALL_TIMEOUT_MS).",
     );
     expect(svc.received).toBe(1);
     await until(() => svc.open.size === 0);
@@ -116,7 +125,7 @@ describe("Invoke", () => {
     client.invoke(
       invokeRequest("gamehost:index:getGames"),
       new grpc.Metadata(),
-      { deadline: Date.now() + 200 },
+      { deadline: Date.now() + 1000 },
       () => undefined,
     );
     await until(() => svc.received === 1);
