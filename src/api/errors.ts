@@ -220,8 +220,37 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
         restates: true,
       };
     case ERROR_CODES.forbidden:
+      // The service's one refusal of a watch (docs/service-contract.md §5): no other token of the game would do.
+      if (init.method === "GET" && init.path === "/cloud/games")
+        return {
+          text: "A game's cloud token may not watch the game list: watch it with a user token of a group member, or watch the one game (watchGame) with this token.",
+          restates: false,
+        };
       return {
         text: "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.",
+        restates: false,
+      };
+    case ERROR_CODES.methodNotAllowed:
+      return {
+        text: `${init.baseUrl ?? "The base URL"} serves ${init.path}, but not with ${init.method}: ${checkBaseUrl(init.origins)}; it must be the hosting API's root, not another API or a proxy that changes requests.`,
+        restates: true,
+      };
+    case ERROR_CODES.billingNotEnabled:
+      return {
+        text: "This deployment of the service has no billing: getGroupBilling and createPaymentPortalSession cannot be used with it.",
+        restates: true,
+      };
+    case ERROR_CODES.requestTimeout:
+      return {
+        text:
+          init.method === "POST"
+            ? "The service ended the request at its 50 s time cap, and it may still have taken effect: check (e.g. list by tag) before sending it again."
+            : "The service ended the request at its 50 s time cap: retry later.",
+        restates: true,
+      };
+    case ERROR_CODES.serverFailedToCreate:
+      return {
+        text: "The service could not place the server: try again, or in another datacenter.",
         restates: false,
       };
     case ERROR_CODES.notFound:

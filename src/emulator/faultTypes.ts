@@ -36,6 +36,7 @@ export interface FaultSpec {
   path?: string | RegExp;
   /** Glob the request path must match, as the emulator's `PathGlob` reads it (`*` within a segment, `**` across). */
   pathGlob?: string;
+  /** What the fault does to a matching request (see {@link FAULT_KINDS}). */
   kind: FaultKind;
   /** How many matching requests it hits, 1 to {@link MAX_FAULT_COUNT}; default 1. */
   count?: number;
@@ -59,10 +60,15 @@ export const MAX_FAULT_LATENCY_MS = 45_000;
 
 /** A fault still waiting for requests, as `pending()` lists it. */
 export interface PendingFault {
+  /** The HTTP method it matches (any when absent). */
   method?: string;
+  /** The path or route pattern it matches, as injected (any when absent). */
   path?: string | RegExp;
+  /** The path glob it matches, as injected. */
   pathGlob?: string;
+  /** What it does to a matching request. */
   kind: FaultKind;
+  /** Matching requests it still hits. */
   remaining: number;
   /** `rate_limit` faults only. */
   retryAfter?: "date" | "seconds";
@@ -76,7 +82,10 @@ export interface PendingFault {
 
 /** Injects failures into the next matching requests; test code and the admin route share it. */
 export interface FaultController {
+  /** Queues `spec` after the faults already waiting; throws on an invalid spec (naming the field) or a full queue. */
   inject(spec: FaultSpec): void;
+  /** Drops every waiting fault. */
   clear(): void;
+  /** The faults still waiting, in the order they hit. */
   pending(): PendingFault[];
 }

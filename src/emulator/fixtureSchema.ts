@@ -1,6 +1,6 @@
 // The zod schemas of an emulator fixture; fixture.ts parses with them, fixtureTypes.ts declares their types.
 import { z } from "zod";
-import { Bio, Bootstrap, Publicity } from "../api/schemas/cloud";
+import { ACCESS_MODES, Bio, Bootstrap, CLUSTERS, PUBLICITIES, Publicity } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from "../api/schemas/common";
 
 /**
@@ -8,6 +8,28 @@ import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from ".
  * (milliseconds and `Z`, e.g. `2024-08-16T05:35:01.123Z`).
  */
 export const CloudTimestamp = Rfc3339.transform((ts) => new Date(ts).toISOString());
+
+/**
+ * A check that a value is one the service sends (docs/service-contract.md §3). The answer schemas take any
+ * string there, so that a value the service adds later breaks no caller; the emulator's data must hold only
+ * the values the service sends today, or it would answer what the service never does.
+ */
+function sentByTheService(values: readonly string[]) {
+  const allowed = values.join(" or ");
+  return { check: (value: string) => values.includes(value), error: `must be ${allowed}` };
+}
+
+const PUBLICITY = sentByTheService(PUBLICITIES);
+const CLUSTER = sentByTheService(CLUSTERS);
+const ACCESS = sentByTheService(ACCESS_MODES);
+
+/** The bootstrap answer, with only the `cluster` and `access` values the service sends. */
+const FixtureBootstrap = Bootstrap.superRefine((bootstrap, ctx) => {
+  if (!CLUSTER.check(bootstrap.cluster))
+    ctx.addIssue({ code: "custom", path: ["cluster"], message: CLUSTER.error });
+  if (!ACCESS.check(bootstrap.access))
+    ctx.addIssue({ code: "custom", path: ["access"], message: ACCESS.error });
+});
 
 /** A group's billing record; absent fields are omitted from answers (never null). */
 export const FixtureBilling = z.strictObject({
@@ -24,8 +46,9 @@ export const FixtureIdentity = z.strictObject({ id: Uuid, displayName: DisplayNa
 export const FixtureGroup = z.strictObject({
   id: Uuid,
   displayName: DisplayName,
-  bio: Bio,
-  publicity: Publicity,
+  /** Empty by default, as for every new group of the service (docs/service-contract.md §3). */
+  bio: Bio.default(""),
+  publicity: Publicity.refine(PUBLICITY.check, { error: PUBLICITY.error }),
   ownerIdentityId: Uuid,
   avatarUrl: z.string().optional(),
   isDeveloper: z.boolean().default(true),
@@ -163,7 +186,7 @@ const FixtureShape = z.strictObject({
   /** Free text for humans; ignored. */
   $comment: z.string().optional(),
   /** Answer of `GET /cloud/bootstrap`, verbatim. */
-  bootstrap: Bootstrap,
+  bootstrap: FixtureBootstrap,
   /** Domain of game-guard hostnames; default `bootstrap.domains.job`, else `job.localhost`. */
   jobDomain: z.string().optional(),
   /** `false` makes both billing routes answer `BILLING_NOT_ENABLED`. */

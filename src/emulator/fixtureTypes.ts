@@ -174,8 +174,8 @@ export interface Fixture {
 /** `T` with the keys `K` (those with a default) optional, as a fixture is written. */
 type Defaulted<T, K extends keyof T> = Omit<T, K> & { [P in K]?: T[P] | undefined };
 
-/** A group as written in a fixture: `isDeveloper` defaults to true, `billing` to `{}`. */
-export type FixtureGroupInput = Defaulted<FixtureGroup, "isDeveloper" | "billing">;
+/** A group as written in a fixture: `isDeveloper` defaults to true, `billing` to `{}`, `bio` to `""`. */
+export type FixtureGroupInput = Defaulted<FixtureGroup, "isDeveloper" | "billing" | "bio">;
 
 /** A build as written in a fixture: `tags` defaults to `{}`. */
 export type FixtureBuildInput = Defaulted<FixtureBuild, "tags">;

@@ -282,6 +282,98 @@ describe("not-found errors from a terse service", () => {
   });
 });
 
+describe("refusals of the service that no id or token explains say what happened (docs/service-contract.md §2)", () => {
+  it("403 API_FORBIDDEN of a cloud token watching the game list says which token may watch it", async () => {
+    const token = emu.tokens.cloud[game]!;
+    const c = client(token);
+    const { watch } = await c.listGames();
+    const err = await apiError(c.listGames({ watchIndex: watch.index }));
+    expectActionable(err, {
+      status: 403,
+      code: "API_FORBIDDEN",
+      mentions: ["may not watch the game list", /user token of a group member/, /watchGame/],
+      token,
+    });
+    // Another cloud token of the game would be refused the same way: the advice must not offer one.
+    expect(err.message).not.toContain("a cloud token of this game");
+  });
+
+  describe("from a terse service", () => {
+    // The service's own messages may say little; the client says what the code means.
+    let terse: ScriptedServer;
+    const TERSE_TOKEN = `secret-${randomUUID()}`;
+    const answers: Record<string, { status: number; code: string }> = {};
+    beforeAll(async () => {
+      terse = await startScripted((req, res) => {
+        const answer = answers[`${req.method} ${req.url.split("?")[0]}`] ?? { status: 500, code: "ERROR" };
+        json(res, answer.status, { code: answer.code, message: "No.", ray_id: randomUUID() });
+      });
+    });
+    afterAll(async () => {
+      await terse.close();
+    });
+
+    it("400 API_METHOD_NOT_ALLOWED names the base URL to check", async () => {
+      answers["GET /cloud/games"] = { status: 400, code: "API_METHOD_NOT_ALLOWED" };
+      const err = await apiError(client(TERSE_TOKEN, terse.url).listGames());
+      expectActionable(err, {
+        status: 400,
+        code: "API_METHOD_NOT_ALLOWED",
+        mentions: [`${terse.url} serves /cloud/games, but not with GET`, CONFIG_KEYS.baseUrl.key],
+        token: TERSE_TOKEN,
+      });
+    });
+
+    it("400 BILLING_NOT_ENABLED says the deployment has no billing", async () => {
+      const group = randomUUID();
+      answers[`GET /cloud/groups/${group}/billing`] = { status: 400, code: "BILLING_NOT_ENABLED" };
+      const err = await apiError(client(TERSE_TOKEN, terse.url).getGroupBilling(group));
+      expectActionable(err, {
+        status: 400,
+        code: "BILLING_NOT_ENABLED",
+        mentions: ["This deployment of the service has no billing"],
+        token: TERSE_TOKEN,
+      });
+    });
+
+    it("500 API_REQUEST_TIMEOUT names the time cap, and on a create that it may have taken effect", async () => {
+      const [g, e] = [randomUUID(), randomUUID()];
+      answers[`POST /games/${g}/environments/${e}/servers`] = { status: 500, code: "API_REQUEST_TIMEOUT" };
+      const created = await apiError(client(TERSE_TOKEN, terse.url).createServer(g, e, newServer()));
+      expectActionable(created, {
+        status: 500,
+        code: "API_REQUEST_TIMEOUT",
+        mentions: ["50 s time cap", "may still have taken effect"],
+        token: TERSE_TOKEN,
+      });
+      answers[`GET /cloud/games/${g}`] = { status: 500, code: "API_REQUEST_TIMEOUT" };
+      const read = await apiError(client(TERSE_TOKEN, terse.url).getGame(g));
+      expectActionable(read, {
+        status: 500,
+        code: "API_REQUEST_TIMEOUT",
+        mentions: ["50 s time cap"],
+        token: TERSE_TOKEN,
+      });
+      expect(read.message).not.toContain("taken effect");
+    });
+
+    it("400 SERVERS_SERVER_FAILED_TO_CREATE says the server could not be placed", async () => {
+      const [g, e] = [randomUUID(), randomUUID()];
+      answers[`POST /games/${g}/environments/${e}/servers`] = {
+        status: 400,
+        code: "SERVERS_SERVER_FAILED_TO_CREATE",
+      };
+      const err = await apiError(client(TERSE_TOKEN, terse.url).createServer(g, e, newServer()));
+      expectActionable(err, {
+        status: 400,
+        code: "SERVERS_SERVER_FAILED_TO_CREATE",
+        mentions: ["No.", "could not place the server"],
+        token: TERSE_TOKEN,
+      });
+    });
+  });
+});
+
 describe("rate limiting says when to retry", () => {
   it("429 API_RATE_LIMIT names the instant of retry-after and the ray id", async () => {
     // 12:05 in a window of 12:00 to 12:15.

@@ -109,7 +109,7 @@ describe("routing", () => {
       await call(emu, "GET", "/cloud/games/00000000-0000-4000-8000-000000000000"),
       await call(emu, "POST", serversPath, { body: "{" }),
       await call(emu, "GET", `${serversPath}?include_destroyed=maybe`),
-      await call(emu, "GET", `/cloud/games?watch_index=x`, { token: emu.tokens.cloud[gameId] }),
+      await call(emu, "GET", `/cloud/games?watch_index=1`, { token: emu.tokens.cloud[gameId] }),
     ];
     const seen = new Set<string>();
     for (const res of errors) {
@@ -146,6 +146,24 @@ describe("bootstrap", () => {
     const res = await call(emu, "GET", "/cloud/bootstrap", { token: null });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(emu.fixture.bootstrap);
+  });
+
+  it("answers a self-hosted deployment's bootstrap as the service does: no domains, an empty captcha (docs/service-contract.md §7)", async () => {
+    const selfHosted = {
+      cluster: "oss",
+      access: "private",
+      origins: { hub: "http://localhost:5080" },
+      captcha: {},
+      login_methods: { access_token: true, email: false },
+    } as const;
+    const local = await start({ fixture: { ...structuredClone(emu.fixture), bootstrap: selfHosted } });
+    try {
+      const res = await call(local, "GET", "/cloud/bootstrap", { token: null });
+      expect([res.status, res.body]).toEqual([200, selfHosted]);
+      expect(res.text).not.toMatch(/domains|null/);
+    } finally {
+      await local.stop();
+    }
   });
 
   it("treats a malformed Authorization header as no token", async () => {
@@ -186,6 +204,36 @@ describe("auth matrix", () => {
       const expired = await call(emu, method, path, { token: emu.tokens.expired });
       expect([expired.status, codeOf(expired)], path).toEqual([401, "CLAIMS_ENTITLEMENT_EXPIRED"]);
     }
+  });
+
+  it("rejects missing, malformed, unknown and expired tokens on every route that changes something, changing nothing", async () => {
+    const { gameId, mainGroup, serversPath } = ids(emu);
+    const created = await call(emu, "POST", serversPath, { body: serverBody(emu) });
+    const serverId = (created.body as { server: { id: string } }).server.id;
+    const routes: Array<[string, string, unknown?]> = [
+      ["POST", serversPath, serverBody(emu)],
+      ["DELETE", `${serversPath}/${serverId}`],
+      ["POST", `/cloud/games/${gameId}/matchmaker/lobbies/export-history`, { query_start: 0, query_end: 1 }],
+      ["POST", `/cloud/groups/${mainGroup}/billing/payment-portal-session`, { intent: "general" }],
+    ];
+    const serversBefore = emu.servers().length;
+    for (const [method, path, body] of routes) {
+      const withBody = body !== undefined ? { body } : {};
+      const none = await call(emu, method, path, { token: null, ...withBody });
+      expect([none.status, codeOf(none)], path).toEqual([401, "API_UNAUTHORIZED"]);
+      const basic = await call(emu, method, path, {
+        token: null,
+        headers: { authorization: `Basic ${emu.tokens.user}` },
+        ...withBody,
+      });
+      expect([basic.status, codeOf(basic)], path).toEqual([401, "API_UNAUTHORIZED"]);
+      const unknown = await call(emu, method, path, { token: "who-is-this", ...withBody });
+      expect([unknown.status, codeOf(unknown)], path).toEqual([400, "TOKEN_INVALID"]);
+      const expired = await call(emu, method, path, { token: emu.tokens.expired, ...withBody });
+      expect([expired.status, codeOf(expired)], path).toEqual([401, "CLAIMS_ENTITLEMENT_EXPIRED"]);
+    }
+    expect(emu.servers()).toHaveLength(serversBefore);
+    expect(emu.servers().find((s) => s.id === serverId)?.destroyed_at).toBeUndefined();
   });
 
   it("refuses a cloud token of another game: 401 CLAIMS_MISSING_ENTITLEMENT on cloud routes", async () => {
@@ -251,6 +299,46 @@ describe("auth matrix", () => {
       const res = await call(emu, "GET", `/games/${gameId}/environments/${prod.id}/datacenters`, { token });
       expect(res.status).toBe(200);
     }
+  });
+
+  it("reads the body after the token's validity but before what the token may do (docs/service-contract.md §1)", async () => {
+    const { gameId, otherGame, mainGroup } = ids(emu);
+    const exportPath = `/cloud/games/${gameId}/matchmaker/lobbies/export-history`;
+    const portalPath = `/cloud/groups/${mainGroup}/billing/payment-portal-session`;
+    const otherGameToken = emu.tokens.cloud[otherGame.id] as string;
+    const cases: Array<[string, string, string, unknown, string]> = [
+      [
+        "a cloud token of another game",
+        exportPath,
+        otherGameToken,
+        { query_start: 0 },
+        "CLAIMS_MISSING_ENTITLEMENT",
+      ],
+      [
+        "a user outside the group",
+        portalPath,
+        emu.tokens.otherUser,
+        { intent: "refund" },
+        "GROUP_NOT_MEMBER",
+      ],
+      [
+        "a cloud token on a user route",
+        portalPath,
+        emu.tokens.cloud[gameId] as string,
+        {},
+        "CLAIMS_MISSING_ENTITLEMENT",
+      ],
+    ];
+    for (const [who, path, token, badBody, refusal] of cases) {
+      const bad = await call(emu, "POST", path, { token, body: badBody });
+      expect([bad.status, codeOf(bad)], who).toEqual([400, "API_BAD_BODY"]);
+      // With a good body, the refusal of the token itself.
+      const good = path === exportPath ? { query_start: 0, query_end: 1 } : { intent: "general" };
+      expect(codeOf(await call(emu, "POST", path, { token, body: good })), who).toBe(refusal);
+    }
+    // An invalid token is still refused before the body is read.
+    const invalid = await call(emu, "POST", exportPath, { token: "who-is-this", body: "{not json" });
+    expect(codeOf(invalid)).toBe("TOKEN_INVALID");
   });
 
   it("checks auth before the body, and the body before existence", async () => {

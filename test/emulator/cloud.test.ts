@@ -5,6 +5,9 @@ import { call, codeOf, ids, start } from "./helpers";
 
 const RFC3339_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/** Rust's order of strings (the service's): by their UTF-8 bytes. */
+const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await start();
@@ -80,6 +83,13 @@ describe("GET /cloud/games", () => {
     });
     expect([res.status, codeOf(res)]).toEqual([403, "API_FORBIDDEN"]);
   });
+
+  it("reads the watch_index before refusing a cloud token its watch, as it reads a body before permissions", async () => {
+    const res = await call(emu, "GET", "/cloud/games?watch_index=soon", {
+      token: emu.tokens.cloud[ids(emu).gameId],
+    });
+    expect([res.status, codeOf(res)]).toEqual([400, "API_BAD_QUERY_PARAMETER"]);
+  });
 });
 
 describe("GET /cloud/games/{game_id}", () => {
@@ -89,7 +99,7 @@ describe("GET /cloud/games/{game_id}", () => {
     const body = GetGameResponse.parse(res.body);
     expect(body.game.game_id).toBe(gameId);
     const names = body.game.namespaces.map((n) => n.display_name);
-    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(names).toEqual([...names].sort(byUtf8));
     expect(names).toHaveLength(game.environments.length);
     const created = body.game.versions.map((v) => Date.parse(v.create_ts));
     expect(created).toEqual([...created].sort((a, b) => a - b));
@@ -99,6 +109,30 @@ describe("GET /cloud/games/{game_id}", () => {
       expect(ts).toMatch(RFC3339_MS);
     }
     expect(body.watch.index).toMatch(/^\d+$/);
+  });
+
+  it("sorts namespaces by display name as the service compares strings: by their bytes, not a locale's collation", async () => {
+    const local = await start();
+    try {
+      const { gameId, game } = ids(local);
+      const versionId = (game.versions[0] as { id: string }).id;
+      for (const displayName of ["alpha", "Beta", "Ärger", "zeta"]) {
+        const nameId = `env-${local.fixture.games[0]?.environments.length}`;
+        local.mutate.createEnvironment(gameId, { nameId, displayName, versionId });
+      }
+      const body = GetGameResponse.parse((await call(local, "GET", `/cloud/games/${gameId}`)).body);
+      const names = body.game.namespaces.map((n) => n.display_name);
+      // Upper case before lower case, and "Ä" (U+00C4) after "z": a locale would put alpha, Ärger, Beta, zeta.
+      expect(names.filter((n) => ["alpha", "Beta", "Ärger", "zeta"].includes(n))).toEqual([
+        "Beta",
+        "alpha",
+        "zeta",
+        "Ärger",
+      ]);
+      expect(names).toEqual([...names].sort(byUtf8));
+    } finally {
+      await local.stop();
+    }
   });
 
   it('sends the deprecated universal_region: "unknown" on every region summary (docs/service-contract.md §7)', async () => {

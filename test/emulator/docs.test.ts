@@ -64,4 +64,41 @@ describe("docs/emulator.md", () => {
       expect(differences).toContain("500 `ERROR`");
     }
   });
+
+  it("lists each create-body limit the emulator holds and the service does not document", async () => {
+    const { serversPath, prod } = ids(emu);
+    const build = (prod.builds[0] as { id: string }).id;
+    const cases: Array<[string, Record<string, unknown>, string[]]> = [
+      [
+        "network.ports.Game",
+        { network: { ports: { Game: { protocol: "udp", internal_port: 7777 } } } },
+        ["port names", "lowercase letters"],
+      ],
+      [
+        "network.ports.game.internal_port",
+        { network: { ports: { game: { protocol: "udp", internal_port: 65_536 } } } },
+        ["`internal_port`", "1–65535"],
+      ],
+      [
+        "lifecycle.kill_timeout",
+        { lifecycle: { kill_timeout: 7_200_000 } },
+        ["`lifecycle.kill_timeout`", "7 200 000"],
+      ],
+      ["resources.cpu", { resources: { cpu: 0, memory: 512 } }, ["`resources.cpu`", "positive integer"]],
+      [
+        "resources.memory",
+        { resources: { cpu: 1000, memory: 2 ** 31 } },
+        ["`resources.memory`", "2 147 483 647"],
+      ],
+    ];
+    for (const [field, overrides, named] of cases) {
+      const res = await call(emu, "POST", serversPath, { body: serverBody(emu, { ...overrides }) });
+      expect([res.status, codeOf(res)], field).toEqual([400, "API_BAD_BODY"]);
+      expect((res.body as { message: string }).message, field).toContain(field);
+      for (const word of named) expect(differences, field).toContain(word);
+    }
+    // The same body within every limit is accepted.
+    const fine = serverBody(emu, { runtime: { build }, lifecycle: { kill_timeout: 7_199_999 } });
+    expect((await call(emu, "POST", serversPath, { body: fine })).status).toBe(200);
+  });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_FIXTURE_PATH, loadFixture } from "../../src/emulator";
+import { DEFAULT_FIXTURE_PATH, type FixtureInput, loadFixture } from "../../src/emulator";
 import { generateLobbies, inSpan, lobbiesOf } from "../../src/emulator/lobbies";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-fixture-"));
@@ -60,6 +60,30 @@ describe("loadFixture", () => {
     if (lobby) lobby.stopTs = lobby.startTs - 1;
     expect(() => loadFixture({ ...fixture, surprise: 1 } as never)).toThrow(/surprise/);
     expect(() => loadFixture(fixture)).toThrow(/lobbies\.0\.stopTs/);
+  });
+
+  it("takes only the values the service sends for publicity, cluster and access (docs/service-contract.md §3)", () => {
+    const fixture = structuredClone(loadFixture());
+    (fixture.groups[0] as { publicity: string }).publicity = "secret";
+    fixture.bootstrap.cluster = "k8s";
+    fixture.bootstrap.access = "invite-only";
+    const error = (() => {
+      try {
+        loadFixture(fixture);
+      } catch (err) {
+        return String(err);
+      }
+      return "loaded";
+    })();
+    expect(error).toMatch(/groups\.0\.publicity: must be open or closed/);
+    expect(error).toMatch(/bootstrap\.cluster: must be enterprise or oss/);
+    expect(error).toMatch(/bootstrap\.access: must be public or private/);
+  });
+
+  it("gives a group without a bio the service's default, the empty string (docs/service-contract.md §3)", () => {
+    const fixture = structuredClone(loadFixture()) as FixtureInput;
+    delete (fixture.groups[0] as { bio?: string }).bio;
+    expect(loadFixture(fixture).groups[0]?.bio).toBe("");
   });
 });
 

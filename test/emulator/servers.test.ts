@@ -237,6 +237,18 @@ describe("get and delete", () => {
     expect(emu.killDeadline(other.id)).toBe((gone.destroyed_at as number) + 500);
   });
 
+  it("answers a delete of a server already destroyed with {}, changing nothing of the first delete", async () => {
+    const server = await create({ lifecycle: { kill_timeout: 30_000 } });
+    await call(emu, "DELETE", `${ids(emu).serversPath}/${server.id}?override_kill_timeout=500`);
+    const first = ServerResponse.parse((await get(server.id)).body).server;
+    const deadline = emu.killDeadline(server.id);
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await call(emu, "DELETE", `${ids(emu).serversPath}/${server.id}?override_kill_timeout=0`);
+    expect([again.status, again.body]).toEqual([200, {}]);
+    expect(ServerResponse.parse((await get(server.id)).body).server).toEqual(first);
+    expect(emu.killDeadline(server.id)).toBe(deadline);
+  });
+
   it("is never placed once deleted before placement", async () => {
     emu.setPlacement("never");
     const server = await create();
@@ -292,6 +304,26 @@ describe("list", () => {
     expect(await list(`?tags_json=${redRanked}&include_destroyed=true`)).toEqual([d.id, a.id]);
     expect(await list(`?cursor=${c.id}`)).toEqual([b.id, a.id]);
     expect(await list(`?cursor=${a.id}`)).toEqual([]);
+  });
+
+  it("takes any server's id as cursor, of another environment too: servers strictly older than it (docs/service-contract.md §4)", async () => {
+    const { gameId, staging, serversPath } = ids(emu);
+    const tags = { run: crypto.randomUUID() };
+    const older = await create({ tags });
+    const elsewhere = await create(
+      { runtime: { build: staging.builds[0]?.id as string }, tags },
+      `/games/${gameId}/environments/${staging.id}/servers`,
+    );
+    const newer = await create({ tags });
+    const filter = `tags_json=${encodeURIComponent(JSON.stringify(tags))}`;
+    const list = async (query: string) =>
+      ListServersResponse.parse(
+        (await call(emu, "GET", `${serversPath}?${filter}${query}`)).body,
+      ).servers.map((s) => s.id);
+    expect(await list("")).toEqual([newer.id, older.id]);
+    expect(await list(`&cursor=${elsewhere.id}`)).toEqual([older.id]);
+    // An id no server has matches nothing older.
+    expect(await list(`&cursor=${crypto.randomUUID()}`)).toEqual([]);
   });
 
   it("rejects bad query parameters with 400 API_BAD_QUERY_PARAMETER naming them", async () => {

@@ -6,6 +6,7 @@ import { authorizeGame, authorizeGroup } from "../auth";
 import type { EmulatorCore, Handler } from "../core";
 import { hubOf } from "../fixture";
 import { ok, ServiceError } from "../http";
+import { byUtf8 } from "../stringOrder";
 import { parseBody } from "../validation";
 import { watchKeys } from "../watch";
 import type { Game, Group } from "../world";
@@ -82,7 +83,7 @@ function fullGame(game: Game): GameWire {
     ...(game.logoUrl !== undefined ? { logo_url: game.logoUrl } : {}),
     name_id: game.nameId,
     namespaces: [...game.environments]
-      .sort((a, b) => a.displayName.localeCompare(b.displayName))
+      .sort((a, b) => byUtf8(a.displayName, b.displayName))
       .map((e) => ({
         create_ts: e.createTs,
         display_name: e.displayName,
@@ -106,8 +107,10 @@ export const getBootstrap: Handler = (core, ctx) => {
 /** `GET /cloud/games`: the identity's groups and their games, or the cloud token's one game. */
 export const listGames: Handler = (core, ctx) => {
   const principal = core.principal(ctx);
+  // Read before what the token may do is decided, as a body is (docs/service-contract.md §1).
+  const since = core.watchIndexOf(ctx);
   if (principal.kind === "cloud") {
-    if (ctx.query.has("watch_index")) {
+    if (since !== undefined) {
       throw new ServiceError(403, ERROR_CODES.forbidden, "Cloud token cannot watch `/games`.");
     }
     const game = core.world.games.get(principal.gameId) as Game;
@@ -118,7 +121,6 @@ export const listGames: Handler = (core, ctx) => {
     });
   }
   const { identityId } = principal;
-  const since = core.watchIndexOf(ctx);
   return core.watchable(ctx, since, {
     cacheKey: `games:user:${identityId}`,
     // Updates of any game of the identity's groups wake it; joining a group does not, but the
@@ -179,8 +181,10 @@ const PaymentPortalSessionAsServed = createPaymentPortalSessionRequest("ignore")
 /** `POST /cloud/groups/{group_id}/billing/payment-portal-session`: a short-lived personal URL. */
 export const createPaymentPortalSession: Handler = async (core, ctx) => {
   const groupId = ctx.params.group as string;
-  authorizeGroup(core.world, core.principal(ctx), groupId);
+  // The service's order (docs/service-contract.md §1): the token is valid, the body, then what the token may do.
+  const principal = core.principal(ctx);
   const body = parseBody(PaymentPortalSessionAsServed, await ctx.json());
+  authorizeGroup(core.world, principal, groupId);
   requireBillingEnabled(core);
   const session = randomBytes(24).toString("base64url");
   return ok({

@@ -16,8 +16,10 @@ import { parseBody } from "../validation";
  */
 export const exportLobbyHistory: Handler = async (core, ctx) => {
   const gameId = ctx.params.game as string;
-  authorizeGame(core.world, core.principal(ctx), gameId);
+  // The service's order (docs/service-contract.md §1): the token is valid, the body, then what the token may do.
+  const principal = core.principal(ctx);
   const body = parseBody(ExportLobbyHistoryRequestAsServed, await ctx.json());
+  authorizeGame(core.world, principal, gameId);
   const game = core.world.games.get(gameId);
   if (!game) throw new ServiceError(400, ERROR_CODES.gameNotFound, `Game ${gameId} was not found.`);
   const uploadId = core.nextUploadId();

@@ -10,6 +10,7 @@ import { authorizeGame } from "../auth";
 import type { EmulatorCore, Handler, RequestContext } from "../core";
 import { ok, okNow, ServiceError } from "../http";
 import { newestFirst, newServer, type ServerRecord, tagsContain } from "../servers";
+import { byUtf8 } from "../stringOrder";
 import { parseBody, parseBool, parseIntParam, parseQuery, parseTagsJson } from "../validation";
 import type { Environment, Game, Principal } from "../world";
 
@@ -118,9 +119,9 @@ export const listServers: Handler = (core, ctx) => {
   );
   const { environment } = scope(core, ctx, principal);
   const inEnvironment = [...core.servers.values()].filter((r) => r.server.environment === environment.id);
-  // An unknown cursor matches nothing older, as the service's "older than" query does.
-  const cursor =
-    query.cursor === undefined ? undefined : inEnvironment.find((r) => r.server.id === query.cursor);
+  // Any server's id, of another environment too: the service compares with that server's age wherever it
+  // is. An unknown cursor matches nothing older, as the service's "older than" query does.
+  const cursor = query.cursor === undefined ? undefined : core.servers.get(query.cursor);
   const servers = inEnvironment
     .filter((r) => query.include_destroyed === true || r.server.destroyed_at === undefined)
     .filter((r) => tagsContain(r.server.tags, query.tags))
@@ -134,7 +135,7 @@ export const listServers: Handler = (core, ctx) => {
 export const listDatacenters: Handler = (core, ctx) => {
   const { game } = scope(core, ctx, core.principal(ctx));
   const datacenters = [...game.datacenters]
-    .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0))
+    .sort((a, b) => byUtf8(a.slug, b.slug))
     .map((d) => ({ id: d.id, slug: d.slug, name: d.name }));
   return ok({ datacenters });
 };

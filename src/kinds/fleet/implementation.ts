@@ -9,6 +9,7 @@ import type { RequestOptions } from "../../api/client";
 import { GamehostError, GamehostValidationError } from "../../api/errors";
 import { type Server, ServerScope, Uuid } from "../../api/schemas";
 import { containsUnknown } from "../checks";
+import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { readyDeadline, serverKind } from "../server/implementation";
 import {
@@ -423,12 +424,7 @@ const IMPORT_ID_RULE =
   "must be <gameId>/<environmentId>/<fleetKey> (the fleet's key is the value of the tag `pulumi-gamehost/fleet` on its servers), e.g. `pulumi import gamehost:index:Fleet arena <gameId>/<environmentId>/<fleetKey>`";
 
 function parseFleetId(id: string): { gameId: string; environmentId: string; fleetKey: string } {
-  const parts = id.split("/");
-  const ids = parts.map((p) => Uuid.safeParse(p));
-  if (parts.length !== 3 || ids.some((r) => !r.success)) {
-    throw new GamehostValidationError("id of a Fleet", [{ path: "id", message: IMPORT_ID_RULE }]);
-  }
-  const [gameId, environmentId, fleetKey] = ids.map((r) => r.data as string) as [string, string, string];
+  const [gameId, environmentId, fleetKey] = scopedImportId(id, "id of a Fleet", IMPORT_ID_RULE);
   return { gameId, environmentId, fleetKey };
 }
 

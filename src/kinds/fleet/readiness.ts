@@ -66,6 +66,7 @@ export function sharedLister(list: () => Promise<readonly Server[]>): FleetListe
 export interface ReadinessOutcome {
   /** The server as last listed (absent when the list no longer shows it). */
   server?: Server;
+  /** `ready`; `stopped` (destroyed, or no longer listed); or `timeout` (still starting at the deadline). */
   outcome: "ready" | "stopped" | "timeout";
 }
 

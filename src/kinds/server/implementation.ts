@@ -3,17 +3,12 @@
  * (`src/dynamic/generated/host/`) and by the provider plugin.
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
-import {
-  ERROR_CODES,
-  GamehostApiError,
-  GamehostError,
-  GamehostNetworkError,
-  GamehostValidationError,
-} from "../../api/errors";
+import { ERROR_CODES, GamehostApiError, GamehostError, GamehostNetworkError } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
-import { CreateServerRequest, type Server, ServerScope, Uuid } from "../../api/schemas";
+import { CreateServerRequest, type Server, ServerScope } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
 import { omit, pickDefined } from "../fields";
+import { scopedImportId } from "../importId";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { serverListing } from "./listing";
 import {
@@ -241,12 +236,7 @@ const IMPORT_ID_RULE =
 
 /** The ids of an import id `<gameId>/<environmentId>/<serverId>`, canonical. */
 function parseImportId(id: string): { gameId: string; environmentId: string; serverId: string } {
-  const parts = id.split("/");
-  const ids = parts.map((p) => Uuid.safeParse(p));
-  if (parts.length !== 3 || ids.some((r) => !r.success)) {
-    throw new GamehostValidationError("import id of a Server", [{ path: "id", message: IMPORT_ID_RULE }]);
-  }
-  const [gameId, environmentId, serverId] = ids.map((r) => r.data as string) as [string, string, string];
+  const [gameId, environmentId, serverId] = scopedImportId(id, "import id of a Server", IMPORT_ID_RULE);
   return { gameId, environmentId, serverId };
 }
 
