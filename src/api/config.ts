@@ -89,14 +89,18 @@ export function readSettings(lookup?: ConfigLookup, env = process.env): Connecti
 }
 
 /**
- * Checks a base URL: set, parseable, http(s), without user info. Returns it without trailing slashes.
+ * Checks a base URL: set, parseable, http(s), without user info, query or fragment. Returns it without the
+ * spaces around it and without trailing slashes.
  * A problem fails naming `gamehost:baseUrl` and `GAMEHOST_BASE_URL`, or where the value came from
  * (`origins`), never quoting the URL. User info (`http://admin:pw@host`) is refused rather than
  * stripped: the URL is printed in errors and diagnostics, and the service takes no credentials there
  * (only the bearer token).
  */
-export function checkBaseUrl(baseUrl: string | undefined, origins?: SettingOrigins): string {
+export function checkBaseUrl(given: string | undefined, origins?: SettingOrigins): string {
   const { key, env } = CONFIG_KEYS.baseUrl;
+  // Spaces around a pasted value (`pulumi config set gamehost:baseUrl "https://api.example.gg "`) are
+  // dropped, as the URL standard drops them; kept, every request URL would have them inside its host.
+  const baseUrl = given?.trim();
   if (!baseUrl) throw new GamehostConfigError(key, env, undefined, origins);
   // `127.0.0.1:8787` does not parse and `localhost:8787` parses with the scheme `localhost:`: name the fix.
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl)) {
@@ -119,6 +123,11 @@ export function checkBaseUrl(baseUrl: string | undefined, origins?: SettingOrigi
       env,
       `must not contain a user name or password (\`user:password@\`; the token goes in ${CONFIG_KEYS.token.key})`,
     );
+  }
+  // Request paths are appended to the base URL: a query or fragment there would swallow them.
+  if (parsed.search || parsed.hash || /[?#]/.test(baseUrl)) {
+    const problem = "must be the API's root, without a query (`?…`) or fragment (`#…`)";
+    throw new GamehostConfigError(key, env, problem, origins);
   }
   return baseUrl.replace(/\/+$/, "");
 }

@@ -125,6 +125,29 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
   return lines.join("\n");
 }
 
+/**
+ * Calls `onGone` once the process that started this one has ended, when that is npm's: `npx
+ * gamehost-emulator` (npm exec) runs the bin under a `sh -c` of its own, which a SIGTERM sent to npx
+ * alone (`kill $!` after `npx gamehost-emulator &` in a script) ends without passing it on, leaving the
+ * emulator running, holding its port and state file, with nobody to stop it. A parent that ends turns
+ * this process's parent id into another one's. Started any other way, nothing is watched.
+ */
+export function whenLauncherEnds(
+  onGone: () => void,
+  env: NodeJS.ProcessEnv = process.env,
+  parentId: () => number = () => process.ppid,
+  everyMs = 250,
+): void {
+  if (env.npm_command !== "exec") return;
+  const launcher = parentId();
+  const timer = setInterval(() => {
+    if (parentId() === launcher) return;
+    clearInterval(timer);
+    onGone();
+  }, everyMs);
+  timer.unref();
+}
+
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseCli>;
   try {
@@ -150,17 +173,18 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`${banner(emu, parsed.options)}\n`);
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`\nReceived ${signal}, stopping…\n`);
+    process.stdout.write(`\n${why}, stopping…\n`);
     emu.stop().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("Received SIGINT"));
+  process.on("SIGTERM", () => stop("Received SIGTERM"));
+  whenLauncherEnds(() => stop("The npx that started it has ended"));
 }
 
 if (require.main === module) void main();

@@ -108,7 +108,8 @@ HELP.sweep = `Usage: gamehost sweep --game ID --environment ID [--stack NAME]...
 Lists the live servers of the game's environment that this package created (they carry its reserved
 tag pulumi-gamehost/idempotency-key) and that none of the given stacks (--stack, repeatable; default the
 selected one) tracks, with their age: what a removed stack or an interrupted script left behind.
-Deletes them only with both --delete and --yes.
+Name every stack with servers in the environment: one of another project as org/project/stack (the
+servers of a stack not named are listed). Deletes them only with both --delete and --yes.
 
 ${SCOPE}
   --delete          delete the servers listed (needs --yes too)
@@ -277,7 +278,7 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
   const cwd = values.cwd ?? process.cwd();
   const names = values.stack && values.stack.length > 0 ? values.stack : [undefined];
   const stacks = [];
-  for (const name of names) stacks.push(await openStack({ cwd, stack: name }));
+  for (const name of names) stacks.push(await openStack({ cwd, stack: name }, { anyProject: true }));
   const first = stacks[0];
   if (!first) throw new CommandError("no stack to compare with");
   const client = await stackClient(first);

@@ -76,15 +76,21 @@ export interface OpenOptions {
    * listing is how its name is known).
    */
   verify?: boolean;
+  /**
+   * Also open a stack of another project of the backend, named in full (`org/project/stack`): sweep
+   * compares with every stack using the environment, whatever its project. Only its state is read.
+   */
+  anyProject?: boolean;
 }
 
 /** The CLI's answer for a stack the backend does not have (the name as given, or qualified). */
 const NO_STACK = /no stack named '([^']*)' found/g;
 
 /** The message for a stack that does not exist, naming those that do. */
-const missing = (name: string, dir: string, known: readonly string[]) =>
+const missing = (name: string, dir: string, known: readonly string[], anyProject = false) =>
   new CommandError(
-    `stack ${JSON.stringify(name)} does not exist in ${dir} (stacks: ${known.join(", ") || "none"})`,
+    `stack ${JSON.stringify(name)} does not exist in ${dir} (stacks: ${known.join(", ") || "none"})` +
+      (anyProject ? "; name a stack of another project in full, as org/project/stack" : ""),
   );
 
 /**
@@ -149,6 +155,12 @@ export async function openStack(target: StackTarget, options: OpenOptions = {}):
   }
   const known = stacks.map((s) => s.name);
   const found = known.find((n) => n === name || n.endsWith(`/${name}`));
-  if (!found) throw missing(name, dir, known);
-  return Stack.select(found, workspace);
+  if (found) return Stack.select(found, workspace);
+  if (options.anyProject && name.split("/").length === 3) {
+    const all = await workspace.listStacks({ all: true }).catch((error: unknown) => {
+      throw new CommandError(`cannot list the stacks of the backend: ${cliMessage(error)}`);
+    });
+    if (all.some((s) => s.name === name)) return Stack.select(name, workspace);
+  }
+  throw missing(name, dir, known, options.anyProject);
 }

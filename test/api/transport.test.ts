@@ -178,6 +178,22 @@ describe("configuration", () => {
     );
   });
 
+  it("drops the spaces around a pasted base URL, and refuses a query or fragment, naming the option", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    // As `pulumi config set gamehost:baseUrl "http://… "` stores it: every request still reaches the service.
+    for (const baseUrl of [`${s.url} `, ` ${s.url}/ `, `\t${s.url}\n`]) {
+      await new GamehostClient({ baseUrl, token: TOKEN }).getBootstrap();
+    }
+    expect(s.seen.map((r) => r.url)).toEqual(["/cloud/bootstrap", "/cloud/bootstrap", "/cloud/bootstrap"]);
+    const config: Record<string, string> = {};
+    for (const suffix of ["?region=eu", "#top", "?"]) {
+      config["gamehost:baseUrl"] = `${s.url}${suffix}`;
+      expect(() => new GamehostClient(readSettings((key) => config[key]))).toThrow(
+        "Configuration gamehost:baseUrl must be the API's root, without a query (`?…`) or fragment (`#…`): run `pulumi config set gamehost:baseUrl <value>`.",
+      );
+    }
+  });
+
   it("rejects negative retry and timeout options, naming them", () => {
     expect(() => new GamehostClient({ baseUrl: "http://127.0.0.1:1", retry: { maxRetries: -1 } })).toThrow(
       /retry\.maxRetries/,

@@ -4,6 +4,7 @@
  * where the package is installed, then the page's curl lines against it, checked for what the page says they
  * print and do; the page's script on `pulumi-gamehost/emulator` type-checked and run by `node`.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -114,6 +115,44 @@ it(`${PAGE}, The admin API: with --admin, the page's curl injects a 500 into the
   const second = await create();
   expect(second.status).toBe(400);
   await emulator.stop();
+});
+
+it("docs/testing.md, Integration tests against the emulator: `kill $!` of the npx started with `&` in a script stops the emulator", async () => {
+  // In a script (no job control) `&` starts npx in the script's own process group, so `kill $!` is a
+  // SIGTERM to npx alone, not to its group as Ctrl+C or `kill %1` in a terminal is: npm's `sh -c` ends
+  // without passing it on. The emulator must stop all the same, freeing its port.
+  const port = await freePort();
+  const [start, waitForIt] = onFreePort(
+    docBlock("docs/testing.md", "Integration tests against the emulator", "bash"),
+    port,
+  );
+  expect(start).toMatch(/^npx gamehost-emulator --port \d+ .*&$/);
+  expect(waitForIt).toMatch(/^curl --retry/);
+  const log = path.join(project.dir, `emulator-${port}.log`);
+  const script = [
+    `${start?.replace(/&$/, "")} > ${log} 2>&1 &`,
+    waitForIt,
+    "kill $!",
+    "wait $! || true",
+  ].join("\n");
+  try {
+    await runLine(project, script);
+    const deadline = Date.now() + 10_000;
+    let answering = true;
+    while (answering && Date.now() < deadline) {
+      answering = await fetch(`http://127.0.0.1:${port}/cloud/bootstrap`).then(
+        () => true,
+        () => false,
+      );
+      if (answering) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(answering, fs.readFileSync(log, "utf8")).toBe(false);
+    expect(fs.readFileSync(log, "utf8")).toContain("The npx that started it has ended, stopping…");
+  } finally {
+    // On a failure, the emulator left running (found by its port), so that it holds nothing after the test.
+    const left = spawnSync("pgrep", ["-f", `gamehost-emulator --port ${port} `], { encoding: "utf8" });
+    for (const pid of left.stdout.split("\n").filter(Boolean)) process.kill(Number(pid), "SIGKILL");
+  }
 });
 
 it(`${PAGE}, Starting it from code: the script type-checks, publishes a version and stops`, async () => {

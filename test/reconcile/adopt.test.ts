@@ -157,4 +157,60 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
   });
+
+  it("sweep lists the servers of another project's stack unless it is named as org/project/stack", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "sweep-projects";
+    const ids = fixtureIds(setup.emulator);
+    const args = serverArgs(setup.emulator, { tags: { run } });
+    const connection = {
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+    };
+    const mine = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
+    await configure(mine, { ...connection, [SERVERS_KEY]: { value: { mine: args } } }, "prod");
+    await mine.ok(["up", "--yes", "--skip-preview"]);
+    // Another project of the same backend (another team's infra) with a server in the same environment.
+    const other = `${SERVERS_PROJECT}-other`;
+    const otherDir = programProject(setup.root, `${run}-other`, SERVERS_PROGRAM, {
+      name: other,
+      plugin: true,
+    }).dir;
+    const theirs = new CliProject(otherDir, setup.root, { PULUMI_BACKEND_URL: `file://${mine.backend}` });
+    await configure(theirs, { ...connection, [`${other}:servers`]: { value: { theirs: args } } }, "prod");
+    await theirs.ok(["up", "--yes", "--skip-preview"]);
+    const theirId = (await theirs.stateIds(["pulumi-nodejs:dynamic/gamehost:Server"])).theirs;
+    const scope = ["--game", ids.gameId, "--environment", ids.environmentId, "--tag", `run=${run}`];
+
+    const strays = async (stacks: string[]) => {
+      const swept = await runGamehost(mine, [
+        "sweep",
+        ...scope,
+        ...stacks.flatMap((s) => ["--stack", s]),
+        "--json",
+      ]);
+      return {
+        code: swept.code,
+        stderr: swept.stderr,
+        strays: swept.stdout
+          ? (JSON.parse(swept.stdout) as { strays: Array<{ serverId: string }> }).strays.map(
+              (s) => s.serverId,
+            )
+          : [],
+      };
+    };
+    // Not named, its server is one no given stack tracks: listed, as the help says.
+    expect(await strays(["prod"])).toEqual({ code: 3, stderr: "", strays: [theirId] });
+    // Named in full from this project's folder, it is compared with too.
+    expect(await strays(["prod", `organization/${other}/prod`])).toEqual({ code: 0, stderr: "", strays: [] });
+    // A short name of another project's stack fails naming the full form.
+    const short = await runGamehost(mine, ["sweep", ...scope, "--stack", "prod", "--stack", `${other}/prod`]);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain("name a stack of another project in full, as org/project/stack");
+
+    await theirs.ok(["destroy", "--yes", "--skip-preview"]);
+    await mine.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined)).toEqual([]);
+  });
 });
