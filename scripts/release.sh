@@ -59,8 +59,11 @@ cat >"$PLUGIN/pulumi-resource-gamehost" <<'EOF'
 require("./node_modules/pulumi-gamehost/plugin/pulumi-resource-gamehost");
 EOF
 chmod 755 "$PLUGIN/pulumi-resource-gamehost"
-for platform in "${PLATFORMS[@]}"; do
-  tar -czf "$OUT/pulumi-resource-gamehost-v$VERSION-$platform.tar.gz" -C "$PLUGIN" .
+# The same bytes under each platform's name: compressed once, copied.
+FIRST="$OUT/pulumi-resource-gamehost-v$VERSION-${PLATFORMS[0]}.tar.gz"
+tar -czf "$FIRST" -C "$PLUGIN" .
+for platform in "${PLATFORMS[@]:1}"; do
+  cp "$FIRST" "$OUT/pulumi-resource-gamehost-v$VERSION-$platform.tar.gz"
 done
 
 # The single executable copies the `node` running the build: it is for that node's platform only, and needs the

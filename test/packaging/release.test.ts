@@ -51,10 +51,11 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     await mustRun("bash", ["scripts/release.sh"], {
       cwd: REPO_ROOT,
       // The single-executable plugin adds its build (a bundle and a 100 MB copy of node) to the SDKs'.
-      timeoutMs: 480_000,
+      // A hang guard: it took over 480 s with two suites at once on 2 cores.
+      timeoutMs: 840_000,
       env: { RELEASE_DIR: out, RELEASE_TARBALL: tarball },
     });
-  }, 500_000);
+  }, 900_000);
 
   afterAll(async () => {
     await emulator?.stop();
