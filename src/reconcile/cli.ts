@@ -12,6 +12,9 @@ import type { DriftReport } from "./drift";
 import { CommandError, UsageError } from "./errors";
 import type { PassResult } from "./reconcile";
 
+/** "1 server", "2 servers". */
+const servers = (n: number) => `${n} ${n === 1 ? "server" : "servers"}`;
+
 // Each command loads its modules when it runs (`await import`): the Automation API alone takes a second or
 // more to load on a busy machine, and --help, a usage error or one command need none or only part of the
 // rest. drift starts opening the stack (its `pulumi version` run) before loading what it needs next.
@@ -262,7 +265,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
     out(
       values.json
         ? JSON.stringify(summary)
-        : `wrote ${file.resources.length} servers to ${values.out}: run \`pulumi import --file ${values.out}\``,
+        : `wrote ${servers(file.resources.length)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
     );
   } else {
     out(values.json ? JSON.stringify(file) : text.trimEnd());
@@ -299,7 +302,7 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
           : " (--delete --yes deletes them)"
         : "";
     out(
-      `${strays.length} servers no stack of ${stacks.map((s) => s.name).join(", ")} tracks${deleting ? ", deleted" : ""}${hint}`,
+      `${servers(strays.length)} no stack of ${stacks.map((s) => s.name).join(", ")} tracks${deleting ? ", deleted" : ""}${hint}`,
     );
   }
   return strays.length > 0 && !deleting ? EXIT.drift : EXIT.ok;

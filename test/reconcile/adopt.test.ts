@@ -202,6 +202,9 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     };
     // Not named, its server is one no given stack tracks: listed, as the help says.
     expect(await strays(["prod"])).toEqual({ code: 3, stderr: "", strays: [theirId] });
+    // Its summary counts one server as one.
+    const summary = await runGamehost(mine, ["sweep", ...scope, "--stack", "prod"]);
+    expect(summary.stdout).toMatch(/^1 server no stack of \S+ tracks \(--delete --yes deletes them\)$/m);
     // Named in full from this project's folder, it is compared with too.
     expect(await strays(["prod", `organization/${other}/prod`])).toEqual({ code: 0, stderr: "", strays: [] });
     // A short name of another project's stack fails naming the full form.
