@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream } from "node:fs";
 import * as path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -7,6 +7,7 @@ import { stringify } from "csv-stringify";
 import { LOBBY_HISTORY_COLUMNS } from "../api/schemas/lobbies";
 import type { Fixture } from "./fixture";
 import { inSpan, type LobbyRow, lobbiesOf, lobbyRow, spanHoldsNothing } from "./lobbies";
+import { makeDirectory } from "./makeDirectory";
 import type { Game } from "./world";
 
 /** An export that was written: where its file is and until when its URL is valid. */
@@ -38,7 +39,7 @@ export async function writeLobbyExport(
   end: number,
   file: string,
 ): Promise<number> {
-  mkdirSync(path.dirname(file), { recursive: true });
+  makeDirectory(path.dirname(file));
   let rows = 0;
   function* source(): Generator<LobbyRow | typeof LOBBY_HISTORY_COLUMNS> {
     // Such a span needs no look at the lobbies: skipping a million generated ones takes a while.

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CoreOptions } from "./core";
+import { makeDirectory } from "./makeDirectory";
 import type { EmulatorOptions } from "./options";
 
 /** Defaults of {@link EmulatorOptions}. */
@@ -55,6 +56,17 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     warn,
   };
   const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
+  // A directory named by the user is made now: one that cannot be made fails the start, naming the option,
+  // rather than each export later.
+  if (options.exportDir !== undefined) {
+    try {
+      makeDirectory(options.exportDir);
+    } catch (error) {
+      throw new Error(
+        `exportDir (--export-dir) ${options.exportDir} cannot be made (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): name a folder you can write to`,
+      );
+    }
+  }
   const exportDir =
     options.exportDir ??
     (options.stateFile !== undefined

@@ -104,6 +104,18 @@ describe("gamehost-emulator CLI", () => {
     }
   });
 
+  it("fails at start, naming --export-dir, on a folder it cannot make (under /proc Node's mkdir -p loops)", () => {
+    // A hang guard: before, it started, and hung in the first export (and then ignored SIGTERM).
+    const result = spawnSync(process.execPath, [CLI, "--export-dir", "/proc/gamehost-nope/exports"], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect([result.status, result.signal]).toEqual([1, null]);
+    expect(result.stderr).toContain(
+      "exportDir (--export-dir) /proc/gamehost-nope/exports cannot be made (ENOENT)",
+    );
+  });
+
   it("prints help, and fails clearly on a bad fixture file", () => {
     const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
     expect([help.status, help.stdout.includes("--rate-limit")]).toEqual([0, true]);
