@@ -6,7 +6,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
-import { exportedState, findStrays, type Stray, type Tracked, trackedBy } from "./drift";
+import { findStrays, type Stray, trackedByStacks } from "./drift";
 
 /** The plugin's type token: `pulumi import` needs a provider that can import (the dynamic host cannot). */
 export const IMPORT_TYPE = "gamehost:index:Server";
@@ -16,18 +16,6 @@ export interface ImportEntry {
   type: typeof IMPORT_TYPE;
   name: string;
   id: string;
-}
-
-/** The servers the stacks track: their Servers' ids and their Fleets' keys. */
-export async function trackedByStacks(stacks: readonly Stack[]): Promise<Tracked> {
-  const ids = new Set<string>();
-  const fleetKeys = new Set<string>();
-  for (const stack of stacks) {
-    const tracked = trackedBy(await exportedState(stack));
-    for (const id of tracked.ids) if (id) ids.add(id);
-    for (const key of tracked.fleetKeys) fleetKeys.add(key);
-  }
-  return { ids, fleetKeys };
 }
 
 /** A resource name from a tag value or the id: letters, digits, `-` and `_`, unique in the file. */

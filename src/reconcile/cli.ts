@@ -66,6 +66,9 @@ resource destroyed out of band (gone) or changed; the service's server lists rep
 in the stack's games and environments, with the tags all the stack's servers share, that the state does
 not track); pending creates left by a hard interruption count too.
 
+  --other-stack NAME  a stack whose servers are its own, not strays (repeatable): another stack with servers
+                      of the same tags in these environments; another project's as org/project/stack
+
 Exit codes: 0 no drift, 3 drift, 1 error, 2 usage (a CI drift gate, like \`terraform plan -detailed-exitcode\`).
 
 ${COMMON}`;
@@ -135,6 +138,7 @@ const OPTIONS = {
   interval: { type: "string" },
   cwd: { type: "string" },
   stack: { type: "string", multiple: true },
+  "other-stack": { type: "string", multiple: true },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
   "dry-run": { type: "boolean", default: false },
@@ -163,12 +167,15 @@ async function runDrift(values: ParsedValues, out: Print): Promise<number> {
   opening.catch(() => undefined); // awaited below, after the imports
   const { drift, driftLines, hasDrift } = await import("./drift");
   const stack = await opening;
+  const others = [];
+  for (const name of values["other-stack"] ?? [])
+    others.push(await openStack({ cwd: values.cwd ?? process.cwd(), stack: name }, { anyProject: true }));
   // The HTTP client (undici, the wire schemas: half a second to load on a busy machine) and the stack's
   // config are needed only for the strays: drift asks for them once its refresh preview has started.
   const client = () => import("./connection").then(({ stackClient }) => stackClient(stack));
   let report: DriftReport;
   try {
-    report = await drift(stack, client);
+    report = await drift(stack, client, others);
   } catch (error) {
     throw await unknownStack(stack, error);
   }
@@ -328,6 +335,7 @@ interface ParsedValues {
   interval?: string | undefined;
   cwd?: string | undefined;
   stack?: string[] | undefined;
+  "other-stack"?: string[] | undefined;
   json: boolean;
   help: boolean;
   "dry-run": boolean;

@@ -107,6 +107,18 @@ export const trackedBy = (d: Deployment): Tracked => ({
   fleetKeys: new Set(stateFleetKeys(d)),
 });
 
+/** The servers the stacks track: their Servers' ids and their Fleets' keys. */
+export async function trackedByStacks(stacks: readonly Stack[]): Promise<Tracked> {
+  const ids = new Set<string>();
+  const fleetKeys = new Set<string>();
+  for (const stack of stacks) {
+    const tracked = trackedBy(await exportedState(stack));
+    for (const id of tracked.ids) if (id) ids.add(id);
+    for (const key of tracked.fleetKeys) fleetKeys.add(key);
+  }
+  return { ids, fleetKeys };
+}
+
 /**
  * Live servers in `scopes` carrying `tags` that `tracked` does not track (neither a Server's id nor a
  * server of a tracked Fleet); with `madeHere`, only those this package created (they carry the reserved
@@ -180,6 +192,7 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
 export async function drift(
   stack: Stack,
   client: GamehostClient | Promise<GamehostClient> | (() => Promise<GamehostClient>),
+  others: readonly Stack[] = [],
 ): Promise<DriftReport> {
   const drifted: DriftedResource[] = [];
   const preview = stack
@@ -207,7 +220,13 @@ export async function drift(
       return scope ? [scope] : [];
     });
     const strayTags = sharedTags(servers);
-    const tracked = trackedBy(deployment);
+    // The servers of the other stacks named (another project's in the same environment) are theirs, not strays.
+    const theirs = await trackedByStacks(others);
+    const ours = trackedBy(deployment);
+    const tracked: Tracked = {
+      ids: new Set([...ours.ids, ...theirs.ids]),
+      fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
+    };
     const pendingCreates = (deployment.pending_operations ?? [])
       .filter((op) => op.type === "creating")
       .map((op) => op.resource.urn);

@@ -158,7 +158,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     expect(live()).toEqual([]);
   });
 
-  it("sweep lists the servers of another project's stack unless it is named as org/project/stack", {
+  it("sweep and drift list the servers of another project's stack unless it is named as org/project/stack", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "sweep-projects";
@@ -207,6 +207,14 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     expect(summary.stdout).toMatch(/^1 server no stack of \S+ tracks \(--delete --yes deletes them\)$/m);
     // Named in full from this project's folder, it is compared with too.
     expect(await strays(["prod", `organization/${other}/prod`])).toEqual({ code: 0, stderr: "", strays: [] });
+    // drift lists it as a stray of this stack too, unless that stack is named with --other-stack.
+    const drift = async (extra: string[]) => {
+      const report = await runGamehost(mine, ["drift", "--stack", "prod", ...extra, "--json"]);
+      const { strays } = JSON.parse(report.stdout) as { strays: Array<{ serverId: string }> };
+      return { code: report.code, strays: strays.map((s) => s.serverId) };
+    };
+    expect(await drift([])).toEqual({ code: 3, strays: [theirId] });
+    expect(await drift(["--other-stack", `organization/${other}/prod`])).toEqual({ code: 0, strays: [] });
     // A short name of another project's stack fails naming the full form.
     const short = await runGamehost(mine, ["sweep", ...scope, "--stack", "prod", "--stack", `${other}/prod`]);
     expect(short.code).toBe(1);
