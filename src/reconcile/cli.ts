@@ -84,6 +84,7 @@ pass with a line saying so (the backend's lock: two reconcilers never update one
   --once         one pass, then exit (cron, CI)
   --interval D   time between passes, from 1s to 24h: 30s, 5m, 1h (default 5m)
   --remediate    run \`pulumi up --refresh\` when something tracked drifted
+  --other-stack NAME  a stack whose servers are not strays (repeatable; as drift's)
 
 Exit codes (--once): 0 no drift or remediated, 3 drift left, 1 error, 2 usage (a bad --interval, before
 any pass). The loop exits 0 when stopped, 1 when its last pass failed.
@@ -167,9 +168,7 @@ async function runDrift(values: ParsedValues, out: Print): Promise<number> {
   opening.catch(() => undefined); // awaited below, after the imports
   const { drift, driftLines, hasDrift } = await import("./drift");
   const stack = await opening;
-  const others = [];
-  for (const name of values["other-stack"] ?? [])
-    others.push(await openStack({ cwd: values.cwd ?? process.cwd(), stack: name }, { anyProject: true }));
+  const others = await otherStacks(values);
   // The HTTP client (undici, the wire schemas: half a second to load on a busy machine) and the stack's
   // config are needed only for the strays: drift asks for them once its refresh preview has started.
   const client = () => import("./connection").then(({ stackClient }) => stackClient(stack));
@@ -198,6 +197,7 @@ async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
   const { stackClient } = await import("./connection");
   const intervalMs = parseInterval(values.interval ?? "5m");
   const stack = await openStack(target(values));
+  const others = await otherStacks(values);
   const client = await stackClient(stack);
   const stop = new AbortController();
   const onSignal = (signal: string) => {
@@ -212,6 +212,7 @@ async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
   try {
     const last = await reconcileLoop(stack, client, {
       remediate: values.remediate,
+      others,
       intervalMs,
       once: values.once,
       stop: stop.signal,
@@ -313,6 +314,15 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
     );
   }
   return strays.length > 0 && !deleting ? EXIT.drift : EXIT.ok;
+}
+
+/** The stacks named by --other-stack (drift, reconcile): another project's in full, as org/project/stack. */
+async function otherStacks(values: ParsedValues) {
+  const { openStack } = await import("./workspace");
+  const others = [];
+  for (const name of values["other-stack"] ?? [])
+    others.push(await openStack({ cwd: values.cwd ?? process.cwd(), stack: name }, { anyProject: true }));
+  return others;
 }
 
 /** The one stack of a command that takes one. */

@@ -67,7 +67,13 @@ const isLocked = (error: unknown): boolean =>
 export async function reconcilePass(
   stack: Stack,
   client: GamehostClient,
-  options: { remediate: boolean; pass: number; trigger: PassResult["trigger"] },
+  options: {
+    remediate: boolean;
+    pass: number;
+    trigger: PassResult["trigger"];
+    /** Stacks whose servers are not this stack's strays (drift's `--other-stack`). */
+    others?: readonly Stack[];
+  },
 ): Promise<PassResult> {
   const started = Date.now();
   const base = {
@@ -78,7 +84,7 @@ export async function reconcilePass(
   let repaired: RepairReport | undefined;
   try {
     repaired = await repair(stack, client);
-    const report = await drift(stack, client);
+    const report = await drift(stack, client, options.others);
     const result: PassResult = {
       ...base,
       durationMs: 0,
@@ -114,6 +120,8 @@ export async function watchedGames(stack: Stack): Promise<string[]> {
 
 export interface LoopOptions {
   remediate: boolean;
+  /** Stacks whose servers are not this stack's strays (`--other-stack`). */
+  others?: readonly Stack[];
   intervalMs: number;
   once: boolean;
   /** Called with each pass's result, as it ends. */
@@ -163,7 +171,12 @@ export async function reconcileLoop(
   try {
     for (let pass = 1; ; pass++) {
       pendingWatch = false;
-      last = await reconcilePass(stack, client, { remediate: o.remediate, pass, trigger });
+      last = await reconcilePass(stack, client, {
+        remediate: o.remediate,
+        pass,
+        trigger,
+        ...(o.others ? { others: o.others } : {}),
+      });
       o.onPass(last);
       if (o.once || o.stop.aborted) return last;
       trigger = await new Promise<PassResult["trigger"]>((resolve) => {

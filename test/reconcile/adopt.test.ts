@@ -215,6 +215,16 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     };
     expect(await drift([])).toEqual({ code: 3, strays: [theirId] });
     expect(await drift(["--other-stack", `organization/${other}/prod`])).toEqual({ code: 0, strays: [] });
+    // So does a pass of reconcile (its drift gate).
+    const pass = await runGamehost(mine, [
+      "reconcile",
+      "--once",
+      "--stack",
+      "prod",
+      "--other-stack",
+      `organization/${other}/prod`,
+    ]);
+    expect([pass.code, pass.stderr]).toEqual([0, ""]);
     // A short name of another project's stack fails naming the full form.
     const short = await runGamehost(mine, ["sweep", ...scope, "--stack", "prod", "--stack", `${other}/prod`]);
     expect(short.code).toBe(1);
