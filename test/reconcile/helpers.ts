@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../src/emulator";
 import { REPO_ROOT } from "../support/dist";
+import { commandOf, processTree } from "../support/processTree";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
 
 export const GAMEHOST_BIN = path.join(REPO_ROOT, "dist", "reconcile", "cli.js");
@@ -55,8 +56,7 @@ export async function until(what: string, check: () => boolean, ms = 120_000): P
 
 /**
  * Ctrl-C twice: the second as soon as the CLI has taken the first (it prints that it is cancelling), so
- * the two never reach the CLI as one signal (which only cancels), and the plugin's Cancel has no time to
- * end its creates first (then nothing would be pending: the plugin records its servers on a cancel).
+ * the two never reach the CLI as one signal (which only cancels).
  */
 export function doubleInterrupt(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
@@ -73,10 +73,46 @@ export function doubleInterrupt(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Resolves once `child` has printed `text` on stdout, or has ended. */
+function printed(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let out = "";
+    const done = () => {
+      child.stdout?.off("data", onData);
+      child.off("close", done);
+      resolve();
+    };
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      if (out.includes(text)) done();
+    };
+    child.stdout?.on("data", onData);
+    child.on("close", done);
+  });
+}
+
+/** Pauses (SIGSTOP) the gamehost plugin processes under `root`; returns what lets them go on (SIGCONT). */
+function pausePlugins(root: number): () => void {
+  const paused = processTree(root).filter((pid) => commandOf(pid).includes("pulumi-resource-gamehost"));
+  for (const pid of paused) process.kill(pid, "SIGSTOP");
+  return () => {
+    for (const pid of paused) {
+      try {
+        process.kill(pid, "SIGCONT");
+      } catch {
+        // Gone already.
+      }
+    }
+  };
+}
+
 /**
  * `pulumi up` ended by {@link doubleInterrupt} while its creates wait: the emulator places nothing until both
  * signals have landed (so every create is still waiting), `made` says when the creates reached the service.
- * The up's result, for the caller to check.
+ * The gamehost plugin is paused from before the first signal until the CLI says it terminates: its answer to
+ * the engine's Cancel records its servers (what `test/cli/interrupt` covers), and on a busy machine that answer
+ * sometimes came before the second signal, leaving nothing pending to repair. (The dynamic face's host does
+ * not forward Cancel, so its creates wait anyway.) The up's result, for the caller to check.
  */
 export async function upStoppedByDoubleInterrupt(
   cli: CliProject,
@@ -88,7 +124,14 @@ export async function upStoppedByDoubleInterrupt(
   try {
     const up = cli.start(["up", "--yes", "--skip-preview"]);
     await until(what, made);
-    await doubleInterrupt(up.child);
+    const resume = pausePlugins(up.child.pid ?? 0);
+    try {
+      const terminating = printed(up.child, "received; terminating");
+      await doubleInterrupt(up.child);
+      await terminating;
+    } finally {
+      resume();
+    }
     return await up.done;
   } finally {
     emulator.setPlacement("auto");

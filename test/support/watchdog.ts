@@ -4,6 +4,7 @@
  * lifetime, so a regression that makes a program grow without bound fails a test instead of the machine.
  */
 import * as fs from "node:fs";
+import { commandOf, processTree } from "./processTree";
 
 /** One process seen under the root: its command line, peak RSS and when it was first and last seen. */
 export interface WatchedProcess {
@@ -24,37 +25,6 @@ export interface WatchReport {
 }
 
 const SAMPLE_INTERVAL_MS = 100;
-
-function children(pid: number): number[] {
-  let tasks: string[];
-  try {
-    tasks = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  return tasks.flatMap((task) => {
-    try {
-      return fs
-        .readFileSync(`/proc/${pid}/task/${task}/children`, "utf8")
-        .split(" ")
-        .filter(Boolean)
-        .map(Number);
-    } catch {
-      return [];
-    }
-  });
-}
-
-function tree(root: number): number[] {
-  const out: number[] = [];
-  const todo = [root];
-  while (todo.length > 0) {
-    const pid = todo.pop() as number;
-    out.push(pid);
-    todo.push(...children(pid));
-  }
-  return out;
-}
 
 function rssBytes(pid: number): number | undefined {
   try {
@@ -80,14 +50,6 @@ function cpuMsOf(pid: number): number | undefined {
   }
 }
 
-function commandOf(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
-  } catch {
-    return "";
-  }
-}
-
 /**
  * Watches the tree under `rootPid` until {@link stop} is called; kills every process in it (SIGKILL) when
  * one passes `limitBytes`.
@@ -97,7 +59,7 @@ export function watchMemory(rootPid: number, limitBytes: number): { stop: () => 
   let killed: WatchedProcess | undefined;
   const sample = () => {
     const now = Date.now();
-    const pids = tree(rootPid);
+    const pids = processTree(rootPid);
     for (const pid of pids) {
       const rss = rssBytes(pid);
       if (rss === undefined) continue;
