@@ -122,10 +122,11 @@ export function checkBaseUrl(given: string | undefined, origins?: SettingOrigins
       key,
       env,
       `must not contain a user name or password (\`user:password@\`; the token goes in ${CONFIG_KEYS.token.key})`,
+      origins,
     );
   }
-  // Request paths are appended to the base URL: a query or fragment there would swallow them.
-  if (parsed.search || parsed.hash || /[?#]/.test(baseUrl)) {
+  // Request paths are appended to the base URL: a query or fragment there would swallow them (an empty `?` too).
+  if (/[?#]/.test(baseUrl)) {
     const problem = "must be the API's root, without a query (`?…`) or fragment (`#…`)";
     throw new GamehostConfigError(key, env, problem, origins);
   }

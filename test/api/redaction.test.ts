@@ -134,7 +134,7 @@ describe("a base URL with user info", () => {
       const fromOption = (): unknown => new GamehostClient({ baseUrl, token: "t" });
       expect(fromOption).toThrow(GamehostConfigError);
       expect(fromOption).toThrow(
-        /gamehost:baseUrl must not contain a user name or password.*GAMEHOST_BASE_URL/,
+        /^Client option baseUrl must not contain a user name or password .*: pass a valid one to new GamehostClient\.$/,
       );
       vi.stubEnv("GAMEHOST_BASE_URL", baseUrl);
       try {
@@ -142,6 +142,9 @@ describe("a base URL with user info", () => {
         expect.unreachable();
       } catch (error) {
         expect(error).toBeInstanceOf(GamehostConfigError);
+        expect((error as Error).message).toMatch(
+          /^Environment variable GAMEHOST_BASE_URL must not contain a user name or password .*: change or unset it\.$/,
+        );
         expect(inspect(error, { showHidden: true })).not.toContain("s3cr3t");
       }
     }
