@@ -332,24 +332,9 @@ function target(values: ParsedValues): { cwd: string; stack: string | undefined 
   return { cwd: values.cwd ?? process.cwd(), stack: values.stack?.[0] };
 }
 
-interface ParsedValues {
-  game?: string | undefined;
-  environment?: string | undefined;
-  tag?: string[] | undefined;
-  out?: string | undefined;
-  "name-tag"?: string | undefined;
-  delete: boolean;
-  yes: boolean;
-  once: boolean;
-  remediate: boolean;
-  interval?: string | undefined;
-  cwd?: string | undefined;
-  stack?: string[] | undefined;
-  "other-stack"?: string[] | undefined;
-  json: boolean;
-  help: boolean;
-  "dry-run": boolean;
-}
+/** What `parseArgs` makes of {@link OPTIONS}: one list of the options, their types derived from it. */
+type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+type ParsedValues = ParsedArgs["values"];
 
 const COMMANDS: Record<string, (values: ParsedValues, out: Print) => Promise<number>> = {
   drift: runDrift,
@@ -365,7 +350,7 @@ export async function main(
   out: Print = (l) => process.stdout.write(`${l}\n`),
   err: Print = (l) => process.stderr.write(`${l}\n`),
 ): Promise<number> {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  let parsed: ParsedArgs;
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
@@ -373,7 +358,7 @@ export async function main(
     return EXIT.usage;
   }
   const [command, ...extra] = parsed.positionals;
-  const values = parsed.values as ParsedValues;
+  const { values } = parsed;
   if (command === undefined) {
     (values.help ? out : err)(HELP.main ?? "");
     return values.help ? EXIT.ok : EXIT.usage;
