@@ -31,7 +31,8 @@ die() {
   echo "release: $*" >&2
   exit 1
 }
-step() { printf 'release: %s\n' "$*"; }
+# Each step says when it started (seconds since the script did): where a slow release spends its time.
+step() { printf 'release: %s (at %d s)\n' "$*" "$SECONDS"; }
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

@@ -19,8 +19,8 @@ import {
   installNode,
   latestVersion,
   mustRun,
-  npm,
   npmInstall,
+  packBuilt,
   readmeSnippet,
   TEMPLATE_TSCONFIG,
   writeJson,
@@ -243,13 +243,7 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
       node22 = await installNode(22, work);
       sdkVersion = await latestVersion("@pulumi/pulumi", work);
       // The built package as npm publishes it (dist is built before the suite runs).
-      const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
-        cwd: REPO_ROOT,
-        timeoutMs: 120_000,
-      });
-      const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string }[];
-      if (!info) throw new Error("npm pack printed no package");
-      const tarball = path.join(work, info.filename);
+      const tarball = await packBuilt(work);
       project = await mistakeProject(
         cli.root,
         "node22",

@@ -18,7 +18,7 @@ import { dist, REPO_ROOT } from "../support/dist";
 import { docBlock } from "../support/docBlocks";
 import { liveServers, startTestEmulator } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle, tempRoot, walk } from "../support/realPulumi";
-import { mustRun, packRepo, readJson } from "./support";
+import { mustRun, packBuilt, readJson } from "./support";
 
 const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
 /** The release script builds the single-executable plugin on linux-x64 only (it copies the `node` it runs on). */
@@ -46,16 +46,18 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     root = tempRoot("release");
     out = path.join(root, "release");
     emulator = await startTestEmulator();
-    // Packed from a copy of the tree: `npm pack` in the repo would rebuild the dist/ other files load.
-    const { tarball } = await packRepo(path.join(root, "pack"));
+    // Packed as built: `npm pack` in the repo would rebuild the dist/ other files load (test/packaging packs with
+    // the build, as publishing does).
+    const tarball = await packBuilt(root);
     await mustRun("bash", ["scripts/release.sh"], {
       cwd: REPO_ROOT,
-      // The single-executable plugin adds its build (a bundle and a 100 MB copy of node) to the SDKs'.
-      // A hang guard: it took over 480 s with two suites at once on 2 cores.
-      timeoutMs: 840_000,
+      // The single-executable plugin adds its build (a bundle and a 100 MB copy of node) to the SDKs'. A hang
+      // guard, below the hook's so that a stop prints the script's steps with their times: about 50 s alone on
+      // 2 cores, 85 s two at once; with the pack before it (then a build), over 900 s in two full suites at once at load 12–18.
+      timeoutMs: 1_380_000,
       env: { RELEASE_DIR: out, RELEASE_TARBALL: tarball },
     });
-  }, 900_000);
+  }, 1_440_000);
 
   afterAll(async () => {
     await emulator?.stop();

@@ -205,6 +205,21 @@ const NOT_IN_A_CLONE = new Set([
 ]);
 
 /**
+ * `npm pack` of the repository as it is built (its `dist/`, which the suite's guard keeps newer than `src/`),
+ * without running `prepare` there: that would rebuild the `dist/` other test files load meanwhile.
+ * {@link packRepo} is the one that packs as publishing does, build included. The tarball's path.
+ */
+export async function packBuilt(into: string): Promise<string> {
+  const packed = await npm(["pack", "--ignore-scripts", "--json", "--pack-destination", into], {
+    cwd: REPO_ROOT,
+    timeoutMs: NPM_HANG_MS,
+  });
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as { filename: string }[];
+  if (!info) throw new Error(`npm pack printed no package:\n${tail(packed.output)}`);
+  return path.join(into, info.filename);
+}
+
+/**
  * Packs the repository as publishing does: a copy of the working tree (without build output, installed
  * modules or git data, as a clean clone has none) sharing the repo's `node_modules`, where `npm pack` runs
  * the `prepare` script (the build) and packs. The repo's own `dist/`, which other test files load while

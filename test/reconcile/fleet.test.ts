@@ -7,7 +7,7 @@
  * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
  * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import {
   configure,
@@ -19,6 +19,7 @@ import {
 } from "../cli/helpers";
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
+import { liveServers } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
@@ -48,6 +49,16 @@ function fleetArgs(emulator: RunningEmulator, run: string) {
 
 describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet"), () => {
   const setup = useCliEnvironment("fleet-repair");
+  const client = () =>
+    new (dist.api().GamehostClient)({ baseUrl: setup.emulator.url, token: setup.emulator.tokens.user });
+
+  // A test that fails leaves its servers: deleted here, so that the next test's sweep (of the whole environment)
+  // finds only what that test made, and fails only for a fault of its own.
+  afterEach(async () => {
+    const ids = fixtureIds(setup.emulator);
+    for (const server of liveServers(setup.emulator))
+      await client().deleteServer(ids.gameId, ids.environmentId, server.id);
+  });
 
   /** A fleet stack whose `up` was ended by a double Ctrl-C during the fleet's create. */
   async function interrupted(face: Face, run: string) {
@@ -155,14 +166,10 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
 
     const ids = fixtureIds(setup.emulator);
-    const client = new (dist.api().GamehostClient)({
-      baseUrl: setup.emulator.url,
-      token: setup.emulator.tokens.user,
-    });
     const victims = live()
       .slice(0, 2)
       .map((s) => s.id);
-    for (const id of victims) await client.deleteServer(ids.gameId, ids.environmentId, id);
+    for (const id of victims) await client().deleteServer(ids.gameId, ids.environmentId, id);
     const drifted = await runGamehost(cli, ["drift", "--json"]);
     expect(drifted.code, drifted.stderr).toBe(3);
     expect(JSON.parse(drifted.stdout)).toMatchObject({
