@@ -5,7 +5,10 @@
  * second fleet. Without it the next `up` made a new fleet (a new key) beside the first: every server twice.
  * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`. Servers
  * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
- * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those.
+ * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those. A stack
+ * of Fleets alone is checked as one of Servers: a server a script left with the fleet's template tags is
+ * a stray, and a rejected token is an error (before, its servers' scope and tags were not read: `drift`
+ * said "no drift", exit 0, with a stray beside the fleet or with a token the service refuses).
  */
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
@@ -138,6 +141,65 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
   });
+
+  it.each(FACES)(
+    "the %s face, a stack of Fleets alone: drift finds a stray with the template's tags; a rejected token is exit 1",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const run = `fleet-strays-${face}`;
+      const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+      const args = {
+        ...fleetArgs(setup.emulator, run),
+        datacenters: { [fixtureIds(setup.emulator).datacenterId]: 2 },
+      };
+      await configure(cli, {
+        ...connection(setup.emulator),
+        [`${FLEET_PROJECT}:face`]: { value: face },
+        [`${FLEET_PROJECT}:fleet`]: { value: args },
+      });
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const clean = await runGamehost(cli, ["drift"]);
+      expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
+
+      // A script's leftover: the fleet's template tags, in its environment, made outside any stack.
+      const ids = fixtureIds(setup.emulator);
+      const client = new (dist.api().GamehostClient)({
+        baseUrl: setup.emulator.url,
+        token: setup.emulator.tokens.user,
+      });
+      const stray = await client.createServer(ids.gameId, ids.environmentId, {
+        datacenter: ids.datacenterId,
+        tags: { role: "arena", run },
+        runtime: { build: ids.buildId },
+        network: { ports: { game: { protocol: "udp", internal_port: 7777, routing: { host: {} } } } },
+        resources: { cpu: 250, memory: 256 },
+      });
+      const drifted = await runGamehost(cli, ["drift", "--json"]);
+      expect(drifted.code, drifted.stderr).toBe(3);
+      const report = JSON.parse(drifted.stdout) as { strays: { serverId: string }[]; strayTags: object };
+      expect(report.strays.map((s) => s.serverId)).toEqual([stray.id]);
+      expect(report.strayTags).toEqual({ role: "arena", run });
+      const once = await runGamehost(cli, ["reconcile", "--once"]);
+      expect(once.code, once.stdout + once.stderr).toBe(3);
+      expect(once.stdout).toContain("drift: none tracked; 1 strays");
+      await client.deleteServer(ids.gameId, ids.environmentId, stray.id);
+
+      // A rejected token: one line, exit 1, the token nowhere (the refresh reads the state's token).
+      await cli.setConfig({ "gamehost:token": { value: "rejected-token-0000", secret: true } });
+      const rejected = await runGamehost(cli, ["drift"]);
+      expect(rejected.code, `${rejected.stdout}${rejected.stderr}`).toBe(1);
+      expect(rejected.stderr.trim().split("\n")).toHaveLength(1);
+      expect(rejected.stderr).toMatch(/^gamehost drift: The token is not valid.*gamehost:token/);
+      expect(rejected.stdout + rejected.stderr).not.toContain("rejected-token-0000");
+      await cli.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined)).toEqual(
+        [],
+      );
+      cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
 
   it("servers of a fleet that died are drift; reconcile --remediate replaces exactly those", {
     timeout: SCENARIO_TIMEOUT_MS,
