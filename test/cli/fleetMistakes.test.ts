@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixtureIds, serversTagged } from "../engine/helpers";
+import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import {
   configure,
@@ -76,6 +76,49 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     expect(live()).toEqual([]);
     cli.expectNoLeak(setup.emulator.tokens.user);
   });
+
+  it.each(FACES)(
+    "the %s face, counts and rollout bounds out of range: the preview names each and what it takes, nothing made",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const ids = fixtureIds(setup.emulator);
+      const [atl, fra] = (setup.emulator.fixture.games[0]?.datacenters ?? []).map((d) => d.slug);
+      const cli = programProject(setup.root, `bounds-${face}`, FLEET_PROGRAM, {
+        name: FLEET_PROJECT,
+        plugin: true,
+      });
+      await configure(cli, {
+        ...connection(setup.emulator),
+        [`${FLEET_PROJECT}:face`]: { value: face },
+        [`${FLEET_PROJECT}:fleet`]: {
+          value: {
+            gameId: ids.gameId,
+            environmentId: ids.environmentId,
+            template: {
+              tags: { run: `bounds-${face}` },
+              runtime: { build: ids.buildId },
+              network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+              resources: { cpu: 250, memory: 256 },
+            },
+            datacenters: { [String(atl)]: -1, [String(fra)]: 1.5 },
+            rollout: { maxSurge: -2, maxUnavailable: "abc" },
+          },
+        },
+      });
+      const out = await cli.fails(["preview"]);
+      const count = "must be a whole number from 0 to 1000";
+      expect(out).toContain(`property datacenters.${atl} value {<nil>} has a problem: ${count} (given: -1)`);
+      expect(out).toContain(`property datacenters.${fra} value {<nil>} has a problem: ${count} (given: 1.5)`);
+      const bound =
+        'must be a count (a whole number ≥ 0, e.g. 1) or a whole percentage from "0%" to "100%" (e.g. "25%")';
+      expect(out).toContain(`property rollout.maxSurge value {<nil>} has a problem: ${bound} (given: -2)`);
+      // The dynamic host cannot tell a secret string from a plain one: it quotes no string given.
+      expect(out).toContain(`property rollout.maxUnavailable value {<nil>} has a problem: ${bound}`);
+      expect(out).not.toMatch(/Too small|Too big|expected number/);
+      expect(serversTagged(setup.emulator, "run", `bounds-${face}`)).toEqual([]);
+      cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
 
   it("a required field left out: the preview names it as required", {
     timeout: SCENARIO_TIMEOUT_MS,
