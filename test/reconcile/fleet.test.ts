@@ -7,8 +7,9 @@
  * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
  * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those. A stack
  * of Fleets alone is checked as one of Servers: a server a script left with the fleet's template tags is
- * a stray, and a rejected token is an error (before, its servers' scope and tags were not read: `drift`
- * said "no drift", exit 0, with a stray beside the fleet or with a token the service refuses).
+ * a stray, a rejected token is an error, and the `reconcile` loop watches the fleet's game (before, its
+ * servers' scope and tags were not read: `drift` said "no drift", exit 0, with a stray beside the fleet or
+ * with a token the service refuses, and no change to the game started a pass).
  */
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
@@ -23,7 +24,7 @@ import {
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+import { gamehost, runGamehost, until, upStoppedByDoubleInterrupt } from "./helpers";
 
 const FLEET_TAG = "pulumi-gamehost/fleet";
 const SLOT_TAG = "pulumi-gamehost/fleet-slot";
@@ -183,6 +184,18 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
       expect(once.code, once.stdout + once.stderr).toBe(3);
       expect(once.stdout).toContain("drift: none tracked; 1 strays");
       await client.deleteServer(ids.gameId, ids.environmentId, stray.id);
+
+      // The loop watches the fleet's game: a change to it starts a pass at once.
+      const loop = gamehost(cli, ["reconcile", "--interval", "10m"]);
+      let output = "";
+      loop.child.stdout?.on("data", (c: Buffer) => {
+        output += c.toString();
+      });
+      await until("the first pass", () => /pass 1 /.test(output), 180_000);
+      setup.emulator.mutate.setGameDisplayName(ids.gameId, `Space Race (${run})`);
+      await until("a pass started by the watch", () => /pass 2 \(watch/.test(output), 180_000);
+      loop.child.kill("SIGTERM");
+      expect((await loop.done).code).toBe(0);
 
       // A rejected token: one line, exit 1, the token nowhere (the refresh reads the state's token).
       await cli.setConfig({ "gamehost:token": { value: "rejected-token-0000", secret: true } });
