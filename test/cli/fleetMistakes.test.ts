@@ -120,6 +120,50 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     },
   );
 
+  it("the dynamic face, refresh and destroy where nothing answers: the cause and fix, no stack trace, nothing lost", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const run = "unreachable";
+    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${FLEET_PROJECT}:fleet`]: {
+        value: {
+          gameId: ids.gameId,
+          environmentId: ids.environmentId,
+          template: {
+            tags: { run },
+            runtime: { build: ids.buildId },
+            network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+            resources: { cpu: 250, memory: 256 },
+          },
+          datacenters: { [ids.datacenterId]: 1 },
+        },
+      },
+    });
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const [server] = live();
+    const recorded = (await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs;
+
+    // The SDK's dynamic host printed the provider's error with its stack trace under the stack, for a
+    // failed read (refresh) or delete (destroy); the resource's error alone said the cause and the fix.
+    await cli.setConfig({ "gamehost:baseUrl": { value: "http://127.0.0.1:9" } });
+    for (const command of ["refresh", "destroy"]) {
+      const out = await cli.fails([command, "--yes", "--skip-preview", "--run-program"]);
+      expect(out, "no stack trace").not.toMatch(/^\s+at /m);
+      expect(out).toContain("Nothing answers at http://127.0.0.1:9");
+      expect(out).toContain("`pulumi config set gamehost:baseUrl <url>`");
+      expect(live().map((s) => s.id)).toEqual([server?.id]);
+      expect((await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs).toEqual(recorded);
+    }
+    await cli.setConfig({ "gamehost:baseUrl": { value: setup.emulator.url } });
+    await cli.ok(["destroy", "--yes", "--skip-preview", "--run-program"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+
   it("a required field left out: the preview names it as required", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
