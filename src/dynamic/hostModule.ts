@@ -33,7 +33,7 @@ export interface DynamicHostModule<I, O> {
  * which put a stack trace under the stack of every failed `pulumi refresh` or `destroy`. The message is
  * the resource's error as before; the host's line is then `pulumi-gamehost: <message>`, one line.
  */
-export function reportedByHost(error: unknown): unknown {
+function reportedByHost(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const reported = new Error(error.message);
   Object.defineProperties(reported, {
