@@ -11,6 +11,9 @@
  * servers' scope and tags were not read: `drift` said "no drift", exit 0, with a stray beside the fleet or
  * with a token the service refuses, and no change to the game started a pass).
  */
+
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import {
@@ -23,7 +26,8 @@ import {
 } from "../cli/helpers";
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
-import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { pluginProviderYaml } from "../support/examples";
+import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { gamehost, runGamehost, until, upStoppedByDoubleInterrupt } from "./helpers";
 
 const FLEET_TAG = "pulumi-gamehost/fleet";
@@ -213,6 +217,63 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
       cli.expectNoLeak(setup.emulator.tokens.user);
     },
   );
+
+  it("adopt writes a fleet no stack tracks as one Fleet entry, not its servers; import, preview: no changes", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    // A fleet whose stack was removed (`pulumi stack rm --force`): its servers run on, no stack's.
+    const run = "fleet-adopt";
+    const made = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+    await configure(made, {
+      ...connection(setup.emulator),
+      [`${FLEET_PROJECT}:fleet`]: {
+        value: {
+          ...fleetArgs(setup.emulator, run),
+          datacenters: { [fixtureIds(setup.emulator).datacenterId]: 2 },
+        },
+      },
+    });
+    await made.ok(["up", "--yes", "--skip-preview"]);
+    const fleetKey = String((await made.outputsJson()).fleetKey);
+    await made.ok(["stack", "rm", "--force", "--yes"]);
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    expect(live()).toHaveLength(2);
+
+    const dir = path.join(setup.root, "fleet-adopt-yaml");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      `name: fleet-adopt\nruntime: yaml\n${pluginProviderYaml()}`,
+    );
+    const cli = new CliProject(dir, setup.root);
+    await cli.configure(connection(setup.emulator));
+    const ids = fixtureIds(setup.emulator);
+    const file = path.join(setup.root, "fleet-adopt.json");
+    const adopted = await runGamehost(cli, [
+      ...["adopt", "--game", ids.gameId, "--environment", ids.environmentId],
+      ...["--tag", `run=${run}`, "--out", file],
+    ]);
+    expect(adopted.code, adopted.stderr).toBe(0);
+    expect(adopted.stdout).toContain("wrote 0 servers and 1 fleet");
+    // Before, each server was a `gamehost:index:Server` entry: two owners of one server once imported.
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({
+      resources: [
+        {
+          type: "gamehost:index:Fleet",
+          name: `fleet-${fleetKey.slice(0, 8)}`,
+          id: `${ids.gameId}/${ids.environmentId}/${fleetKey}`,
+        },
+      ],
+    });
+    const code = path.join(setup.root, "fleet-adopt.yaml");
+    await cli.ok(["import", "--file", file, "--yes", "--out", code]);
+    fs.appendFileSync(path.join(dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
+    await cli.ok(["preview", "--expect-no-changes"]);
+    await cli.ok(["state", "unprotect", "--all", "--yes"]);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
 
   it("servers of a fleet that died are drift; reconcile --remediate replaces exactly those", {
     timeout: SCENARIO_TIMEOUT_MS,
