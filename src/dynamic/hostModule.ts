@@ -27,33 +27,59 @@ export interface DynamicHostModule<I, O> {
   delete(id: string, props: O): Promise<void>;
 }
 
+/**
+ * The error the host reports for a failed check, diff, read or delete. For those four (not create and
+ * update) the SDK's dynamic provider host prints `${error}: ${error.stack}` before it reports the error,
+ * which put a stack trace under the stack of every failed `pulumi refresh` or `destroy`. The message is
+ * the resource's error as before; the host's line is then `pulumi-gamehost: <message>`, one line.
+ */
+function reportedByHost(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const reported = new Error(error.message);
+  Object.defineProperties(reported, {
+    stack: { value: error.message },
+    toString: { value: () => "pulumi-gamehost" },
+  });
+  return reported;
+}
+
+/** `run`, its failure reported as {@link reportedByHost} says. */
+async function printedByHost<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw reportedByHost(error);
+  }
+}
+
 /** The dynamic host's calls of one kind, each a thin translation to the kind's own. */
 export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): DynamicHostModule<I, O> {
   return {
-    async check(olds, news) {
-      // The dynamic provider host passes no random seed: a kind that needs one takes it from the OS. It gets
-      // secrets as plain values, so no failure may quote a string the user gave: it may be a secret.
-      const checked = await kind.check(olds, news, {});
-      return { ...checked, failures: checked.failures.map(withoutGivenString) };
-    },
-    async diff(id, olds, news) {
-      const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
-      return { changes, replaces, deleteBeforeReplace };
-    },
+    check: (olds, news) =>
+      printedByHost(async () => {
+        // The dynamic provider host passes no random seed: a kind that needs one takes it from the OS. It gets
+        // secrets as plain values, so no failure may quote a string the user gave: it may be a secret.
+        const checked = await kind.check(olds, news, {});
+        return { ...checked, failures: checked.failures.map(withoutGivenString) };
+      }),
+    diff: (id, olds, news) =>
+      printedByHost(async () => {
+        const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
+        return { changes, replaces, deleteBeforeReplace };
+      }),
     async create(inputs) {
       const { id, outputs } = await kind.create(dynamicContext(), inputs);
       return { id, outs: outputs };
     },
-    async read(id, props) {
-      // The host hands back the recorded outputs only; every output echoes its input, so they serve as both.
-      const found = await kind.read(dynamicContext(), id, { inputs: props, outputs: props });
-      return found ? { id: found.id, props: found.outputs } : { id: "" };
-    },
+    read: (id, props) =>
+      printedByHost(async () => {
+        // The host hands back the recorded outputs only; every output echoes its input, so they serve as both.
+        const found = await kind.read(dynamicContext(), id, { inputs: props, outputs: props });
+        return found ? { id: found.id, props: found.outputs } : { id: "" };
+      }),
     async update(id, olds, news) {
       return { outs: await kind.update(dynamicContext(), id, olds, news) };
     },
-    async delete(id, props) {
-      await kind.delete(dynamicContext(), id, props);
-    },
+    delete: (id, props) => printedByHost(() => kind.delete(dynamicContext(), id, props)),
   };
 }

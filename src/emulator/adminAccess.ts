@@ -88,7 +88,7 @@ export function adminRefusal(req: IncomingMessage, token: string): ServiceError 
     return new ServiceError(
       415,
       ERROR_CODES.badBody,
-      "Admin requests with a body must send it as JSON: set Content-Type: application/json.",
+      "Admin POST requests must declare a JSON body, also a route that takes none (a kill): set Content-Type: application/json.",
     );
   return undefined;
 }

@@ -6,14 +6,17 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
+import { FLEET_TAG } from "../kinds/fleet/spec";
 import { findStrays, type Stray, trackedByStacks } from "./drift";
 
 /** The plugin's type token: `pulumi import` needs a provider that can import (the dynamic host cannot). */
 export const IMPORT_TYPE = "gamehost:index:Server";
+/** The plugin's Fleet: a fleet's servers are adopted whole, as the fleet (docs/fleets.md, import). */
+export const FLEET_IMPORT_TYPE = "gamehost:index:Fleet";
 
 /** One entry of a `pulumi import --file` file. */
 export interface ImportEntry {
-  type: typeof IMPORT_TYPE;
+  type: typeof IMPORT_TYPE | typeof FLEET_IMPORT_TYPE;
   name: string;
   id: string;
 }
@@ -29,16 +32,33 @@ function nameOf(stray: Stray, nameTag: string, taken: Set<string>): string {
   return name;
 }
 
-/** The `pulumi import --file` document for `strays`. */
+/**
+ * The `pulumi import --file` document for `strays`. A server of a Fleet is not adopted alone: as a Server
+ * it would have two owners (the fleet still counts it, scales it away, rolls it); its fleet is one entry.
+ */
 export function importFile(strays: readonly Stray[], nameTag: string): { resources: ImportEntry[] } {
   const taken = new Set<string>();
-  return {
-    resources: strays.map((s) => ({
-      type: IMPORT_TYPE,
-      name: nameOf(s, nameTag, taken),
-      id: `${s.gameId}/${s.environmentId}/${s.serverId}`,
-    })),
-  };
+  const fleets = new Set<string>();
+  const resources: ImportEntry[] = [];
+  for (const s of strays) {
+    const fleetKey = s.tags[FLEET_TAG];
+    if (fleetKey === undefined) {
+      resources.push({
+        type: IMPORT_TYPE,
+        name: nameOf(s, nameTag, taken),
+        id: `${s.gameId}/${s.environmentId}/${s.serverId}`,
+      });
+      continue;
+    }
+    const id = `${s.gameId}/${s.environmentId}/${fleetKey}`;
+    if (fleets.has(id)) continue;
+    fleets.add(id);
+    let name = `fleet-${fleetKey.slice(0, 8)}`;
+    for (let i = 2; taken.has(name); i++) name = `fleet-${fleetKey.slice(0, 8)}-${i}`;
+    taken.add(name);
+    resources.push({ type: FLEET_IMPORT_TYPE, name, id });
+  }
+  return { resources };
 }
 
 export interface Scope {

@@ -99,8 +99,9 @@ HELP.adopt = `Usage: gamehost adopt --game ID --environment ID [--out FILE] [--n
 
 Writes a \`pulumi import --file\` file for the live servers of the game's environment that the stack does
 not track: type gamehost:index:Server, import id <gameId>/<environmentId>/<serverId>, the resource name
-from the server's --name-tag tag (default: name), else server-<first 8 characters of its id>. Then
-\`pulumi import --file FILE --out code\` adopts them and writes the code that declares them.
+from the server's --name-tag tag (default: name), else server-<first 8 characters of its id>. The
+servers of a Fleet are one entry, the fleet: gamehost:index:Fleet, <gameId>/<environmentId>/<fleetKey>.
+Then \`pulumi import --file FILE --out code\` adopts them and writes the code that declares them.
 
 ${SCOPE}
   --out FILE        where to write the file (default: stdout)
@@ -257,6 +258,13 @@ async function scopeOf(values: ParsedValues): Promise<Scope> {
   };
 }
 
+/** "3 servers", or "3 servers and 1 fleet" when the file adopts fleets whole. */
+function written(resources: ReadonlyArray<{ type: string }>): string {
+  const fleets = resources.filter((r) => r.type === "gamehost:index:Fleet").length;
+  const alone = servers(resources.length - fleets);
+  return fleets === 0 ? alone : `${alone} and ${fleets} ${fleets === 1 ? "fleet" : "fleets"}`;
+}
+
 async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
   const scope = await scopeOf(values);
   const { importFile, untracked } = await import("./adopt");
@@ -273,7 +281,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
     out(
       values.json
         ? JSON.stringify(summary)
-        : `wrote ${servers(file.resources.length)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
+        : `wrote ${written(file.resources)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
     );
   } else {
     out(values.json ? JSON.stringify(file) : text.trimEnd());

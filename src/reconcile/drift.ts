@@ -55,11 +55,21 @@ export interface DriftReport {
 export const hasDrift = (r: DriftReport): boolean =>
   r.drifted.length > 0 || r.strays.length > 0 || r.pendingCreates.length > 0;
 
-/** Tags every Server of the state declares (plain values only): what marks a server as this stack's. */
-export function sharedTags(servers: readonly StateResource[]): Record<string, string> {
+/** The tags a recorded Server declares, or a Fleet declares on each of its servers (`template.tags`). */
+function declaredTags(resource: StateResource): unknown {
+  if (!isFleetType(resource.type)) return resource.inputs?.tags;
+  const template = resource.inputs?.template;
+  return template && typeof template === "object" ? (template as Record<string, unknown>).tags : undefined;
+}
+
+/**
+ * Tags every server of the state declares, a Server's or a Fleet's (plain values only): what marks a
+ * server as this stack's.
+ */
+export function sharedTags(declarers: readonly StateResource[]): Record<string, string> {
   let shared: Record<string, string> | undefined;
-  for (const s of servers) {
-    const raw = s.inputs?.tags;
+  for (const s of declarers) {
+    const raw = declaredTags(s);
     const tags: Record<string, string> = {};
     if (raw && typeof raw === "object") {
       for (const [k, v] of Object.entries(raw)) if (typeof v === "string") tags[k] = v;
@@ -83,6 +93,12 @@ export async function exportedState(stack: Stack): Promise<Deployment> {
 /** The live Servers of the state (custom, not pending deletion). */
 export const stateServers = (d: Deployment): StateResource[] =>
   (d.resources ?? []).filter((r) => isServerType(r.type) && r.delete !== true && r.id !== undefined);
+
+/** The live Servers and Fleets of the state: what declares its servers, their scopes and tags. */
+export const stateServerDeclarers = (d: Deployment): StateResource[] =>
+  (d.resources ?? []).filter(
+    (r) => (isServerType(r.type) || isFleetType(r.type)) && r.delete !== true && r.id !== undefined,
+  );
 
 /** What stacks track: their Servers' ids, and their Fleets' keys (a fleet's servers carry its key tag). */
 export interface Tracked {
@@ -214,12 +230,13 @@ export async function drift(
       typeof client === "function"
         ? await exportedState(stack).then(async (d) => [d, await client()] as const)
         : await Promise.all([exportedState(stack), client]);
-    const servers = stateServers(deployment);
-    const scopes = servers.flatMap((s) => {
+    // A Fleet's servers are the stack's as a Server is: their scope and tags count alike.
+    const declarers = stateServerDeclarers(deployment);
+    const scopes = declarers.flatMap((s) => {
       const scope = serverScope(s);
       return scope ? [scope] : [];
     });
-    const strayTags = sharedTags(servers);
+    const strayTags = sharedTags(declarers);
     // The servers of the other stacks named (another project's in the same environment) are theirs, not strays.
     const theirs = await trackedByStacks(others);
     const ours = trackedBy(deployment);

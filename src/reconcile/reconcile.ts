@@ -8,7 +8,7 @@
  */
 import { ConcurrentUpdateError, type Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
-import { type DriftReport, drift, exportedState, hasDrift, stateServers } from "./drift";
+import { type DriftReport, drift, exportedState, hasDrift, stateServerDeclarers } from "./drift";
 import { CommandError, UsageError } from "./errors";
 import { type RepairReport, repair } from "./repair";
 import { serverScope } from "./state";
@@ -112,9 +112,9 @@ export async function reconcilePass(
   }
 }
 
-/** The ids of the games the stack's servers belong to: the game data whose changes start a pass early. */
+/** The ids of the games the stack's servers (its Servers' and Fleets') belong to: the game data whose changes start a pass early. */
 export async function watchedGames(stack: Stack): Promise<string[]> {
-  const servers = stateServers(await exportedState(stack));
+  const servers = stateServerDeclarers(await exportedState(stack));
   return [...new Set(servers.flatMap((s) => serverScope(s)?.gameId ?? []))];
 }
 

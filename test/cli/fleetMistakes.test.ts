@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixtureIds, serversTagged } from "../engine/helpers";
+import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import {
   configure,
@@ -73,6 +73,93 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     await cli.setConfig({ [`${FLEET_PROJECT}:fleet`]: { value: JSON.stringify(fleet({ [atl]: 2 })) } });
     await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it.each(FACES)(
+    "the %s face, counts and rollout bounds out of range: the preview names each and what it takes, nothing made",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const ids = fixtureIds(setup.emulator);
+      const [atl, fra] = (setup.emulator.fixture.games[0]?.datacenters ?? []).map((d) => d.slug);
+      const cli = programProject(setup.root, `bounds-${face}`, FLEET_PROGRAM, {
+        name: FLEET_PROJECT,
+        plugin: true,
+      });
+      await configure(cli, {
+        ...connection(setup.emulator),
+        [`${FLEET_PROJECT}:face`]: { value: face },
+        [`${FLEET_PROJECT}:fleet`]: {
+          value: {
+            gameId: ids.gameId,
+            environmentId: ids.environmentId,
+            template: {
+              tags: { run: `bounds-${face}` },
+              runtime: { build: ids.buildId },
+              network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+              resources: { cpu: 250, memory: 256 },
+            },
+            datacenters: { [String(atl)]: -1, [String(fra)]: 1.5 },
+            rollout: { maxSurge: -2, maxUnavailable: "abc" },
+          },
+        },
+      });
+      const out = await cli.fails(["preview"]);
+      const count = "must be a whole number from 0 to 1000";
+      expect(out).toContain(`property datacenters.${atl} value {<nil>} has a problem: ${count} (given: -1)`);
+      expect(out).toContain(`property datacenters.${fra} value {<nil>} has a problem: ${count} (given: 1.5)`);
+      const bound =
+        'must be a count (a whole number ≥ 0, e.g. 1) or a whole percentage from "0%" to "100%" (e.g. "25%")';
+      expect(out).toContain(`property rollout.maxSurge value {<nil>} has a problem: ${bound} (given: -2)`);
+      // The dynamic host cannot tell a secret string from a plain one: it quotes no string given.
+      expect(out).toContain(`property rollout.maxUnavailable value {<nil>} has a problem: ${bound}`);
+      expect(out).not.toMatch(/Too small|Too big|expected number/);
+      expect(serversTagged(setup.emulator, "run", `bounds-${face}`)).toEqual([]);
+      cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
+
+  it("the dynamic face, refresh and destroy where nothing answers: the cause and fix, no stack trace, nothing lost", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const ids = fixtureIds(setup.emulator);
+    const run = "unreachable";
+    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+    await configure(cli, {
+      ...connection(setup.emulator),
+      [`${FLEET_PROJECT}:fleet`]: {
+        value: {
+          gameId: ids.gameId,
+          environmentId: ids.environmentId,
+          template: {
+            tags: { run },
+            runtime: { build: ids.buildId },
+            network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+            resources: { cpu: 250, memory: 256 },
+          },
+          datacenters: { [ids.datacenterId]: 1 },
+        },
+      },
+    });
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const [server] = live();
+    const recorded = (await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs;
+
+    // The SDK's dynamic host printed the provider's error with its stack trace under the stack, for a
+    // failed read (refresh) or delete (destroy); the resource's error alone said the cause and the fix.
+    await cli.setConfig({ "gamehost:baseUrl": { value: "http://127.0.0.1:9" } });
+    for (const command of ["refresh", "destroy"]) {
+      const out = await cli.fails([command, "--yes", "--skip-preview", "--run-program"]);
+      expect(out, "no stack trace").not.toMatch(/^\s+at /m);
+      expect(out).toContain("Nothing answers at http://127.0.0.1:9");
+      expect(out).toContain("`pulumi config set gamehost:baseUrl <url>`");
+      expect(live().map((s) => s.id)).toEqual([server?.id]);
+      expect((await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs).toEqual(recorded);
+    }
+    await cli.setConfig({ "gamehost:baseUrl": { value: setup.emulator.url } });
+    await cli.ok(["destroy", "--yes", "--skip-preview", "--run-program"]);
     expect(live()).toEqual([]);
     cli.expectNoLeak(setup.emulator.tokens.user);
   });

@@ -118,6 +118,16 @@ describe("admin routes", () => {
       const res = await raw("POST", "/__admin/mutate", headers, body);
       expect([res.status, res.body.code], JSON.stringify(headers)).toEqual([status, code]);
     }
+    // A route that takes no body (a kill) still needs the header, and the refusal says so: a user's first
+    // `curl -X POST …/kill` sends none, and was told "Admin requests with a body must send it as JSON".
+    const kill = `/__admin/servers/${crypto.randomUUID()}/kill`;
+    const bare = await raw("POST", kill, bearer);
+    expect([bare.status, bare.body.code]).toEqual([415, "API_BAD_BODY"]);
+    expect(bare.body.message).toMatch(
+      /also a route that takes none \(a kill\): set Content-Type: application\/json/,
+    );
+    const declared = await raw("POST", kill, { ...bearer, ...json });
+    expect([declared.status, declared.body.code]).toEqual([400, "SERVERS_SERVER_NOT_FOUND"]);
     expect((await raw("GET", "/__admin/servers", {})).status).toBe(401);
     const players = async () =>
       (

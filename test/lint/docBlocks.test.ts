@@ -59,6 +59,7 @@ const RUN_BY: readonly RunBy[] = [
     test: "test/cli/listServers.test.ts",
   })),
   { page: "docs/reference/server.md", section: "List", lang: "sh", test: "test/cli/listServers.test.ts" },
+  { page: "docs/fleets.md", section: "Fleets", lang: "typescript", test: "test/cli/fleetDocProgram.test.ts" },
   { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Go", lang: "go", test: "test/cli/fleetLanguages.test.ts" },

@@ -5,8 +5,15 @@
  * second fleet. Without it the next `up` made a new fleet (a new key) beside the first: every server twice.
  * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`. Servers
  * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
- * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those.
+ * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those. A stack
+ * of Fleets alone is checked as one of Servers: a server a script left with the fleet's template tags is
+ * a stray, a rejected token is an error, and the `reconcile` loop watches the fleet's game (before, its
+ * servers' scope and tags were not read: `drift` said "no drift", exit 0, with a stray beside the fleet or
+ * with a token the service refuses, and no change to the game started a pass).
  */
+
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import {
@@ -20,8 +27,9 @@ import {
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { liveServers } from "../support/emulator";
-import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+import { pluginProviderYaml } from "../support/examples";
+import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { gamehost, runGamehost, until, upStoppedByDoubleInterrupt } from "./helpers";
 
 const FLEET_TAG = "pulumi-gamehost/fleet";
 const SLOT_TAG = "pulumi-gamehost/fleet-slot";
@@ -148,6 +156,130 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     expect(live()).toHaveLength(COUNT);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
+  });
+
+  it.each(FACES)(
+    "the %s face, a stack of Fleets alone: drift finds a stray with the template's tags; a rejected token is exit 1",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const run = `fleet-strays-${face}`;
+      const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+      const args = {
+        ...fleetArgs(setup.emulator, run),
+        datacenters: { [fixtureIds(setup.emulator).datacenterId]: 2 },
+      };
+      await configure(cli, {
+        ...connection(setup.emulator),
+        [`${FLEET_PROJECT}:face`]: { value: face },
+        [`${FLEET_PROJECT}:fleet`]: { value: args },
+      });
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const clean = await runGamehost(cli, ["drift"]);
+      expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
+
+      // A script's leftover: the fleet's template tags, in its environment, made outside any stack.
+      const ids = fixtureIds(setup.emulator);
+      const stray = await client().createServer(ids.gameId, ids.environmentId, {
+        datacenter: ids.datacenterId,
+        tags: { role: "arena", run },
+        runtime: { build: ids.buildId },
+        network: { ports: { game: { protocol: "udp", internal_port: 7777, routing: { host: {} } } } },
+        resources: { cpu: 250, memory: 256 },
+      });
+      const drifted = await runGamehost(cli, ["drift", "--json"]);
+      expect(drifted.code, drifted.stderr).toBe(3);
+      const report = JSON.parse(drifted.stdout) as { strays: { serverId: string }[]; strayTags: object };
+      expect(report.strays.map((s) => s.serverId)).toEqual([stray.id]);
+      expect(report.strayTags).toEqual({ role: "arena", run });
+      const once = await runGamehost(cli, ["reconcile", "--once"]);
+      expect(once.code, once.stdout + once.stderr).toBe(3);
+      expect(once.stdout).toContain("drift: none tracked; 1 strays");
+      await client().deleteServer(ids.gameId, ids.environmentId, stray.id);
+
+      // The loop watches the fleet's game: a change to it starts a pass at once.
+      const loop = gamehost(cli, ["reconcile", "--interval", "10m"]);
+      let output = "";
+      loop.child.stdout?.on("data", (c: Buffer) => {
+        output += c.toString();
+      });
+      await until("the first pass", () => /pass 1 /.test(output), 180_000);
+      setup.emulator.mutate.setGameDisplayName(ids.gameId, `Space Race (${run})`);
+      await until("a pass started by the watch", () => /pass 2 \(watch/.test(output), 180_000);
+      loop.child.kill("SIGTERM");
+      expect((await loop.done).code).toBe(0);
+
+      // A rejected token: one line, exit 1, the token nowhere (the refresh reads the state's token).
+      await cli.setConfig({ "gamehost:token": { value: "rejected-token-0000", secret: true } });
+      const rejected = await runGamehost(cli, ["drift"]);
+      expect(rejected.code, `${rejected.stdout}${rejected.stderr}`).toBe(1);
+      expect(rejected.stderr.trim().split("\n")).toHaveLength(1);
+      expect(rejected.stderr).toMatch(/^gamehost drift: The token is not valid.*gamehost:token/);
+      expect(rejected.stdout + rejected.stderr).not.toContain("rejected-token-0000");
+      await cli.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined)).toEqual(
+        [],
+      );
+      cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
+
+  it("adopt writes a fleet no stack tracks as one Fleet entry, not its servers; import, preview: no changes", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    // A fleet whose stack was removed (`pulumi stack rm --force`): its servers run on, no stack's.
+    const run = "fleet-adopt";
+    const made = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+    await configure(made, {
+      ...connection(setup.emulator),
+      [`${FLEET_PROJECT}:fleet`]: {
+        value: {
+          ...fleetArgs(setup.emulator, run),
+          datacenters: { [fixtureIds(setup.emulator).datacenterId]: 2 },
+        },
+      },
+    });
+    await made.ok(["up", "--yes", "--skip-preview"]);
+    const fleetKey = String((await made.outputsJson()).fleetKey);
+    await made.ok(["stack", "rm", "--force", "--yes"]);
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    expect(live()).toHaveLength(2);
+
+    const dir = path.join(setup.root, "fleet-adopt-yaml");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      `name: fleet-adopt\nruntime: yaml\n${pluginProviderYaml()}`,
+    );
+    const cli = new CliProject(dir, setup.root);
+    await cli.configure(connection(setup.emulator));
+    const ids = fixtureIds(setup.emulator);
+    const file = path.join(setup.root, "fleet-adopt.json");
+    const adopted = await runGamehost(cli, [
+      ...["adopt", "--game", ids.gameId, "--environment", ids.environmentId],
+      ...["--tag", `run=${run}`, "--out", file],
+    ]);
+    expect(adopted.code, adopted.stderr).toBe(0);
+    expect(adopted.stdout).toContain("wrote 0 servers and 1 fleet");
+    // Before, each server was a `gamehost:index:Server` entry: two owners of one server once imported.
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({
+      resources: [
+        {
+          type: "gamehost:index:Fleet",
+          name: `fleet-${fleetKey.slice(0, 8)}`,
+          id: `${ids.gameId}/${ids.environmentId}/${fleetKey}`,
+        },
+      ],
+    });
+    const code = path.join(setup.root, "fleet-adopt.yaml");
+    await cli.ok(["import", "--file", file, "--yes", "--out", code]);
+    fs.appendFileSync(path.join(dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
+    await cli.ok(["preview", "--expect-no-changes"]);
+    await cli.ok(["state", "unprotect", "--all", "--yes"]);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
   });
 
   it("servers of a fleet that died are drift; reconcile --remediate replaces exactly those", {

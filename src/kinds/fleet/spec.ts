@@ -23,14 +23,21 @@ export const FLEET_TAG = "pulumi-gamehost/fleet";
 export const FLEET_SLOT_TAG = "pulumi-gamehost/fleet-slot";
 const RESERVED_TAGS = [IDEMPOTENCY_TAG, FLEET_TAG, FLEET_SLOT_TAG];
 
+/** Every way a rollout bound can be wrong gets the whole answer: a user who wrote "abc" may have meant a count. */
+const COUNT_OR_PERCENT =
+  'must be a count (a whole number ≥ 0, e.g. 1) or a whole percentage from "0%" to "100%" (e.g. "25%")';
+
 /** A count or a percentage of the datacenter's count, as Agones writes rollout bounds. */
 const CountOrPercent = z.union(
   [
-    z.number().int({ error: "must be a whole number" }).min(0, { error: "must be ≥ 0" }),
-    z.string().regex(/^(100|[1-9]?[0-9])%$/, { error: 'must be a whole percentage from "0%" to "100%"' }),
+    z.number().int({ error: COUNT_OR_PERCENT }).min(0, { error: COUNT_OR_PERCENT }),
+    z.string().regex(/^(100|[1-9]?[0-9])%$/, { error: COUNT_OR_PERCENT }),
   ],
-  { error: 'must be a count (e.g. 1) or a percentage (e.g. "25%")' },
+  { error: COUNT_OR_PERCENT },
 );
+
+const MAX_DATACENTER_COUNT = 1000;
+const DATACENTER_COUNT = `must be a whole number from 0 to ${MAX_DATACENTER_COUNT}`;
 
 export const Rollout = z
   .strictObject({
@@ -56,7 +63,14 @@ export const FleetSpec = z.strictObject({
     "The spec of every server, as a Server takes it without game, environment and datacenter (`runtime`, `resources`, `network`, `tags`, `lifecycle`). A change rolls out datacenter by datacenter within `rollout`.",
   ),
   datacenters: z
-    .record(z.string().min(1), z.number().int({ error: "must be a whole number" }).min(0).max(1000))
+    .record(
+      z.string().min(1),
+      z
+        .number({ error: DATACENTER_COUNT })
+        .int({ error: DATACENTER_COUNT })
+        .min(0, { error: DATACENTER_COUNT })
+        .max(MAX_DATACENTER_COUNT, { error: DATACENTER_COUNT }),
+    )
     .describe(
       "Datacenter UUID or slug (see getDatacenters) → how many servers run there (0 to 1000). A count change creates or deletes only the difference; scaling down removes servers that are not ready first, then the newest.",
     ),
