@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
-import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import {
-  configure,
-  connection,
-  FLEET_PROGRAM,
-  FLEET_PROJECT,
-  SCENARIO_TIMEOUT_MS,
-  useCliEnvironment,
-} from "./helpers";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"), () => {
   const setup = useCliEnvironment("config-in-state");
@@ -19,28 +12,12 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
       timeout: SCENARIO_TIMEOUT_MS,
     },
     async (face) => {
-      const ids = fixtureIds(setup.emulator);
-      const cli = programProject(setup.root, `config-${face}`, FLEET_PROGRAM, {
-        name: FLEET_PROJECT,
-        plugin: true,
-      });
-      await configure(cli, {
-        ...connection(setup.emulator),
-        [`${FLEET_PROJECT}:face`]: { value: face },
-        [`${FLEET_PROJECT}:fleet`]: {
-          value: {
-            gameId: ids.gameId,
-            environmentId: ids.environmentId,
-            template: {
-              tags: { run: `config-${face}` },
-              runtime: { build: ids.buildId },
-              network: { ports: { web: { protocol: "http", internalPort: 8080 } } },
-              resources: { cpu: 250, memory: 256 },
-            },
-            datacenters: { [ids.datacenterId]: 1 },
-          },
-        },
-      });
+      const fleet = fleetInputs(
+        setup.emulator,
+        { run: `config-${face}` },
+        { [fixtureIds(setup.emulator).datacenterId]: 1 },
+      );
+      const cli = await fleetProject(setup, `config-${face}`, fleet, face);
       await cli.ok(["up", "--yes", "--skip-preview"]);
       const live = () =>
         serversTagged(setup.emulator, "run", `config-${face}`).filter((s) => s.destroyed_at === undefined);

@@ -15,7 +15,14 @@ import { REPO_ROOT } from "../support/dist";
 import { liveServers } from "../support/emulator";
 import { linkNodeModules, pluginProviderYaml } from "../support/examples";
 import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { configure, connection, FLEET_PROGRAM, FLEET_PROJECT, useCliEnvironment } from "./helpers";
+import {
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  useCliEnvironment,
+  yamlProject,
+} from "./helpers";
 
 const FLEET = "gamehost:index:Fleet";
 const FLEET_TAG = "pulumi-gamehost/fleet";
@@ -35,19 +42,6 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
   // The admin faults API makes the 429s.
   const setup = useCliEnvironment("fleet-import", { admin: true });
 
-  /** A YAML project `name` with `body` after its header, configured for the emulator. */
-  async function yamlProject(name: string, body = ""): Promise<CliProject> {
-    const dir = path.join(setup.root, name);
-    fs.mkdirSync(dir);
-    fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      `name: ${name}\nruntime: yaml\n${pluginProviderYaml()}${body}`,
-    );
-    const project = new CliProject(dir, setup.root);
-    await project.configure(connection(setup.emulator));
-    return project;
-  }
-
   const fleetServers = (key: string) => liveServers(setup.emulator).filter((s) => s.tags[FLEET_TAG] === key);
 
   it("pulumi import of a fleet, then preview shows no changes; Fleet.get reads it", {
@@ -59,6 +53,7 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
 
     // A fleet made by one stack, which then lets go of it: its servers stay, tagged with its key.
     const origin = await yamlProject(
+      setup,
       "fleet-origin",
       [
         "resources:",
@@ -91,7 +86,7 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     // The import, as docs/fleets.md words it, into a project that has no fleet yet.
     const importId = `${ids.gameId}/${ids.environmentId}/${fleetKey}`;
     const args = documentedImport().replace("<gameId>/<environmentId>/<fleetKey>", importId).split(" ");
-    const adopt = await yamlProject("fleet-adopt");
+    const adopt = await yamlProject(setup, "fleet-adopt");
     const out = path.join(setup.root, "fleet-import.yaml");
     await adopt.ok([...args.slice(1), "--yes", "--out", out]);
     const name = args[3] as string;

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
-import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import {
-  configure,
-  connection,
-  FLEET_PROGRAM,
-  FLEET_PROJECT,
-  SCENARIO_TIMEOUT_MS,
-  useCliEnvironment,
-} from "./helpers";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { FLEET_PROJECT, fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const FLEET_TYPE = "pulumi-nodejs:dynamic/gamehost:Fleet";
 
@@ -18,24 +11,10 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
   it("a misspelt datacenter slug, on create and on update: one error naming it, nothing changed", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
-    const ids = fixtureIds(setup.emulator);
     const slugs = (setup.emulator.fixture.games[0]?.datacenters ?? []).map((d) => d.slug).sort();
-    const fleet = (datacenters: Record<string, number>) => ({
-      gameId: ids.gameId,
-      environmentId: ids.environmentId,
-      template: {
-        tags: { run: "misspelt" },
-        runtime: { build: ids.buildId },
-        network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-        resources: { cpu: 250, memory: 256 },
-      },
-      datacenters,
-    });
-    const cli = programProject(setup.root, "misspelt", FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-    await configure(cli, {
-      ...connection(setup.emulator),
-      [`${FLEET_PROJECT}:fleet`]: { value: fleet({ "us-east-alt": 2 }) },
-    });
+    const fleet = (datacenters: Record<string, number>) =>
+      fleetInputs(setup.emulator, { run: "misspelt" }, datacenters);
+    const cli = await fleetProject(setup, "misspelt", fleet({ "us-east-alt": 2 }));
     const live = () =>
       serversTagged(setup.emulator, "run", "misspelt").filter((s) => s.destroyed_at === undefined);
     const expectNamed = (out: string) => {
@@ -81,30 +60,14 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     "the %s face, counts and rollout bounds out of range: the preview names each and what it takes, nothing made",
     { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
-      const ids = fixtureIds(setup.emulator);
       const [atl, fra] = (setup.emulator.fixture.games[0]?.datacenters ?? []).map((d) => d.slug);
-      const cli = programProject(setup.root, `bounds-${face}`, FLEET_PROGRAM, {
-        name: FLEET_PROJECT,
-        plugin: true,
-      });
-      await configure(cli, {
-        ...connection(setup.emulator),
-        [`${FLEET_PROJECT}:face`]: { value: face },
-        [`${FLEET_PROJECT}:fleet`]: {
-          value: {
-            gameId: ids.gameId,
-            environmentId: ids.environmentId,
-            template: {
-              tags: { run: `bounds-${face}` },
-              runtime: { build: ids.buildId },
-              network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-              resources: { cpu: 250, memory: 256 },
-            },
-            datacenters: { [String(atl)]: -1, [String(fra)]: 1.5 },
-            rollout: { maxSurge: -2, maxUnavailable: "abc" },
-          },
-        },
-      });
+      const fleet = fleetInputs(
+        setup.emulator,
+        { run: `bounds-${face}` },
+        { [String(atl)]: -1, [String(fra)]: 1.5 },
+        { rollout: { maxSurge: -2, maxUnavailable: "abc" } },
+      );
+      const cli = await fleetProject(setup, `bounds-${face}`, fleet, face);
       const out = await cli.fails(["preview"]);
       const count = "must be a whole number from 0 to 1000";
       expect(out).toContain(`property datacenters.${atl} value {<nil>} has a problem: ${count} (given: -1)`);
@@ -123,25 +86,9 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
   it("the dynamic face, refresh and destroy where nothing answers: the cause and fix, no stack trace, nothing lost", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
-    const ids = fixtureIds(setup.emulator);
     const run = "unreachable";
-    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-    await configure(cli, {
-      ...connection(setup.emulator),
-      [`${FLEET_PROJECT}:fleet`]: {
-        value: {
-          gameId: ids.gameId,
-          environmentId: ids.environmentId,
-          template: {
-            tags: { run },
-            runtime: { build: ids.buildId },
-            network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-            resources: { cpu: 250, memory: 256 },
-          },
-          datacenters: { [ids.datacenterId]: 1 },
-        },
-      },
-    });
+    const fleet = fleetInputs(setup.emulator, { run }, { [fixtureIds(setup.emulator).datacenterId]: 1 });
+    const cli = await fleetProject(setup, run, fleet);
     await cli.ok(["up", "--yes", "--skip-preview"]);
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     const [server] = live();
@@ -167,22 +114,12 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
   it("a required field left out: the preview names it as required", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
-    const ids = fixtureIds(setup.emulator);
-    const cli = programProject(setup.root, "no-tags", FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-    await configure(cli, {
-      ...connection(setup.emulator),
-      [`${FLEET_PROJECT}:fleet`]: {
-        value: {
-          gameId: ids.gameId,
-          environmentId: ids.environmentId,
-          template: {
-            runtime: { build: ids.buildId },
-            network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-            resources: { cpu: 250 },
-          },
-          datacenters: { [ids.datacenterId]: 1 },
-        },
-      },
+    const fleet = fleetInputs(setup.emulator, {}, { [fixtureIds(setup.emulator).datacenterId]: 1 });
+    // Left out: the template's tags and its memory.
+    const { tags: _tags, ...template } = fleet.template;
+    const cli = await fleetProject(setup, "no-tags", {
+      ...fleet,
+      template: { ...template, resources: { cpu: 250 } },
     });
     const out = await cli.fails(["preview"]);
     expect(out).toMatch(/property template\.tags .*is required: a map \(`\{\}` for none\)/);

@@ -6,8 +6,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
+import { type Face, fixtureIds } from "../engine/helpers";
 import { liveServers, startTestEmulator } from "../support/emulator";
-import { type CliConfigEntry, type CliProject, realCli, tempRoot } from "../support/realPulumi";
+import { pluginProviderYaml } from "../support/examples";
+import { type CliConfigEntry, CliProject, programProject, realCli, tempRoot } from "../support/realPulumi";
 
 /** Generous: one CLI command is 10-20 s on the loaded machines, a scenario runs a dozen. */
 export const SCENARIO_TIMEOUT_MS = 900_000;
@@ -110,4 +112,65 @@ export async function configure(cli: CliProject, config: CliConfig, stack = "dev
     ),
     stack,
   );
+}
+
+/**
+ * A Fleet's inputs in the emulator's first game and environment, on its first build: `tags`, one UDP game port
+ * (host routing), 250 mCPU and 256 MB, and `datacenters`; `rest` adds or replaces top-level inputs (`rollout`, …).
+ */
+export function fleetInputs(
+  emulator: RunningEmulator,
+  tags: Record<string, string>,
+  datacenters: Record<string, number>,
+  rest: Record<string, unknown> = {},
+) {
+  const ids = fixtureIds(emulator);
+  return {
+    gameId: ids.gameId,
+    environmentId: ids.environmentId,
+    template: {
+      tags,
+      runtime: { build: ids.buildId },
+      network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+      resources: { cpu: 250, memory: 256 },
+    },
+    datacenters,
+    ...rest,
+  };
+}
+
+/**
+ * A project `root/<folder>` running {@link FLEET_PROGRAM} with the plugin, its stack connected to the emulator and
+ * declaring `fleet`, on `face` (else the program's default, the dynamic face).
+ */
+export async function fleetProject(
+  setup: { root: string; emulator: RunningEmulator },
+  folder: string,
+  fleet: unknown,
+  face?: Face,
+): Promise<CliProject> {
+  const cli = programProject(setup.root, folder, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+  await configure(cli, {
+    ...connection(setup.emulator),
+    ...(face ? { [`${FLEET_PROJECT}:face`]: { value: face } } : {}),
+    [`${FLEET_PROJECT}:fleet`]: { value: fleet },
+  });
+  return cli;
+}
+
+/** A YAML project `root/<name>` with the plugin and `body` after its header, its stack connected to the emulator. */
+export async function yamlProject(
+  setup: { root: string; emulator: RunningEmulator },
+  name: string,
+  body = "",
+): Promise<CliProject> {
+  const dir = path.join(setup.root, name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime: yaml\n${pluginProviderYaml()}${body}`,
+  );
+  const project = new CliProject(dir, setup.root);
+  await project.configure(connection(setup.emulator));
+  return project;
 }

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment, yamlProject } from "../cli/helpers";
 import {
   fixtureIds,
   SERVERS_KEY,
@@ -17,7 +17,6 @@ import {
   serversTagged,
 } from "../engine/helpers";
 import { userClient, wireServerBody } from "../support/emulator";
-import { pluginProviderYaml } from "../support/examples";
 import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost } from "./helpers";
 
@@ -35,17 +34,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
       await client.createServer(ids.gameId, ids.environmentId, spec("lobby eu")),
       await client.createServer(ids.gameId, ids.environmentId, spec()),
     ];
-    const dir = path.join(setup.root, "adopt-yaml");
-    fs.mkdirSync(dir);
-    fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      `name: gamehost-adopt\nruntime: yaml\n${pluginProviderYaml()}`,
-    );
-    const cli = new CliProject(dir, setup.root);
-    await cli.configure({
-      "gamehost:baseUrl": { value: setup.emulator.url },
-      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-    });
+    const cli = await yamlProject(setup, "gamehost-adopt");
     const file = path.join(setup.root, "adopt.json");
     const adopted = await runGamehost(cli, [
       "adopt",
@@ -77,7 +66,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     );
     const code = path.join(setup.root, "adopt.yaml");
     await cli.ok(["import", "--file", file, "--yes", "--out", code]);
-    fs.appendFileSync(path.join(dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
+    fs.appendFileSync(path.join(cli.dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
     await cli.ok(["preview", "--expect-no-changes"]);
     // Adopted: nothing is left to adopt.
     const again = await runGamehost(cli, [

@@ -17,18 +17,16 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import {
-  configure,
-  connection,
-  FLEET_PROGRAM,
-  FLEET_PROJECT,
+  fleetInputs,
+  fleetProject,
   SCENARIO_TIMEOUT_MS,
   useCliEnvironment,
+  yamlProject,
 } from "../cli/helpers";
 import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { liveServers } from "../support/emulator";
-import { pluginProviderYaml } from "../support/examples";
-import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { realCli, realCliTitle } from "../support/realPulumi";
 import { gamehost, runGamehost, until, upStoppedByDoubleInterrupt } from "./helpers";
 
 const FLEET_TAG = "pulumi-gamehost/fleet";
@@ -39,20 +37,10 @@ interface Exported {
   deployment: { pending_operations?: Array<{ type: string; resource: { urn: string } }> };
 }
 
-function fleetArgs(emulator: RunningEmulator, run: string) {
-  const ids = fixtureIds(emulator);
-  return {
-    gameId: ids.gameId,
-    environmentId: ids.environmentId,
-    template: {
-      tags: { role: "arena", run },
-      runtime: { build: ids.buildId },
-      network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-      resources: { cpu: 250, memory: 256 },
-    },
-    datacenters: { [ids.datacenterId]: COUNT },
-    readyTimeoutSeconds: 60,
-  };
+/** The fleet of each test: `count` servers (tagged `role: arena` and its run) in the first datacenter. */
+function fleetArgs(emulator: RunningEmulator, run: string, count = COUNT) {
+  const datacenters = { [fixtureIds(emulator).datacenterId]: count };
+  return fleetInputs(emulator, { role: "arena", run }, datacenters, { readyTimeoutSeconds: 60 });
 }
 
 describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet"), () => {
@@ -70,12 +58,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
 
   /** A fleet stack whose `up` was ended by a double Ctrl-C during the fleet's create. */
   async function interrupted(face: Face, run: string) {
-    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-    await configure(cli, {
-      ...connection(setup.emulator),
-      [`${FLEET_PROJECT}:face`]: { value: face },
-      [`${FLEET_PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
-    });
+    const cli = await fleetProject(setup, run, fleetArgs(setup.emulator, run), face);
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     const result = await upStoppedByDoubleInterrupt(
       cli,
@@ -163,16 +146,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
       const run = `fleet-strays-${face}`;
-      const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-      const args = {
-        ...fleetArgs(setup.emulator, run),
-        datacenters: { [fixtureIds(setup.emulator).datacenterId]: 2 },
-      };
-      await configure(cli, {
-        ...connection(setup.emulator),
-        [`${FLEET_PROJECT}:face`]: { value: face },
-        [`${FLEET_PROJECT}:fleet`]: { value: args },
-      });
+      const cli = await fleetProject(setup, run, fleetArgs(setup.emulator, run, 2), face);
       await cli.ok(["up", "--yes", "--skip-preview"]);
       const clean = await runGamehost(cli, ["drift"]);
       expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
@@ -230,30 +204,14 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
   }, async () => {
     // A fleet whose stack was removed (`pulumi stack rm --force`): its servers run on, no stack's.
     const run = "fleet-adopt";
-    const made = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-    await configure(made, {
-      ...connection(setup.emulator),
-      [`${FLEET_PROJECT}:fleet`]: {
-        value: {
-          ...fleetArgs(setup.emulator, run),
-          datacenters: { [fixtureIds(setup.emulator).datacenterId]: 2 },
-        },
-      },
-    });
+    const made = await fleetProject(setup, run, fleetArgs(setup.emulator, run, 2));
     await made.ok(["up", "--yes", "--skip-preview"]);
     const fleetKey = String((await made.outputsJson()).fleetKey);
     await made.ok(["stack", "rm", "--force", "--yes"]);
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     expect(live()).toHaveLength(2);
 
-    const dir = path.join(setup.root, "fleet-adopt-yaml");
-    fs.mkdirSync(dir);
-    fs.writeFileSync(
-      path.join(dir, "Pulumi.yaml"),
-      `name: fleet-adopt\nruntime: yaml\n${pluginProviderYaml()}`,
-    );
-    const cli = new CliProject(dir, setup.root);
-    await cli.configure(connection(setup.emulator));
+    const cli = await yamlProject(setup, "fleet-adopt-yaml");
     const ids = fixtureIds(setup.emulator);
     const file = path.join(setup.root, "fleet-adopt.json");
     const adopted = await runGamehost(cli, [
@@ -274,7 +232,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     });
     const code = path.join(setup.root, "fleet-adopt.yaml");
     await cli.ok(["import", "--file", file, "--yes", "--out", code]);
-    fs.appendFileSync(path.join(dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
+    fs.appendFileSync(path.join(cli.dir, "Pulumi.yaml"), fs.readFileSync(code, "utf8"));
     await cli.ok(["preview", "--expect-no-changes"]);
     await cli.ok(["state", "unprotect", "--all", "--yes"]);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
@@ -286,11 +244,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "fleet-drift";
-    const cli = programProject(setup.root, run, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
-    await configure(cli, {
-      ...connection(setup.emulator),
-      [`${FLEET_PROJECT}:fleet`]: { value: fleetArgs(setup.emulator, run) },
-    });
+    const cli = await fleetProject(setup, run, fleetArgs(setup.emulator, run));
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     await cli.ok(["up", "--yes", "--skip-preview"]);
     expect(live()).toHaveLength(COUNT);
