@@ -167,8 +167,11 @@ function argText(value, lang) {
   return [head, ...rest.map((p) => (p.startsWith("groups") ? p : snake(p)))].join(".");
 }
 
-/** The three programs of a function's Usage section. */
-function functionPrograms(name, token) {
+/**
+ * The three programs of a function's Usage section. Python calls a function with a secret result in its
+ * `_output` form: the plain form's result is a plain value, so an export of it would be stored in clear.
+ */
+function functionPrograms(name, token, secretResult) {
   const example = FUNCTION_EXAMPLES[name];
   if (!example)
     throw new Error(`docs.mjs has no Usage example for the function ${name}: add it to FUNCTION_EXAMPLES`);
@@ -206,7 +209,7 @@ function functionPrograms(name, token) {
     "import pulumi_gamehost as gamehost",
     "",
     ...lookups("python"),
-    `result = gamehost.${snake(name)}(${pyArgs.join(", ")})`,
+    `result = gamehost.${snake(name)}${secretResult ? "_output" : ""}(${pyArgs.join(", ")})`,
     `pulumi.export("${example.output}", result.${snake(example.output)})`,
   ].join("\n");
   return { ts, yaml, python };
@@ -433,7 +436,8 @@ ${importSection}${listSection}${typesSection(schema, resource.properties)}`;
 
 function functionPage(schema, token, fn) {
   const name = nameOf(token);
-  const programs = functionPrograms(name, token);
+  const secretResult = Object.values(fn.outputs?.properties ?? {}).some((p) => p.secret);
+  const programs = functionPrograms(name, token, secretResult);
   return `${HEADER}
 # ${name}
 
@@ -456,7 +460,12 @@ YAML (with the plugin, see [languages](../languages.md#yaml)):
 ${programs.yaml}
 \`\`\`
 
-Python (after \`pulumi package add\`, see [languages](../languages.md#python)):
+Python (after \`pulumi package add\`, see [languages](../languages.md#python))${
+    secretResult
+      ? `, in the \`_output\` form: the
+plain \`${snake(name)}(…)\` returns plain values, and exporting one would store the secret in the state in clear`
+      : ""
+  }:
 
 \`\`\`python check
 ${programs.python}

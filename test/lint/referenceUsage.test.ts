@@ -107,8 +107,11 @@ describe("the Usage programs of docs/reference", () => {
 
   it("Python: each compiles and calls only the SDK's functions and classes, with its argument names", () => {
     const names = new Map<string, string[]>();
-    for (const [token, fn] of Object.entries(schema.functions))
-      names.set(snake(token.split(":")[2] ?? ""), Object.keys(fn.inputs?.properties ?? {}).map(snake));
+    for (const [token, fn] of Object.entries(schema.functions)) {
+      const args = Object.keys(fn.inputs?.properties ?? {}).map(snake);
+      names.set(snake(token.split(":")[2] ?? ""), args);
+      names.set(`${snake(token.split(":")[2] ?? "")}_output`, args);
+    }
     for (const [token, r] of Object.entries(schema.resources))
       names.set(token.split(":")[2] ?? "", [...Object.keys(r.inputProperties).map(snake), "opts"]);
     for (const block of usage.filter((b) => b.lang === "python")) {
