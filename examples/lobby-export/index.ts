@@ -7,7 +7,11 @@ const config = new pulumi.Config();
 const wanted = config.require("game");
 const gameId = gamehost.getGamesOutput().apply((list) => {
   const found = list.games.find((g) => g.nameId === wanted || g.gameId === wanted);
-  if (!found) throw new Error(`No game ${wanted} among ${list.games.map((g) => g.nameId).join(", ")}`);
+  // A RunError is printed as its message alone; any other error thrown here comes with a stack trace.
+  if (!found) {
+    const names = list.games.map((g) => g.nameId).join(", ");
+    throw new pulumi.RunError(`config game: no game "${wanted}" among your games (available: ${names})`);
+  }
   return found.gameId;
 });
 

@@ -63,4 +63,27 @@ describe.skipIf(!realCli)(realCliTitle("examples/lobby-export"), () => {
     expect(await project.exported()).toEqual([]);
     project.expectNoLeak(setup.emulator.tokens.user);
   });
+
+  it("a misspelt game fails the preview naming the setting and the games, with no stack trace", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const project = copiedProject(
+      setup.root,
+      "lobby-export-misspelt",
+      path.join(REPO_ROOT, "examples", "lobby-export"),
+    );
+    await project.configure({
+      ...connection(setup.emulator),
+      "gamehost-lobby-export:game": { value: "space-rase" },
+      "gamehost-lobby-export:from": { value: FROM },
+      "gamehost-lobby-export:to": { value: TO },
+    });
+    setup.emulator.resetRequests();
+    const out = await project.fails(["preview"]);
+    expect(out).toContain('config game: no game "space-rase" among your games (available: ');
+    expect(out).toMatch(/available: [^)]*space-race/);
+    expect(out).not.toMatch(/^\s+at \S.*:\d+:\d+\)?$|<ref \*\d>|Promise \{/m);
+    expect(routesCalled(setup.emulator).filter((r) => r === ROUTES.exportHistory)).toEqual([]);
+    project.expectNoLeak(setup.emulator.tokens.user);
+  });
 });
