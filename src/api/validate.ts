@@ -18,7 +18,7 @@ export function parseWith<S extends z.ZodType>(
   const large = textLength !== undefined && textLength > FULL_CHECK_CHARS;
   const result = large ? schema.safeParse(value, STOP_AT_FIRST_PROBLEM) : schema.safeParse(value);
   if (!result.success) {
-    const { issues, total } = keptFieldIssues(result.error);
+    const { issues, total } = keptFieldIssues(result.error, schema);
     throw new GamehostValidationError(where, issues, large ? { stoppedEarly: textLength } : { total });
   }
   return result.data;
@@ -41,32 +41,73 @@ const STOP_AT_FIRST_PROBLEM = { abortEarly: true } as z.core.ParseContext<z.core
  * The first {@link MAX_KEPT_ISSUES} field issues of a zod error, and how many there are in all: a huge
  * invalid answer has an issue per bad field, and the error keeps only what a person can act on.
  */
-export function keptFieldIssues(error: z.ZodError): { issues: FieldIssue[]; total: number } {
+export function keptFieldIssues(
+  error: z.ZodError,
+  schema?: z.ZodType,
+): { issues: FieldIssue[]; total: number } {
   const issues: FieldIssue[] = [];
   let total = 0;
   for (const issue of error.issues) {
     const count = issue.code === "unrecognized_keys" ? issue.keys.length : 1;
     total += count;
     if (issues.length < MAX_KEPT_ISSUES)
-      issues.push(...fieldIssuesOf(issue).slice(0, MAX_KEPT_ISSUES - issues.length));
+      issues.push(...fieldIssuesOf(issue, schema).slice(0, MAX_KEPT_ISSUES - issues.length));
   }
   return { issues, total };
 }
 
 /** Flattens zod issues (including those of union branches) into field issues. */
 export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap(fieldIssuesOf);
+  return error.issues.flatMap((issue) => fieldIssuesOf(issue));
 }
 
-function fieldIssuesOf(issue: z.core.$ZodIssue): FieldIssue[] {
-  // Name each unknown key as a field of its own, so the path points at what to remove.
+function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType): FieldIssue[] {
+  // Name each unknown key as a field of its own, so the path points at what to remove; with the schema,
+  // say which fields there are, so a misspelt one can be corrected without the reference.
   if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => ({
-      path: formatPath([...issue.path, key]),
-      message: "is not a known field",
-    }));
+    const known = schema && knownKeysAt(schema, issue.path);
+    const message = known?.length
+      ? `is not a known field (known: ${known.join(", ")})`
+      : "is not a known field";
+    return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message }));
   }
   const params = (issue as { params?: { apiCode?: unknown } }).params;
   const apiCode = typeof params?.apiCode === "string" ? params.apiCode : undefined;
   return [{ path: formatPath(issue.path), message: issue.message, ...(apiCode ? { apiCode } : {}) }];
+}
+
+/** The wrappers whose value is checked by an inner schema: `def.innerType`, or a pipe's `def.in`. */
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
+
+/** The keys of the object schema at `path` inside `schema`, or undefined when it cannot be told (a union). */
+function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] | undefined {
+  let at = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  let index = 0;
+  for (let guard = 0; guard < 100; guard++) {
+    const inner = WRAPPERS.has(at.type)
+      ? at.innerType
+      : at.type === "pipe"
+        ? at.in
+        : at.type === "lazy"
+          ? (at.getter as () => unknown)()
+          : undefined;
+    if (inner === undefined) {
+      if (index === path.length)
+        return at.type === "object" ? Object.keys(at.shape as Record<string, unknown>) : undefined;
+      const segment = path[index++];
+      const next =
+        at.type === "object"
+          ? (at.shape as Record<PropertyKey, unknown>)[segment as PropertyKey]
+          : at.type === "array"
+            ? at.element
+            : at.type === "record"
+              ? at.valueType
+              : undefined;
+      if (next === undefined) return undefined;
+      at = (next as z.ZodType)._zod.def as typeof at;
+    } else {
+      at = (inner as z.ZodType)._zod.def as typeof at;
+    }
+  }
+  return undefined;
 }
