@@ -291,6 +291,11 @@ describe("resources over the wire", () => {
     expect((await driver.read(SERVER, "adopted", upper)).id).toBe(made.id);
     const bad = await failure(driver.read(SERVER, "adopted", made.id));
     expect(bad.message).toMatch(/must be <gameId>\/<environmentId>\/<serverId>/);
+    // Only the TypeScript face's get takes a state: the generated SDKs' get is (name, id, opts).
+    expect(bad.message).toContain("TypeScript's `gamehost.native.Server.get` may instead");
+    // Name ids where the UUIDs go: the message says which part is not one.
+    const named = await failure(driver.read(SERVER, "adopted", `space-race/prod/${made.id}`));
+    expect(named.message).toContain('not a UUID: "space-race", "prod" (getEnvironment gives');
   });
 });
 

@@ -232,7 +232,7 @@ function inputsOf(outputs: ServerOutputs): ServerInputs {
 }
 
 const IMPORT_ID_RULE =
-  "must be <gameId>/<environmentId>/<serverId> (the server's GET path needs all three), e.g. `pulumi import gamehost:index:Server match <gameId>/<environmentId>/<serverId>`; `Server.get` may instead pass the server's UUID with gameId and environmentId in its state";
+  "must be <gameId>/<environmentId>/<serverId> (the server's GET path needs all three), e.g. `pulumi import gamehost:index:Server match <gameId>/<environmentId>/<serverId>`; TypeScript's `gamehost.native.Server.get` may instead pass the server's UUID with gameId and environmentId in its state";
 
 /** The ids of an import id `<gameId>/<environmentId>/<serverId>`, canonical. */
 function parseImportId(id: string): { gameId: string; environmentId: string; serverId: string } {
