@@ -98,6 +98,13 @@ const RUN_BY: readonly RunBy[] = [
     ...(file ? { file } : {}),
     test: "test/cli/docsTesting.test.ts",
   })),
+  {
+    page: "docs/known-issues.md",
+    section: "Python: a failed data source prints a traceback before its message",
+    lang: "python",
+    file: "__main__.py",
+    test: "test/cli/pythonInvokeErrors.test.ts",
+  },
   // Run with each mistake a user makes first (the unreachable URL), on both faces.
   {
     page: "docs/real-service.md",
