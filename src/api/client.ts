@@ -679,6 +679,7 @@ export class GamehostClient {
       bodyTimeoutMs: this.#timeouts.bodyMs,
       retry: this.#retry,
       deadline: call.deadline,
+      origins: this.#origins,
       onRetry: (notice) => {
         this.stats.retries += 1;
         this.emit({ type: "retry", method, path, ...notice });

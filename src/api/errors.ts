@@ -383,13 +383,20 @@ export class GamehostNetworkError extends GamehostError {
   /** True when the request may have reached the service (sent, then no answer). */
   readonly mayHaveCommitted: boolean;
 
-  constructor(method: string, path: string, cause: unknown, mayHaveCommitted: boolean, baseUrl?: string) {
+  constructor(
+    method: string,
+    path: string,
+    cause: unknown,
+    mayHaveCommitted: boolean,
+    baseUrl?: string,
+    origins?: SettingOrigins,
+  ) {
     const code = (cause as { code?: unknown } | undefined)?.code;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const at = baseUrl ?? "the base URL";
     const fix =
       typeof code === "string" && UNREACHABLE.has(code)
-        ? `Nothing answers at ${at}: ${checkBaseUrl(undefined)}, and that the service is running.`
+        ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : typeof code === "string" && TIMED_OUT.has(code)
           ? "The service did not answer in time: retry, or raise gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)."
           : "The connection failed: retry; if it keeps failing, check the network and gamehost:baseUrl.";

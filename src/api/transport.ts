@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { GamehostNetworkError, GamehostResponseTooLargeError } from "./errors";
+import { GamehostNetworkError, GamehostResponseTooLargeError, type SettingOrigins } from "./errors";
 import {
   createRetryCallback,
   mayHaveCommitted,
@@ -107,6 +107,8 @@ export interface TransportRequest {
   /** Epoch ms by which the whole call must end: retries that cannot fit are not made. */
   deadline?: number | undefined;
   onRetry?: (notice: RetryNotice) => void;
+  /** Where the base URL was set, so that a no-answer error names that place (not Pulumi config). */
+  origins?: SettingOrigins | undefined;
 }
 
 /** An answer with its body still unread. */
@@ -168,6 +170,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
       err,
       state.mayHaveCommitted || mayHaveCommitted(err),
       req.url.origin,
+      req.origins,
     );
   }
 }

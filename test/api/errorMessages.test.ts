@@ -411,9 +411,31 @@ describe("errors that are not the service's", () => {
         (e: unknown) => e,
       )) as Error;
     expect(err.message).toMatch(
-      /^Nothing answers at http:\/\/127\.0\.0\.1:9: check gamehost:baseUrl .* GAMEHOST_BASE_URL, and that the service is running\. \[GET \/cloud\/games\/\S+: no answer, /,
+      /^Nothing answers at http:\/\/127\.0\.0\.1:9: check gamehost:baseUrl \(`pulumi config set gamehost:baseUrl <url>`\), and that the service is running\. \[GET \/cloud\/games\/\S+: no answer, /,
     );
     expect(err.message.split("\n")).toHaveLength(1);
+  });
+
+  it("a base URL where nothing answers names where it was set: a client option, the variable", async () => {
+    // A script's client (docs/client.md) is not a Pulumi program: no `pulumi config set` advice.
+    const fromOption = (await new GamehostClient({ baseUrl: "http://127.0.0.1:9", token: "t", maxRetries: 0 })
+      .listGames()
+      .catch((e: unknown) => e)) as Error;
+    expect(fromOption.message).toMatch(
+      /^Nothing answers at http:\/\/127\.0\.0\.1:9: check the client option baseUrl, and that the service is running\. \[/,
+    );
+    vi.stubEnv("GAMEHOST_BASE_URL", "http://127.0.0.1:9");
+    try {
+      const fromEnv = (await new GamehostClient({ token: "t", maxRetries: 0 })
+        .listGames()
+        .catch((e: unknown) => e)) as Error;
+      expect(fromEnv.message).toMatch(
+        /^Nothing answers at http:\/\/127\.0\.0\.1:9: check the GAMEHOST_BASE_URL environment variable, and that the service is running\. \[/,
+      );
+      expect(fromEnv.message).not.toContain("pulumi config");
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("a base URL with a path prefix the service does not have says so, once", async () => {
