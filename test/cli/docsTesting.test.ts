@@ -2,19 +2,22 @@
  * docs/testing.md's unit tests as written: the `file=` blocks of "Unit tests with `pulumi.runtime.setMocks`"
  * (the program and its Vitest file) and of "Data sources under mocks" (a Vitest file with the emulator) written
  * into a fresh project where the package, `@pulumi/pulumi` and Vitest are installed, then the section's command
- * (`npx vitest run`) run there: both files and their tests must pass.
+ * (`npx vitest run`) run there: both files and their tests must pass. "Integration tests with the Automation
+ * API": its Vitest file beside the same program, in a Pulumi project, run by its command through the real CLI
+ * (on PATH, as the Automation API finds it): the program is deployed to the test's emulator and destroyed.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DocBlock, docBlock, sectionBlocks } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
-import { CliProject, tempRoot } from "../support/realPulumi";
+import { CliProject, realCli, tempRoot } from "../support/realPulumi";
 import { runLine } from "./docCommands";
 
 const PAGE = "docs/testing.md";
 const MOCKS = "Unit tests with `pulumi.runtime.setMocks`";
 const DATA_SOURCES = "Data sources under mocks";
+const AUTOMATION = "Integration tests with the Automation API";
 
 let root: string;
 let project: CliProject;
@@ -53,3 +56,35 @@ it(`${PAGE}: the setMocks test and the data-source test pass under npx vitest ru
   expect(stdout).toMatch(/Test Files\s+2 passed \(2\)/);
   expect(stdout).toMatch(/Tests\s+2 passed \(2\)/);
 });
+
+it.skipIf(!realCli)(
+  `${PAGE}: the Automation API test deploys the program to its emulator and destroys it`,
+  {
+    timeout: 600_000,
+  },
+  async () => {
+    const dir = path.join(root, "automation");
+    fs.mkdirSync(dir);
+    linkNodeModules(dir);
+    fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "my-project", "main": "index.ts" }\n');
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: my-project\nruntime: nodejs\n");
+    const program = filesOf(MOCKS).find((b) => b.file === "index.ts");
+    const files = filesOf(AUTOMATION);
+    expect(files.map((b) => b.file)).toEqual(["stack.test.ts"]);
+    for (const block of [program, ...files] as DocBlock[])
+      fs.writeFileSync(path.join(dir, block.file as string), block.text);
+    const automation = new CliProject(dir, root);
+
+    const command = docBlock(PAGE, AUTOMATION, "sh").text.trim();
+    expect(command).toBe("npx vitest run stack.test.ts");
+    const ours = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((k) => k.startsWith("VITEST") || k === "TEST" || k === "NODE_ENV")
+        .map((k) => [k, undefined]),
+    );
+    const { stdout } = await runLine(automation, command, { ...ours, NO_COLOR: "1" });
+    expect(stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    // The stack is gone, as the test left it: nothing in the backend but what removeStack leaves.
+    expect((await automation.run(["stack", "ls", "--json"])).stdout).not.toContain('"ci"');
+  },
+);

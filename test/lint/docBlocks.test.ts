@@ -90,6 +90,8 @@ const RUN_BY: readonly RunBy[] = [
       ["Unit tests with `pulumi.runtime.setMocks`", "typescript", "index.test.ts"],
       ["Unit tests with `pulumi.runtime.setMocks`", "sh", undefined],
       ["Data sources under mocks", "typescript", "dataSources.test.ts"],
+      ["Integration tests with the Automation API", "typescript", "stack.test.ts"],
+      ["Integration tests with the Automation API", "sh", undefined],
     ] as const
   ).map(([section, lang, file]) => ({
     page: "docs/testing.md",
