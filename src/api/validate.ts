@@ -18,7 +18,7 @@ export function parseWith<S extends z.ZodType>(
   const large = textLength !== undefined && textLength > FULL_CHECK_CHARS;
   const result = large ? schema.safeParse(value, STOP_AT_FIRST_PROBLEM) : schema.safeParse(value);
   if (!result.success) {
-    const { issues, total } = keptFieldIssues(result.error, schema);
+    const { issues, total } = keptFieldIssues(result.error, schema, value);
     throw new GamehostValidationError(where, issues, large ? { stoppedEarly: textLength } : { total });
   }
   return result.data;
@@ -44,6 +44,7 @@ const STOP_AT_FIRST_PROBLEM = { abortEarly: true } as z.core.ParseContext<z.core
 export function keptFieldIssues(
   error: z.ZodError,
   schema?: z.ZodType,
+  value?: unknown,
 ): { issues: FieldIssue[]; total: number } {
   const issues: FieldIssue[] = [];
   let total = 0;
@@ -51,7 +52,7 @@ export function keptFieldIssues(
     const count = issue.code === "unrecognized_keys" ? issue.keys.length : 1;
     total += count;
     if (issues.length < MAX_KEPT_ISSUES)
-      issues.push(...fieldIssuesOf(issue, schema).slice(0, MAX_KEPT_ISSUES - issues.length));
+      issues.push(...fieldIssuesOf(issue, schema, value).slice(0, MAX_KEPT_ISSUES - issues.length));
   }
   return { issues, total };
 }
@@ -61,7 +62,7 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
   return error.issues.flatMap((issue) => fieldIssuesOf(issue));
 }
 
-function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType): FieldIssue[] {
+function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType, value?: unknown): FieldIssue[] {
   // Name each unknown key as a field of its own, so the path points at what to remove; with the schema,
   // say which fields there are, so a misspelt one can be corrected without the reference.
   if (issue.code === "unrecognized_keys") {
@@ -73,7 +74,16 @@ function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType): FieldIssue[
   }
   const params = (issue as { params?: { apiCode?: unknown } }).params;
   const apiCode = typeof params?.apiCode === "string" ? params.apiCode : undefined;
-  return [{ path: formatPath(issue.path), message: issue.message, ...(apiCode ? { apiCode } : {}) }];
+  // A field left out (`groups[0].groupId` of an empty list) is missing, not malformed: a schema's own
+  // message ("must be a UUID") alone read as if a wrong value had been given.
+  const missing =
+    value !== undefined && issue.code === "invalid_type" && valueAt(value, issue.path) === undefined;
+  const message = !missing
+    ? issue.message
+    : issue.message.startsWith("Invalid input")
+      ? "is required"
+      : `is required: it ${issue.message}`;
+  return [{ path: formatPath(issue.path), message, ...(apiCode ? { apiCode } : {}) }];
 }
 
 /** The wrappers whose value is checked by an inner schema: `def.innerType`, or a pipe's `def.in`. */
@@ -110,4 +120,14 @@ function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): strin
     }
   }
   return undefined;
+}
+
+/** The value at `path` inside `value`, or undefined when a step is missing. */
+function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let at = value;
+  for (const segment of path) {
+    if (typeof at !== "object" || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[segment];
+  }
+  return at;
 }

@@ -87,7 +87,7 @@ describe("a validation error", () => {
     expect(error).toBeInstanceOf(GamehostValidationError);
     const e = error as GamehostValidationError;
     expect(e.message).toMatch(
-      /^Invalid response of GET \/cloud\/games: games\.0\.developer: Invalid input: .*; …and 9,995 more$/,
+      /^Invalid response of GET \/cloud\/games: games\.0\.developer: is required; .*; …and 9,995 more$/,
     );
     expect(e.issueCount).toBe(10_000);
     expect(e.issues).toHaveLength(MAX_KEPT_ISSUES);

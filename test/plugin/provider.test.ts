@@ -341,6 +341,11 @@ describe("invoke", () => {
     );
     // What is allowed, so a misspelt argument (YAML's invokes are not type-checked) can be corrected.
     expect(error.message).toContain("extra: is not a known field (known: gameId)");
+    // A missing one (`games.groups[0].groupId` where a cloud token sees no group) is missing, not malformed.
+    const missing = await failure(driver.invoke("gamehost:index:getGroupBilling", {}));
+    expect(missing.message).toMatch(
+      /^Invalid arguments of getGroupBilling: groupId: is required: it must be a UUID/,
+    );
     expect(error.message).not.toContain("\n");
     expect(emulator.requests).toEqual([]);
   });
