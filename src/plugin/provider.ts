@@ -23,7 +23,7 @@ import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
 import { keepSecrecy, markSecret, type PropertyMap, reveal } from "./propertyValues";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
-import { functionOf, type ResourceEntry, resourceOf } from "./registry";
+import { FUNCTION_ENTRIES, functionOf, RESOURCES, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
 import { withoutSecretGivens } from "./secretGivens";
 import { fromStruct, toStruct } from "./structs";
@@ -135,7 +135,10 @@ export class GamehostProvider {
 
   private entryOf(type: string): ResourceEntry {
     const entry = resourceOf(type);
-    if (!entry) throw new Error(`the gamehost provider has no resource type ${JSON.stringify(type)}`);
+    if (!entry)
+      throw new Error(
+        `the gamehost provider has no resource type ${JSON.stringify(type)} (its types: ${RESOURCES.map((r) => r.token).join(", ")})`,
+      );
     return entry;
   }
 
@@ -426,7 +429,10 @@ export class GamehostProvider {
     void this.answer(callback, async () => {
       const req = call.request;
       const entry = functionOf(req.getTok());
-      if (!entry) throw new Error(`the gamehost provider has no function ${JSON.stringify(req.getTok())}`);
+      if (!entry)
+        throw new Error(
+          `the gamehost provider has no function ${JSON.stringify(req.getTok())} (its functions: ${FUNCTION_ENTRIES.map((f) => f.token).join(", ")})`,
+        );
       const { definition } = entry;
       const res = new provproto.InvokeResponse();
       // Bad arguments fail the invoke as one error naming each (INVALID_ARGUMENT), as the dynamic face

@@ -293,6 +293,15 @@ describe("resources over the wire", () => {
     expect(bad.message).toMatch(/must be <gameId>\/<environmentId>\/<serverId>/);
     // Only the TypeScript face's get takes a state: the generated SDKs' get is (name, id, opts).
     expect(bad.message).toContain("TypeScript's `gamehost.native.Server.get` may instead");
+    // A misspelt type (`pulumi import gamehost:index:Sever …`) or function: the message lists the right ones.
+    const type = await failure(driver.read("gamehost:index:Sever", "adopted", made.id));
+    expect(type.message).toMatch(
+      /no resource type "gamehost:index:Sever" \(its types: .*gamehost:index:Server\b/,
+    );
+    const fn = await failure(driver.invoke("gamehost:index:getGme", {}));
+    expect(fn.message).toMatch(
+      /no function "gamehost:index:getGme" \(its functions: .*gamehost:index:getGame\b/,
+    );
     // Name ids where the UUIDs go: the message says which part is not one.
     const named = await failure(driver.read(SERVER, "adopted", `space-race/prod/${made.id}`));
     expect(named.message).toContain('not a UUID: "space-race", "prod" (getEnvironment gives');
