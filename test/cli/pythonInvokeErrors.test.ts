@@ -45,6 +45,18 @@ describe.skipIf(!realCli)(realCliTitle(`${PAGE}, ${SECTION}`), () => {
     expect(plain).toContain("Traceback (most recent call last)");
     expect(plain).toMatch(/Exception: invoke of gamehost:index:getEnvironment failed: .*gamehost:token/);
 
+    // The page's other case: the same program without a required input fails in the generated SDK.
+    await project.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
+    const withoutDatacenter = docBlock("docs/languages.md", "Python", "python").text.replace(
+      /^\s*datacenter=.*\n/m,
+      "",
+    );
+    fs.writeFileSync(path.join(dir, "__main__.py"), withoutDatacenter);
+    expect(await project.fails(["preview"], env)).toContain(
+      "TypeError: Missing required property 'datacenter'",
+    );
+    await project.setConfig({ "gamehost:token": { value: WRONG_TOKEN, secret: true } });
+
     fs.writeFileSync(path.join(dir, "__main__.py"), docBlock(PAGE, SECTION, "python").text);
     const caught = await project.fails(["preview"], env);
     expect(caught).toMatch(/error: invoke of gamehost:index:getEnvironment failed: .*gamehost:token/);
