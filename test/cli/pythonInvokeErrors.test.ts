@@ -3,7 +3,8 @@
  * real `pulumi` CLI and its Python host against the emulator, with a rejected token (the user's first
  * mistakes include it): the Python program of docs/languages.md as written fails with a Python traceback
  * and the provider's message last (what the page says happens), and the page's own program fails with the
- * message alone; with the right token it runs. Neither prints the token.
+ * message alone; with the right token it runs. The page's other case, the program without a required input,
+ * fails in the generated SDK with the property's name. Nothing prints a token.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
