@@ -258,16 +258,17 @@ async function scopeOf(values: ParsedValues): Promise<Scope> {
   };
 }
 
-/** "3 servers", or "3 servers and 1 fleet" when the file adopts fleets whole (entries of `fleetType`). */
-function written(resources: ReadonlyArray<{ type: string }>, fleetType: string): string {
-  const fleets = resources.filter((r) => r.type === fleetType).length;
+/** "3 servers", or "3 servers and 1 fleet" when the file adopts fleets whole (entries of a Fleet type). */
+function written(resources: ReadonlyArray<{ type: string }>, isFleetType: (type: string) => boolean): string {
+  const fleets = resources.filter((r) => isFleetType(r.type)).length;
   const alone = servers(resources.length - fleets);
   return fleets === 0 ? alone : `${alone} and ${fleets} ${fleets === 1 ? "fleet" : "fleets"}`;
 }
 
 async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
   const scope = await scopeOf(values);
-  const { FLEET_IMPORT_TYPE, importFile, untracked } = await import("./adopt");
+  const { importFile, untracked } = await import("./adopt");
+  const { isFleetType } = await import("./state");
   const { openStack } = await import("./workspace");
   const { stackClient } = await import("./connection");
   const stack = await openStack(target(values));
@@ -281,7 +282,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
     out(
       values.json
         ? JSON.stringify(summary)
-        : `wrote ${written(file.resources, FLEET_IMPORT_TYPE)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
+        : `wrote ${written(file.resources, isFleetType)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
     );
   } else {
     out(values.json ? JSON.stringify(file) : text.trimEnd());
