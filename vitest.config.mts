@@ -33,6 +33,7 @@ const unit = [
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",
   "test/reconcile/unknownStack.test.ts",
+  "test/reconcile/importFile.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",

@@ -8,28 +8,28 @@ import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { FLEET_TAG } from "../kinds/fleet/spec";
 import { findStrays, type Stray, trackedByStacks } from "./drift";
+import { FLEET_TYPES, SERVER_TYPES } from "./state";
 
-/** The plugin's type token: `pulumi import` needs a provider that can import (the dynamic host cannot). */
-export const IMPORT_TYPE = "gamehost:index:Server";
-/** The plugin's Fleet: a fleet's servers are adopted whole, as the fleet (docs/fleets.md, import). */
-export const FLEET_IMPORT_TYPE = "gamehost:index:Fleet";
-
-/** One entry of a `pulumi import --file` file. */
+/** One entry of a `pulumi import --file` file: the plugin's Server, or its Fleet (docs/fleets.md, import). */
 export interface ImportEntry {
-  type: typeof IMPORT_TYPE | typeof FLEET_IMPORT_TYPE;
+  type: typeof SERVER_TYPES.plugin | typeof FLEET_TYPES.plugin;
   name: string;
   id: string;
 }
 
-/** A resource name from a tag value or the id: letters, digits, `-` and `_`, unique in the file. */
-function nameOf(stray: Stray, nameTag: string, taken: Set<string>): string {
-  const raw = stray.tags[nameTag] ?? `server-${stray.serverId.slice(0, 8)}`;
-  const base =
-    raw.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || `server-${stray.serverId.slice(0, 8)}`;
+/** `base`, or `base-2`, `base-3`… if taken: resource names are unique in the file. */
+function uniqueName(base: string, taken: Set<string>): string {
   let name = base;
   for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
   taken.add(name);
   return name;
+}
+
+/** A server's resource name from a tag value or the id: letters, digits, `-` and `_`. */
+function serverNameOf(stray: Stray, nameTag: string): string {
+  const fromId = `server-${stray.serverId.slice(0, 8)}`;
+  const raw = stray.tags[nameTag] ?? fromId;
+  return raw.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "") || fromId;
 }
 
 /**
@@ -44,8 +44,8 @@ export function importFile(strays: readonly Stray[], nameTag: string): { resourc
     const fleetKey = s.tags[FLEET_TAG];
     if (fleetKey === undefined) {
       resources.push({
-        type: IMPORT_TYPE,
-        name: nameOf(s, nameTag, taken),
+        type: SERVER_TYPES.plugin,
+        name: uniqueName(serverNameOf(s, nameTag), taken),
         id: `${s.gameId}/${s.environmentId}/${s.serverId}`,
       });
       continue;
@@ -53,10 +53,11 @@ export function importFile(strays: readonly Stray[], nameTag: string): { resourc
     const id = `${s.gameId}/${s.environmentId}/${fleetKey}`;
     if (fleets.has(id)) continue;
     fleets.add(id);
-    let name = `fleet-${fleetKey.slice(0, 8)}`;
-    for (let i = 2; taken.has(name); i++) name = `fleet-${fleetKey.slice(0, 8)}-${i}`;
-    taken.add(name);
-    resources.push({ type: FLEET_IMPORT_TYPE, name, id });
+    resources.push({
+      type: FLEET_TYPES.plugin,
+      name: uniqueName(`fleet-${fleetKey.slice(0, 8)}`, taken),
+      id,
+    });
   }
   return { resources };
 }

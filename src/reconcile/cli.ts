@@ -106,6 +106,9 @@ Then \`pulumi import --file FILE --out code\` adopts them and writes the code th
 ${SCOPE}
   --out FILE        where to write the file (default: stdout)
   --name-tag KEY    the tag holding a server's resource name (default: name)
+  --other-stack NAME  a stack whose servers are not offered (repeatable; as drift's): another stack with
+                    servers in this environment, another project's as org/project/stack. Adopted, its
+                    servers would have two owners.
 
 Exit codes: 0 written, 1 error, 2 usage.
 
@@ -258,21 +261,23 @@ async function scopeOf(values: ParsedValues): Promise<Scope> {
   };
 }
 
-/** "3 servers", or "3 servers and 1 fleet" when the file adopts fleets whole (entries of `fleetType`). */
-function written(resources: ReadonlyArray<{ type: string }>, fleetType: string): string {
-  const fleets = resources.filter((r) => r.type === fleetType).length;
+/** "3 servers", or "3 servers and 1 fleet" when the file adopts fleets whole (entries of a Fleet type). */
+function written(resources: ReadonlyArray<{ type: string }>, isFleetType: (type: string) => boolean): string {
+  const fleets = resources.filter((r) => isFleetType(r.type)).length;
   const alone = servers(resources.length - fleets);
   return fleets === 0 ? alone : `${alone} and ${fleets} ${fleets === 1 ? "fleet" : "fleets"}`;
 }
 
 async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
   const scope = await scopeOf(values);
-  const { FLEET_IMPORT_TYPE, importFile, untracked } = await import("./adopt");
+  const { importFile, untracked } = await import("./adopt");
+  const { isFleetType } = await import("./state");
   const { openStack } = await import("./workspace");
   const { stackClient } = await import("./connection");
   const stack = await openStack(target(values));
+  const others = await otherStacks(values);
   const client = await stackClient(stack);
-  const strays = await untracked(client, [stack], scope, false);
+  const strays = await untracked(client, [stack, ...others], scope, false);
   const file = importFile(strays, values["name-tag"] ?? "name");
   const text = `${JSON.stringify(file, null, 2)}\n`;
   if (values.out) {
@@ -281,7 +286,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
     out(
       values.json
         ? JSON.stringify(summary)
-        : `wrote ${written(file.resources, FLEET_IMPORT_TYPE)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
+        : `wrote ${written(file.resources, isFleetType)} to ${values.out}: run \`pulumi import --file ${values.out}\``,
     );
   } else {
     out(values.json ? JSON.stringify(file) : text.trimEnd());
@@ -324,7 +329,7 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
   return strays.length > 0 && !deleting ? EXIT.drift : EXIT.ok;
 }
 
-/** The stacks named by --other-stack (drift, reconcile): another project's in full, as org/project/stack. */
+/** The stacks named by --other-stack (drift, reconcile, adopt): another project's in full, as org/project/stack. */
 async function otherStacks(values: ParsedValues) {
   const { openStack } = await import("./workspace");
   const others = [];
@@ -341,15 +346,27 @@ function target(values: ParsedValues): { cwd: string; stack: string | undefined 
 }
 
 /** What `parseArgs` makes of {@link OPTIONS}: one list of the options, their types derived from it. */
-type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+type ArgsConfig = { args: string[]; options: typeof OPTIONS; allowPositionals: true; tokens: true };
+type ParsedArgs = ReturnType<typeof parseArgs<ArgsConfig>>;
 type ParsedValues = ParsedArgs["values"];
+type Option = keyof typeof OPTIONS;
 
-const COMMANDS: Record<string, (values: ParsedValues, out: Print) => Promise<number>> = {
-  drift: runDrift,
-  repair: runRepair,
-  reconcile: runReconcile,
-  adopt: runAdopt,
-  sweep: runSweep,
+/** Options of every command (COMMON). */
+const EVERY_COMMAND: readonly Option[] = ["cwd", "stack", "json", "help"];
+
+/**
+ * Each command and the options it takes beside {@link EVERY_COMMAND}, as its help lists them. Another
+ * command's option is a usage error: ignored, `adopt --other-stack` would offer that stack's servers.
+ */
+const COMMANDS: Record<
+  string,
+  { run: (values: ParsedValues, out: Print) => Promise<number>; options: readonly Option[] }
+> = {
+  drift: { run: runDrift, options: ["other-stack"] },
+  repair: { run: runRepair, options: ["dry-run"] },
+  reconcile: { run: runReconcile, options: ["once", "interval", "remediate", "other-stack"] },
+  adopt: { run: runAdopt, options: ["game", "environment", "tag", "out", "name-tag", "other-stack"] },
+  sweep: { run: runSweep, options: ["game", "environment", "tag", "delete", "yes"] },
 };
 
 /** Runs `gamehost` with `argv` (without node and the script); returns the exit code. */
@@ -360,7 +377,13 @@ export async function main(
 ): Promise<number> {
   let parsed: ParsedArgs;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    // Strict (the default): an unknown option or a missing value is a usage error.
+    parsed = parseArgs<ArgsConfig>({
+      args: [...argv],
+      options: OPTIONS,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (error) {
     err(`gamehost: ${error instanceof Error ? error.message : String(error)} (see gamehost --help)`);
     return EXIT.usage;
@@ -371,8 +394,8 @@ export async function main(
     (values.help ? out : err)(HELP.main ?? "");
     return values.help ? EXIT.ok : EXIT.usage;
   }
-  const run = COMMANDS[command];
-  if (!run) {
+  const entry = COMMANDS[command];
+  if (!entry) {
     err(
       `gamehost: unknown command ${JSON.stringify(command)} (commands: ${Object.keys(COMMANDS).join(", ")})`,
     );
@@ -382,6 +405,14 @@ export async function main(
     out(HELP[command] ?? "");
     return EXIT.ok;
   }
+  const taken: readonly string[] = [...EVERY_COMMAND, ...entry.options];
+  const foreign = parsed.tokens.find((t) => t.kind === "option" && !taken.includes(t.name));
+  if (foreign?.kind === "option") {
+    err(
+      `gamehost ${command}: ${foreign.rawName} is not an option of ${command} (see gamehost ${command} --help)`,
+    );
+    return EXIT.usage;
+  }
   if (extra.length > 0) {
     err(
       `gamehost ${command}: unexpected argument ${JSON.stringify(extra[0])} (see gamehost ${command} --help)`,
@@ -389,7 +420,7 @@ export async function main(
     return EXIT.usage;
   }
   try {
-    return await run(values, out);
+    return await entry.run(values, out);
   } catch (error) {
     // A bad flag value is the command line's fault, as an unknown flag is: exit 2, before anything ran.
     if (error instanceof UsageError) {

@@ -4,15 +4,20 @@
  */
 import { z } from "zod";
 
-/** Type tokens of a Server on each face: the dynamic resource, and the plugin's. */
-export const SERVER_TYPES = ["pulumi-nodejs:dynamic/gamehost:Server", "gamehost:index:Server"] as const;
+/**
+ * A kind's type tokens on each face: the plugin's (`gamehost:index:<name>`; `pulumi import` needs it, the dynamic
+ * host cannot import) and the dynamic resource's.
+ */
+const typesOf = <Name extends string>(name: Name) =>
+  ({ plugin: `gamehost:index:${name}`, dynamic: `pulumi-nodejs:dynamic/gamehost:${name}` }) as const;
 
-export const isServerType = (type: string): boolean => (SERVER_TYPES as readonly string[]).includes(type);
+export const SERVER_TYPES = typesOf("Server");
+export const FLEET_TYPES = typesOf("Fleet");
 
-/** Type tokens of a Fleet on each face. */
-export const FLEET_TYPES = ["pulumi-nodejs:dynamic/gamehost:Fleet", "gamehost:index:Fleet"] as const;
-
-export const isFleetType = (type: string): boolean => (FLEET_TYPES as readonly string[]).includes(type);
+const isOf = (types: { plugin: string; dynamic: string }) => (type: string) =>
+  type === types.plugin || type === types.dynamic;
+export const isServerType: (type: string) => boolean = isOf(SERVER_TYPES);
+export const isFleetType: (type: string) => boolean = isOf(FLEET_TYPES);
 
 /** One resource of the state (the fields the commands use; the rest is kept as it is). */
 export const StateResource = z.looseObject({

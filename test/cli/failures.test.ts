@@ -1,7 +1,10 @@
 /**
  * Every failure kind of docs/troubleshooting.md through the real `pulumi` CLI, on both faces: what the
- * CLI prints says the cause and the fix in a few lines, with no stack trace and the token nowhere.
- * One project per face and program; each case changes the config and runs `up` once.
+ * CLI prints says the cause and the fix in a few lines, in the same words on both faces, with no stack trace
+ * and the token nowhere; and what the failure leaves. One project per face and program; each case changes
+ * the config and runs `up` once. A failure before the create makes nothing (and one met before any call sends
+ * nothing); a server that is never ready stays in the state with its init errors, and the next `up` is an
+ * update that finishes waiting.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -10,16 +13,25 @@ import type { FaultSpec, RunningEmulator } from "../../src/emulator";
 import {
   FACES,
   type Face,
+  ROUTES,
   SERVERS_KEY,
   SERVERS_PROGRAM,
   SERVERS_PROJECT,
   serverArgs,
+  TYPES,
 } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
-import { startTestEmulator } from "../support/emulator";
+import { liveServers, startTestEmulator } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
-import { CliProject, programProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { type CliConfig, configure } from "./helpers";
+import {
+  type CliConfigEntry,
+  CliProject,
+  programProject,
+  realCli,
+  realCliTitle,
+  tempRoot,
+} from "../support/realPulumi";
+import { configure } from "./helpers";
 
 const REJECTED_TOKEN = "emu_not_a_token_4f1c";
 
@@ -46,7 +58,11 @@ function expectReadable(output: string, cause: string, fix: string): string {
 interface Failure {
   name: string;
   /** Config over the face's working config. */
-  config?: CliConfig;
+  config?: Record<string, CliConfigEntry>;
+  /** Config keys removed for this case. */
+  removed?: string[];
+  /** Met before any call (check, configuration): no request reaches the service. */
+  beforeAnyCall?: boolean;
   web?: Record<string, unknown>;
   placement?: "never";
   fault?: FaultSpec;
@@ -77,16 +93,25 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       fix: "`pulumi config set --secret gamehost:token <token>`",
     },
     {
+      name: "a missing token",
+      removed: ["gamehost:token"],
+      beforeAnyCall: true,
+      cause: "is not set",
+      fix: "`pulumi config set --secret gamehost:token <value>` or set the GAMEHOST_TOKEN environment variable",
+    },
+    {
       name: "a base URL where nothing answers",
       config: { "gamehost:baseUrl": { value: "http://127.0.0.1:9" } },
+      beforeAnyCall: true,
       cause: "Nothing answers at http://127.0.0.1:9",
       fix: "`pulumi config set gamehost:baseUrl <url>`",
     },
     {
       name: "bad input",
       web: { runtime: { build: "latest" } },
+      beforeAnyCall: true,
       // The engine shows a nested property's value as `{<nil>}`; the plugin's reason gives the value, a string
-      // quoted (a number's `(given: -1)`: test/engine/errorText.test.ts). The dynamic provider host gets secrets
+      // quoted (a number's `(given: -1)`: test/provider/checkGiven.test.ts). The dynamic provider host gets secrets
       // as plain values, so it quotes no string (it may be a secret).
       cause: (face) =>
         `resource 'web': property runtime.build value {<nil>} has a problem: must be a UUID (e.g. 3f2b8a4e-5c1d-4e6f-9a7b-0c1d2e3f4a5b)${face === "plugin" ? ' (given: "latest")' : "\n"}`,
@@ -106,7 +131,8 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       fix: "lower the request rate",
     },
     {
-      // The engine prints a partial create's reasons alone: the one reason is the whole message.
+      // The engine prints a partial create's reasons alone: the one reason is the whole message. Last: it
+      // leaves its server in the state, which the test then heals.
       name: "a server that is never ready",
       placement: "never",
       cause: "was not ready after",
@@ -115,36 +141,29 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
   ];
 
   describe.each(FACES)("the %s face", (face) => {
-    it("each failure of a Server: cause and fix in a few lines, no stack trace, no token", {
+    it("each failure of a Server: cause and fix in a few lines, no stack trace, no token; what it leaves", {
       timeout: 900_000,
     }, async () => {
       const cli = programProject(root, `servers-${face}`, SERVERS_PROGRAM, {
         name: SERVERS_PROJECT,
         plugin: true,
       });
-      const base: CliConfig = {
+      const base: Record<string, CliConfigEntry> = {
         "gamehost:baseUrl": { value: emulator.url },
         "gamehost:token": { value: emulator.tokens.user, secret: true },
         [`${SERVERS_PROJECT}:face`]: { value: face },
       };
+      const serverType = TYPES[face].server;
+      const recordedServers = async () => (await cli.exported()).filter((r) => r.type === serverType);
       await configure(cli, base);
       for (const failure of failures()) {
-        for (const [key, entry] of Object.entries({ ...base, ...failure.config })) {
-          await cli.ok([
-            "config",
-            "set",
-            ...(entry.secret ? ["--secret"] : []),
-            "--",
-            key,
-            String(entry.value),
-          ]);
-        }
-        const web = serverArgs(emulator, {
-          tags: { case: failure.name.replace(/\W/g, "-") },
-          readyTimeoutSeconds: 1,
-          ...failure.web,
-        });
+        await cli.setConfig({ ...base, ...failure.config });
+        for (const key of failure.removed ?? []) await cli.ok(["config", "rm", "--", key]);
+        const tag = `${face}-${failure.name.replace(/\W/g, "-")}`;
+        const web = serverArgs(emulator, { tags: { case: tag }, readyTimeoutSeconds: 1, ...failure.web });
         await cli.ok(["config", "set", "--", SERVERS_KEY, JSON.stringify({ web })]);
+        const liveBefore = liveServers(emulator).length;
+        emulator.resetRequests();
         if (failure.fault) emulator.faults.inject(failure.fault);
         if (failure.placement) emulator.setPlacement(failure.placement);
         let output: string;
@@ -156,18 +175,50 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
         }
         const cause = typeof failure.cause === "function" ? failure.cause(face) : failure.cause;
         printed[face][failure.name] = expectReadable(output, cause, failure.fix);
+        if (failure.beforeAnyCall)
+          expect(
+            emulator.requests.map((r) => r.route),
+            failure.name,
+          ).toEqual([]);
+        if (failure.placement === undefined) {
+          // Nothing made, nothing recorded.
+          expect(liveServers(emulator), failure.name).toHaveLength(liveBefore);
+          expect(await recordedServers(), failure.name).toEqual([]);
+          continue;
+        }
+        // A partial create: the one server made is in the state with its init errors, and the failure names it.
+        const made = emulator.servers().filter((s) => s.tags.case === tag);
+        expect(made).toHaveLength(1);
+        expect(made[0]?.started_at).toBeUndefined();
+        const id = made[0]?.id ?? "";
+        expect(output).toContain(id);
+        const [recorded] = await recordedServers();
+        expect(recorded?.id).toBe(id);
+        expect((recorded as { initErrors?: string[] } | undefined)?.initErrors?.length).toBeGreaterThan(0);
       }
-      for (const [key, entry] of Object.entries(base)) {
-        await cli.ok([
-          "config",
-          "set",
-          ...(entry.secret ? ["--secret"] : []),
-          "--",
-          key,
-          String(entry.value),
-        ]);
-      }
-      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+
+      // The working config back: the next up finishes the never-ready server's wait, an update that creates none.
+      await cli.setConfig(base);
+      const [partial] = await recordedServers();
+      emulator.resetRequests();
+      const healed = await cli.stepsOf(["up", "--yes", "--skip-preview"], [serverType]);
+      expect(healed).toEqual([["update", "web"]]);
+      expect(emulator.requests.map((r) => r.route)).not.toContain(ROUTES.createServer);
+      const [recorded] = await recordedServers();
+      expect(recorded?.id).toBe(partial?.id);
+      expect((recorded as { initErrors?: string[] } | undefined)?.initErrors).toBeUndefined();
+      const server = emulator.servers().find((s) => s.id === partial?.id);
+      expect(server?.started_at).toBeDefined();
+      const port = server?.network.ports.web;
+      expect((await cli.outputsJson()).endpoints).toEqual({
+        web: { web: `${port?.public_hostname}:${port?.public_port}` },
+      });
+
+      expect(await cli.stepsOf(["destroy", "--yes", "--skip-preview"], [serverType])).toEqual([
+        ["delete", "web"],
+      ]);
+      expect(emulator.servers().find((s) => s.id === partial?.id)?.destroyed_at).toBeDefined();
+      expect(await recordedServers()).toEqual([]);
       cli.expectNoLeak(emulator.tokens.user);
       cli.expectNoLeak(REJECTED_TOKEN);
     });
@@ -214,6 +265,29 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
     expect(row).toContain("adoptServerId");
     expect(emulator.servers().filter((s) => s.id.startsWith("3f2b8a4e"))).toEqual([]);
     cli.expectNoLeak(emulator.tokens.user);
+  });
+
+  it("both faces say the same words", () => {
+    // The resource's own error: the CLI prints the stack's `update failed` before or after it. Types, ids and
+    // instants differ between faces and runs; the words must not. Bad input differs on purpose: the dynamic
+    // host gets secrets as plain values, so it quotes no given string.
+    const resourceError = (diag: string) =>
+      diag.split(/\n(?= {2}\S)/).find((block) => block.includes(" (web):")) ?? diag;
+    const words = (texts: Record<string, string>, face: Face) =>
+      Object.fromEntries(
+        Object.entries(texts)
+          .filter(([name]) => name !== "bad input")
+          .map(([name, text]) => [
+            name,
+            resourceError(text)
+              .trimEnd()
+              .replaceAll(TYPES[face].server, "<type>")
+              .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<uuid>")
+              .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<instant>"),
+          ]),
+      );
+    expect(Object.keys(printed.dynamic).sort()).toEqual(Object.keys(printed.plugin).sort());
+    expect(words(printed.plugin, "plugin")).toEqual(words(printed.dynamic, "dynamic"));
   });
 
   afterAll(() => {

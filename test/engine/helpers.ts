@@ -143,19 +143,6 @@ export function quickstartConfig(emulator: RunningEmulator): Record<string, Conf
   };
 }
 
-/**
- * What the quickstart's data sources read, sorted: getEnvironment (the game list, then the game),
- * getDatacenters, getBuilds, getGames and getGame. Nothing else runs in a preview or a no-change up.
- */
-export const QUICKSTART_READS = [
-  ROUTES.games,
-  ROUTES.games,
-  ROUTES.game,
-  ROUTES.game,
-  ROUTES.listBuilds,
-  ROUTES.listDatacenters,
-].sort();
-
 /** A plain-JSON `ServerArgs` for the servers program: one HTTP port behind game guard, small resources. */
 export type ServerArgsJson = { [key: string]: JsonValue };
 

@@ -147,7 +147,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     expect(live()).toEqual([]);
   });
 
-  it("sweep and drift list the servers of another project's stack unless it is named as org/project/stack", {
+  it("sweep, drift and adopt list the servers of another project's stack unless it is named as org/project/stack", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "sweep-projects";
@@ -204,6 +204,14 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     };
     expect(await drift([])).toEqual({ code: 3, strays: [theirId] });
     expect(await drift(["--other-stack", `organization/${other}/prod`])).toEqual({ code: 0, strays: [] });
+    // adopt offers it for import unless that stack is named with --other-stack: imported, it would have two owners.
+    const offered = async (extra: string[]) => {
+      const adopted = await runGamehost(mine, ["adopt", ...scope, "--stack", "prod", ...extra, "--json"]);
+      const file = JSON.parse(adopted.stdout) as { resources: Array<{ id: string }> };
+      return { code: adopted.code, ids: file.resources.map((r) => r.id.split("/").pop()) };
+    };
+    expect(await offered([])).toEqual({ code: 0, ids: [theirId] });
+    expect(await offered(["--other-stack", `organization/${other}/prod`])).toEqual({ code: 0, ids: [] });
     // So does a pass of reconcile (its drift gate).
     const pass = await runGamehost(mine, [
       "reconcile",

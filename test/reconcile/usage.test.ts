@@ -63,6 +63,14 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
       'gamehost sweep: --tag "role": expected KEY=VALUE',
     ],
     [["drift", "--stack", "a", "--stack", "b"], "gamehost drift: --stack is given more than once"],
+    // Another command's option: ignored, it would change nothing the user asked for (sweep names stacks with
+    // --stack), or run what they did not (drift --remediate).
+    [
+      ["sweep", "--game", "g", "--environment", "e", "--other-stack", "org/p/s"],
+      "gamehost sweep: --other-stack is not an option of sweep",
+    ],
+    [["drift", "--remediate"], "gamehost drift: --remediate is not an option of drift"],
+    [["repair", "--yes"], "gamehost repair: --yes is not an option of repair"],
     [
       ["sweep", "--game", "space-race", "--environment", "e1000000-0000-4000-8000-000000000001"],
       `gamehost sweep: --game "space-race": expected the game's id, a UUID (getEnvironment's gameId), not its name`,

@@ -1,0 +1,138 @@
+/**
+ * What a failure leaves, through the real `pulumi` CLI on both faces: a create whose answer is lost is
+ * adopted (exactly one server, in the state); a base URL with a wrong path prefix makes `refresh` and
+ * `destroy` fail and keep every server, where forgetting them would orphan them; a program without a token
+ * fails in its data sources, before any call. The printed words of each failure are test/cli/failures'.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  FACES,
+  IDEMPOTENCY_TAG,
+  ROUTES,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  type ServerArgsJson,
+  serverArgs,
+  serversTagged,
+  TYPES,
+} from "../engine/helpers";
+import { liveServers } from "../support/emulator";
+import { quickstartOnFace } from "../support/examples";
+import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+
+describe.skipIf(!realCli)(realCliTitle("what a failure leaves"), () => {
+  const env = useCliEnvironment("aftermath");
+
+  /** The servers program on `face`, declaring `servers`, configured and ready for `up`. */
+  async function serversProject(
+    folder: string,
+    face: (typeof FACES)[number],
+    servers: Record<string, ServerArgsJson>,
+  ) {
+    const cli = programProject(env.root, folder, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
+    await configure(cli, {
+      ...connection(env.emulator),
+      [`${SERVERS_PROJECT}:face`]: { value: face },
+      [SERVERS_KEY]: { value: servers },
+    });
+    return cli;
+  }
+
+  describe.each(FACES)("the %s face", (face) => {
+    const serverType = TYPES[face].server;
+
+    it("a create whose answer is lost adopts the server the service made: exactly one, in the state", {
+      timeout: SCENARIO_TIMEOUT_MS,
+    }, async () => {
+      const { emulator } = env;
+      const cli = await serversProject(`lost-${face}`, face, {
+        lost: serverArgs(emulator, { tags: { role: `lost-answer-${face}` } }),
+      });
+      emulator.resetRequests();
+      emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
+
+      expect(await cli.stepsOf(["up", "--yes", "--skip-preview"], [serverType])).toEqual([
+        ["create", "lost"],
+      ]);
+
+      expect(emulator.faults.pending()).toEqual([]);
+      // The one POST was committed, then its connection dropped (status 0): the answer never arrived.
+      const posts = emulator.requests.filter((r) => r.route === ROUTES.createServer);
+      expect(posts.map((r) => r.status)).toEqual([0]);
+      const { lost: id } = await cli.stateIds([serverType]);
+      const { idempotencyKeys } = (await cli.outputsJson()) as { idempotencyKeys: Record<string, string> };
+      const withKey = serversTagged(emulator, IDEMPOTENCY_TAG, idempotencyKeys.lost ?? "");
+      expect(withKey.map((s) => s.id)).toEqual([id]);
+      expect(withKey[0]?.destroyed_at).toBeUndefined();
+      expect(withKey[0]?.started_at).toBeDefined();
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(liveServers(emulator).filter((s) => s.id === id)).toEqual([]);
+    });
+
+    it("a base URL with a wrong path prefix: refresh and destroy fail and keep every server", {
+      timeout: SCENARIO_TIMEOUT_MS,
+    }, async () => {
+      const { emulator } = env;
+      const cli = await serversProject(`prefix-${face}`, face, {
+        a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
+        b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
+      });
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const ids = await cli.stateIds([serverType]);
+      expect(Object.keys(ids).sort()).toEqual(["a", "b"]);
+
+      // Every route then answers 404 API_NOT_FOUND: an unknown route, never a gone server. Refresh and destroy
+      // use the provider configuration of the last program run, so an up records it first: one that changes
+      // no server and so calls nothing.
+      await cli.setConfig({ "gamehost:baseUrl": { value: `${emulator.url}/api/v1` } });
+      emulator.resetRequests();
+      const steps = await cli.stepsOf(["up", "--yes", "--skip-preview"], [serverType]);
+      expect(steps.sort()).toEqual([
+        ["same", "a"],
+        ["same", "b"],
+      ]);
+      expect(emulator.requests).toEqual([]);
+
+      expect(await cli.fails(["refresh", "--yes", "--skip-preview"])).toMatch(/404 API_NOT_FOUND/);
+      expect(await cli.stateIds([serverType])).toEqual(ids);
+      expect(await cli.fails(["destroy", "--yes", "--skip-preview"])).toMatch(/404 API_NOT_FOUND/);
+      expect(await cli.stateIds([serverType])).toEqual(ids);
+      const live = liveServers(emulator).map((s) => s.id);
+      expect(live).toEqual(expect.arrayContaining(Object.values(ids)));
+
+      await cli.setConfig({ "gamehost:baseUrl": { value: emulator.url } });
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      const left = liveServers(emulator).filter((s) => Object.values(ids).includes(s.id));
+      expect(left).toEqual([]);
+      cli.expectNoLeak(emulator.tokens.user);
+    });
+  });
+
+  it("no token: the quickstart's data sources fail with the one message, before any call", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = env;
+    const cli = new CliProject(quickstartOnFace(env.root, "dynamic", "quickstart-no-token"), env.root);
+    await configure(cli, {
+      "gamehost:baseUrl": { value: emulator.url },
+      "gamehost-quickstart:game": { value: emulator.fixture.games[0]?.nameId ?? "" },
+    });
+    const liveBefore = liveServers(emulator).length;
+    emulator.resetRequests();
+
+    const output = await cli.fails(["up", "--yes", "--skip-preview"]);
+
+    const diagnostics = output.slice(output.indexOf("Diagnostics:"));
+    const message =
+      "Configuration gamehost:token is not set: run `pulumi config set --secret gamehost:token <value>` or set the GAMEHOST_TOKEN environment variable.";
+    expect(diagnostics).toContain(message);
+    expect(output, "no stack trace").not.toMatch(/^\s+at /m);
+    expect(emulator.requests).toEqual([]);
+    expect(liveServers(emulator)).toHaveLength(liveBefore);
+    expect(await cli.stateIds([TYPES.dynamic.server])).toEqual({});
+  });
+});
