@@ -33,7 +33,7 @@ import { cliMessage } from "./workspace";
 
 /** What repair did with one pending create (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`). */
 export type RepairOutcome =
-  | { urn: string; action: "imported"; serverId: string; fleet?: true }
+  | { urn: string; action: "imported"; serverId: string; fleet?: true; replaces?: string }
   | { urn: string; action: "cleared"; reason: string }
   | { urn: string; action: "kept"; reason: string };
 
@@ -83,18 +83,17 @@ async function resolveFleet(client: GamehostClient, op: PendingOperation): Promi
 async function resolve(
   client: GamehostClient,
   op: PendingOperation,
-  recordedUrns: ReadonlySet<string>,
+  standing: ReadonlyMap<string, StateResource>,
 ): Promise<RepairOutcome> {
   const { urn, type } = op.resource;
-  // An `up` after the interruption made the resource anew: what the interrupted create made is a stray.
-  if (recordedUrns.has(urn) && (isFleetType(type) || isServerType(type)))
-    return {
-      urn,
-      action: "cleared",
-      reason:
-        "a later update recorded this resource anew; what the interrupted create made is left to `gamehost sweep`",
-    };
-  if (isFleetType(type)) return resolveFleet(client, op);
+  const laterUpdate = {
+    urn,
+    action: "cleared",
+    reason:
+      "a later update recorded this resource anew; what the interrupted create made is left to `gamehost sweep`",
+  } as const;
+  const recordedNow = standing.get(urn);
+  if (isFleetType(type)) return recordedNow ? laterUpdate : resolveFleet(client, op);
   if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server or Fleet (${type})` };
   const scope = serverScope(op.resource);
   if (!scope?.idempotencyKey) {
@@ -102,7 +101,20 @@ async function resolve(
   }
   const [server] = await serversWithKey(client, scope.gameId, scope.environmentId, scope.idempotencyKey);
   if (!server) return { urn, action: "cleared", reason: "the service has no live server with its key" };
-  return { urn, action: "imported", serverId: server.id };
+  if (!recordedNow) return { urn, action: "imported", serverId: server.id };
+  // The state holds a server under this URN too. Made before the pending create's server, it is the one an
+  // interrupted replacement was replacing (create-before-delete): the new server is recorded and the old
+  // one marked for deletion, as the engine would have left them, so the next `up` deletes the old one.
+  // Made after it, a later `up` made the resource anew.
+  const recordedAt = recordedNow.outputs?.createdAt;
+  if (recordedNow.id && typeof recordedAt === "number" && recordedAt < server.created_at)
+    return {
+      urn,
+      action: "imported",
+      serverId: server.id,
+      replaces: plainString(recordedNow.outputs, "serverId") ?? recordedNow.id,
+    };
+  return laterUpdate;
 }
 
 /**
@@ -144,8 +156,10 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
   const deployment = Deployment.parse(exported.deployment ?? {});
   const pending = (deployment.pending_operations ?? []).filter((op) => op.type === "creating");
   const outcomes: RepairOutcome[] = [];
-  const recordedUrns = new Set((deployment.resources ?? []).map((r) => r.urn));
-  for (const op of pending) outcomes.push(await resolve(client, op, recordedUrns));
+  const standing = new Map(
+    (deployment.resources ?? []).filter((r) => r.delete !== true).map((r) => [r.urn, r] as const),
+  );
+  for (const op of pending) outcomes.push(await resolve(client, op, standing));
   const report = { stack: stack.name, pending: pending.length, outcomes };
   const done = outcomes.filter((o) => o.action !== "kept");
   if (dryRun || done.length === 0) return report;
@@ -159,9 +173,14 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
     return outcome?.action === "kept";
   });
   // Appended after everything it may depend on: its parent and provider were registered before its create.
+  // The server an interrupted replacement was replacing: pending deletion, as the engine marks it.
+  const replaced = new Set(outcomes.flatMap((o) => (o.action === "imported" && o.replaces ? [o.urn] : [])));
+  const resources = (deployment.resources ?? []).map((r) =>
+    replaced.has(r.urn) && r.delete !== true ? { ...r, delete: true } : r,
+  );
   const edited = {
     ...deployment,
-    resources: [...(deployment.resources ?? []), ...imported],
+    resources: [...resources, ...imported],
     pending_operations: remaining,
   };
   await importPrivately(stack, { version: exported.version, deployment: edited }).catch((error: unknown) => {
@@ -183,7 +202,8 @@ export function repairLines(report: RepairReport): string[] {
   return [
     ...report.outcomes.map((o) =>
       o.action === "imported"
-        ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}`
+        ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}` +
+          (o.replaces ? ` (replacing server ${o.replaces}, which the next \`pulumi up\` deletes)` : "")
         : `${o.action} ${o.urn}: ${o.reason}`,
     ),
     `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +
