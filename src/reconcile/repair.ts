@@ -55,29 +55,61 @@ async function serversWithKey(
   return found.filter((s) => s.destroyed_at === undefined);
 }
 
+/** When the newest server a recorded Fleet lists in its `status` was created (epoch ms), if it lists any. */
+function newestFleetServer(fleet: StateResource): number | undefined {
+  const status = fleet.outputs?.status;
+  if (typeof status !== "object" || status === null) return undefined;
+  const created = Object.values(status).flatMap((dc: unknown) => {
+    const servers = (dc as { servers?: unknown } | null)?.servers;
+    return Array.isArray(servers)
+      ? servers.flatMap((s: unknown) => {
+          const at = (s as { createdAt?: unknown } | null)?.createdAt;
+          return typeof at === "number" ? [at] : [];
+        })
+      : [];
+  });
+  return created.length > 0 ? Math.max(...created) : undefined;
+}
+
 /**
  * A pending create of a Fleet: its random key is in its inputs and on every server it made, so the fleet
  * is recorded (its id is `<gameId>/<environmentId>/<fleetKey>`) when one of them lives, and the targeted
- * refresh takes them all in; otherwise the next `up` makes the fleet with a new key.
+ * refresh takes them all in; otherwise the next `up` makes the fleet with a new key. A fleet the state
+ * holds under the same URN is the one an interrupted replacement replaces when all its servers are older
+ * than the new fleet's (it is then marked for deletion); otherwise a later `up` made the fleet anew.
  */
-async function resolveFleet(client: GamehostClient, op: PendingOperation): Promise<RepairOutcome> {
+async function resolveFleet(
+  client: GamehostClient,
+  op: PendingOperation,
+  recordedNow: StateResource | undefined,
+  laterUpdate: RepairOutcome,
+): Promise<RepairOutcome> {
   const urn = op.resource.urn;
   const scope = serverScope(op.resource);
   const fleetKey = plainString(op.resource.inputs, "fleetKey");
   if (!scope || !fleetKey) {
-    return { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and fleetKey" };
+    return recordedNow
+      ? laterUpdate
+      : { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and fleetKey" };
   }
   const found = await client.listServers(scope.gameId, scope.environmentId, {
     tags: { [FLEET_TAG]: fleetKey },
   });
-  if (!found.some((s) => s.destroyed_at === undefined))
+  const live = found.filter((s) => s.destroyed_at === undefined);
+  if (live.length === 0)
     return { urn, action: "cleared", reason: "the service has no live server of the fleet" };
-  return {
+  const imported = {
     urn,
     action: "imported",
     serverId: `${scope.gameId}/${scope.environmentId}/${fleetKey}`,
     fleet: true,
-  };
+  } as const;
+  if (!recordedNow) return imported;
+  const newestRecorded = newestFleetServer(recordedNow) ?? Number.NEGATIVE_INFINITY;
+  const oldestFound = Math.min(...live.map((s) => s.created_at));
+  return recordedNow.id && newestRecorded < oldestFound
+    ? { ...imported, replaces: recordedNow.id }
+    : laterUpdate;
 }
 
 async function resolve(
@@ -86,14 +118,14 @@ async function resolve(
   standing: ReadonlyMap<string, StateResource>,
 ): Promise<RepairOutcome> {
   const { urn, type } = op.resource;
-  const laterUpdate = {
+  const laterUpdate: RepairOutcome = {
     urn,
     action: "cleared",
     reason:
       "a later update recorded this resource anew; what the interrupted create made is left to `gamehost sweep`",
   } as const;
   const recordedNow = standing.get(urn);
-  if (isFleetType(type)) return recordedNow ? laterUpdate : resolveFleet(client, op);
+  if (isFleetType(type)) return resolveFleet(client, op, recordedNow, laterUpdate);
   if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server or Fleet (${type})` };
   const scope = serverScope(op.resource);
   if (!scope?.idempotencyKey) {
@@ -203,7 +235,9 @@ export function repairLines(report: RepairReport): string[] {
     ...report.outcomes.map((o) =>
       o.action === "imported"
         ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}` +
-          (o.replaces ? ` (replacing server ${o.replaces}, which the next \`pulumi up\` deletes)` : "")
+          (o.replaces
+            ? ` (replacing ${o.fleet ? "fleet" : "server"} ${o.replaces}, which the next \`pulumi up\` deletes)`
+            : "")
         : `${o.action} ${o.urn}: ${o.reason}`,
     ),
     `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +

@@ -4,10 +4,11 @@
  * to take the old server for "a later update recorded this resource anew" and cleared the pending create:
  * the replacement's server was then tracked nowhere, and the next `up` made another one (an orphan per
  * replaced server). Now it records the new server and marks the old one for deletion, as the engine would
- * have left them, so the next `up` deletes the old servers and creates nothing.
+ * have left them, so the next `up` deletes the old servers and creates nothing. The same for a Fleet
+ * replaced (moved to another environment): its new servers were left to `gamehost sweep`.
  */
 import { describe, expect, it } from "vitest";
-import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import {
   FACES,
   fixtureIds,
@@ -94,6 +95,61 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
       for (const id of first) expect(ids).not.toContain(id);
       expect(new Set(live().map((s) => s.tags[IDEMPOTENCY_TAG])).size).toBe(COUNT);
       // Every server ever made for this run: the first ones and one replacement each, none made twice.
+      expect(serversTagged(setup.emulator, "run", run)).toHaveLength(2 * COUNT);
+
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([]);
+    },
+  );
+
+  it.each(FACES)(
+    "the %s face, a Fleet moved to another environment: repair records the new fleet, up deletes the old one",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const run = `repair-replacement-fleet-${face}`;
+      const ids = fixtureIds(setup.emulator);
+      const datacenters = { [ids.datacenterId]: COUNT };
+      const cli = await fleetProject(
+        setup,
+        run,
+        fleetInputs(setup.emulator, { run }, datacenters, { readyTimeoutSeconds: 60 }),
+        face,
+      );
+      const live = () =>
+        serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const first = live().map((s) => s.id);
+      expect(first).toHaveLength(COUNT);
+
+      const staging = setup.emulator.fixture.games[0]?.environments.find((e) => e.nameId === "staging");
+      expect(staging).toBeDefined();
+      const moved = fleetInputs(setup.emulator, { run }, datacenters, { readyTimeoutSeconds: 60 });
+      moved.environmentId = staging?.id ?? "";
+      moved.template.runtime.build = staging?.builds[0]?.id ?? "";
+      await cli.setConfig({ "gamehost-cli-fleet:fleet": { value: JSON.stringify(moved) } });
+      const result = await upStoppedByDoubleInterrupt(
+        cli,
+        setup.emulator,
+        "the new fleet's servers",
+        () => live().length === 2 * COUNT,
+      );
+      expect(result.code, `${result.stdout}\n${result.stderr}`).not.toBe(0);
+
+      const repaired = await runGamehost(cli, ["repair", "--json"]);
+      expect(repaired.code, repaired.stderr).toBe(0);
+      console.info(`--- ${face} fleet: gamehost repair\n${repaired.stdout}`);
+      const report = JSON.parse(repaired.stdout) as { pending: number; outcomes: Array<{ action: string }> };
+      expect(report.pending).toBe(1);
+      expect(report.outcomes.map((o) => o.action)).toEqual(["imported"]);
+
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const ids2 = live()
+        .map((s) => s.id)
+        .sort();
+      expect(ids2).toHaveLength(COUNT);
+      for (const id of first) expect(ids2).not.toContain(id);
+      expect(live().every((s) => s.environment === staging?.id)).toBe(true);
+      // Nothing made twice: the first fleet's servers and the new fleet's, once each.
       expect(serversTagged(setup.emulator, "run", run)).toHaveLength(2 * COUNT);
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
