@@ -22,6 +22,7 @@ import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
 import { CommandError } from "./errors";
 import {
   Deployment,
+  isExportType,
   isFleetType,
   isServerType,
   type PendingOperation,
@@ -126,6 +127,15 @@ async function resolve(
   } as const;
   const recordedNow = standing.get(urn);
   if (isFleetType(type)) return resolveFleet(client, op, recordedNow, laterUpdate);
+  // An export changes nothing on the service (docs/reliability.md): the next `up` exports again. Kept, its
+  // pending create made every later `up` warn, and the CLI's advice (an interactive `pulumi refresh`) fits
+  // no CI job.
+  if (isExportType(type))
+    return {
+      urn,
+      action: "cleared",
+      reason: "an export changes nothing on the service; the next `up` exports again",
+    };
   if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server or Fleet (${type})` };
   const scope = serverScope(op.resource);
   if (!scope?.idempotencyKey) {

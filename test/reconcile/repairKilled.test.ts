@@ -3,12 +3,14 @@
  * CLI on both faces, then what docs/reliability.md says to do: `pulumi cancel` (the killed run's lock is
  * left), `gamehost repair`, `pulumi up`: the live servers are exactly the stack's, none twice.
  * The plugin face's plugin ends by itself once its engine is gone; it used to live on, its creates still
- * waiting (and retrying) for nobody, beside the user's next run.
+ * waiting (and retrying) for nobody, beside the user's next run. A LobbyHistoryExport's pending create
+ * (the quickstart killed while it exports) is cleared by repair: kept, every later `up` warned of it.
  */
 import { describe, expect, it } from "vitest";
-import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
 import {
   FACES,
+  fixtureIds,
   IDEMPOTENCY_TAG,
   SERVERS_KEY,
   SERVERS_PROGRAM,
@@ -17,8 +19,10 @@ import {
   serversTagged,
   TYPES,
 } from "../engine/helpers";
+import { liveServers } from "../support/emulator";
+import { quickstartOnFace } from "../support/examples";
 import { commandOf, processTree } from "../support/processTree";
-import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost, until } from "./helpers";
 
 const COUNT = 3;
@@ -101,6 +105,73 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
       expect(serversTagged(setup.emulator, "run", run)).toHaveLength(COUNT);
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(live()).toEqual([]);
+    },
+  );
+
+  it.each(FACES)(
+    "the %s face, the quickstart killed while it exports: repair clears the export's pending create",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const { emulator } = setup;
+      // Servers another test of this file left (when it failed) are not this project's.
+      const others = new Set(liveServers(emulator).map((s) => s.id));
+      const live = () => liveServers(emulator).filter((s) => !others.has(s.id));
+      const project = new CliProject(quickstartOnFace(setup.root, face), setup.root);
+      await project.configure({
+        ...connection(emulator),
+        "gamehost-quickstart:game": { value: fixtureIds(emulator).gameNameId },
+      });
+      // The export's POST is held, and the servers wait unplaced, until the CLI is killed.
+      emulator.faults.inject({
+        method: "POST",
+        path: "/cloud/games/:game/matchmaker/lobbies/export-history",
+        kind: "latency",
+        latencyMs: 45_000,
+      });
+      emulator.setPlacement("never");
+      let left: number[] = [];
+      try {
+        const up = project.start(["up", "--yes", "--skip-preview"]);
+        let printed = "";
+        up.child.stdout?.on("data", (c: Buffer) => {
+          printed += c.toString();
+        });
+        await until("the export and the servers' creates", () => {
+          const exporting = /LobbyHistoryExport yesterday creating/.test(printed);
+          return exporting && live().length === 2;
+        });
+        left = processTree(up.child.pid ?? 0).slice(1);
+        up.child.kill("SIGKILL");
+        await up.done;
+      } finally {
+        for (const pid of left.filter(alive)) process.kill(pid, "SIGKILL");
+        emulator.faults.clear();
+        emulator.setPlacement("auto");
+      }
+      await project.ok(["cancel", "--yes"]);
+
+      const repaired = await runGamehost(project, ["repair", "--json"]);
+      expect(repaired.code, repaired.stderr).toBe(0);
+      const report = JSON.parse(repaired.stdout) as { outcomes: Array<{ urn: string; action: string }> };
+      const actions = Object.fromEntries(report.outcomes.map((o) => [o.urn.split("::").pop(), o.action]));
+      expect(actions).toEqual({ lobby: "imported", match: "imported", yesterday: "cleared" });
+
+      const upOut = await project.ok(["up", "--yes", "--skip-preview"]);
+      expect(upOut).not.toMatch(/pending operations/);
+      const exported = JSON.parse(await project.ok(["stack", "export"])) as {
+        deployment: { pending_operations?: unknown[] };
+      };
+      expect(exported.deployment.pending_operations ?? []).toEqual([]);
+      const state = Object.values(await project.stateIds([TYPES[face].server])).sort();
+      expect(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual(state);
+      expect(state).toHaveLength(2);
+
+      await project.ok(["destroy", "--yes", "--skip-preview"]);
       expect(live()).toEqual([]);
     },
   );
