@@ -156,4 +156,30 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
       expect(live()).toEqual([]);
     },
   );
+
+  it("a Server's pending create that a later `up` made anew is still cleared (the state's server is newer)", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "repair-replacement-anew";
+    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
+    await configure(cli, {
+      "gamehost:baseUrl": { value: setup.emulator.url },
+      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
+      [SERVERS_KEY]: { value: { a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }) } },
+    });
+    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
+    const [interrupted] = live();
+    // Without repair, `up` makes the server again; the CLI keeps the pending create.
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    const repaired = await runGamehost(cli, ["repair", "--json"]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(JSON.parse(repaired.stdout)).toMatchObject({ pending: 1, outcomes: [{ action: "cleared" }] });
+    const tracked = Object.values(await cli.stateIds([TYPES.dynamic.server]));
+    expect(tracked).toHaveLength(1);
+    expect(tracked).not.toContain(interrupted?.id);
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    // What the interrupted create made is left to `gamehost sweep`.
+    expect(live().map((s) => s.id)).toEqual([interrupted?.id]);
+  });
 });
