@@ -38,7 +38,9 @@ const unit = [
 const e2e = [
   "test/cli/**/*.test.ts",
   // The gamehost command's scenarios through the real CLI (its usage errors and message text need none).
-  ...["adopt", "drift", "fleet", "repair"].map((name) => `test/reconcile/${name}.test.ts`),
+  ...["adopt", "drift", "fleet", "repair", "repairKilled", "repairReplacement"].map(
+    (name) => `test/reconcile/${name}.test.ts`,
+  ),
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
   "test/engine/demo.test.ts",

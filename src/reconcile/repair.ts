@@ -22,6 +22,7 @@ import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
 import { CommandError } from "./errors";
 import {
   Deployment,
+  isExportType,
   isFleetType,
   isServerType,
   type PendingOperation,
@@ -33,7 +34,7 @@ import { cliMessage } from "./workspace";
 
 /** What repair did with one pending create (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`). */
 export type RepairOutcome =
-  | { urn: string; action: "imported"; serverId: string; fleet?: true }
+  | { urn: string; action: "imported"; serverId: string; fleet?: true; replaces?: string }
   | { urn: string; action: "cleared"; reason: string }
   | { urn: string; action: "kept"; reason: string };
 
@@ -55,46 +56,86 @@ async function serversWithKey(
   return found.filter((s) => s.destroyed_at === undefined);
 }
 
+/** When the newest server a recorded Fleet lists in its `status` was created (epoch ms), if it lists any. */
+function newestFleetServer(fleet: StateResource): number | undefined {
+  const status = fleet.outputs?.status;
+  if (typeof status !== "object" || status === null) return undefined;
+  const created = Object.values(status).flatMap((dc: unknown) => {
+    const servers = (dc as { servers?: unknown } | null)?.servers;
+    return Array.isArray(servers)
+      ? servers.flatMap((s: unknown) => {
+          const at = (s as { createdAt?: unknown } | null)?.createdAt;
+          return typeof at === "number" ? [at] : [];
+        })
+      : [];
+  });
+  return created.length > 0 ? Math.max(...created) : undefined;
+}
+
 /**
  * A pending create of a Fleet: its random key is in its inputs and on every server it made, so the fleet
  * is recorded (its id is `<gameId>/<environmentId>/<fleetKey>`) when one of them lives, and the targeted
- * refresh takes them all in; otherwise the next `up` makes the fleet with a new key.
+ * refresh takes them all in; otherwise the next `up` makes the fleet with a new key. A fleet the state
+ * holds under the same URN is the one an interrupted replacement replaces when all its servers are older
+ * than the new fleet's (it is then marked for deletion); otherwise a later `up` made the fleet anew.
  */
-async function resolveFleet(client: GamehostClient, op: PendingOperation): Promise<RepairOutcome> {
+async function resolveFleet(
+  client: GamehostClient,
+  op: PendingOperation,
+  recordedNow: StateResource | undefined,
+  laterUpdate: RepairOutcome,
+): Promise<RepairOutcome> {
   const urn = op.resource.urn;
   const scope = serverScope(op.resource);
   const fleetKey = plainString(op.resource.inputs, "fleetKey");
   if (!scope || !fleetKey) {
-    return { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and fleetKey" };
+    return recordedNow
+      ? laterUpdate
+      : { urn, action: "kept", reason: "its inputs hold no gameId, environmentId and fleetKey" };
   }
   const found = await client.listServers(scope.gameId, scope.environmentId, {
     tags: { [FLEET_TAG]: fleetKey },
   });
-  if (!found.some((s) => s.destroyed_at === undefined))
+  const live = found.filter((s) => s.destroyed_at === undefined);
+  if (live.length === 0)
     return { urn, action: "cleared", reason: "the service has no live server of the fleet" };
-  return {
+  const imported = {
     urn,
     action: "imported",
     serverId: `${scope.gameId}/${scope.environmentId}/${fleetKey}`,
     fleet: true,
-  };
+  } as const;
+  if (!recordedNow) return imported;
+  const newestRecorded = newestFleetServer(recordedNow) ?? Number.NEGATIVE_INFINITY;
+  const oldestFound = Math.min(...live.map((s) => s.created_at));
+  return recordedNow.id && newestRecorded < oldestFound
+    ? { ...imported, replaces: recordedNow.id }
+    : laterUpdate;
 }
 
 async function resolve(
   client: GamehostClient,
   op: PendingOperation,
-  recordedUrns: ReadonlySet<string>,
+  standing: ReadonlyMap<string, StateResource>,
 ): Promise<RepairOutcome> {
   const { urn, type } = op.resource;
-  // An `up` after the interruption made the resource anew: what the interrupted create made is a stray.
-  if (recordedUrns.has(urn) && (isFleetType(type) || isServerType(type)))
+  const laterUpdate: RepairOutcome = {
+    urn,
+    action: "cleared",
+    reason:
+      "a later update recorded this resource anew; what the interrupted create made is left to `gamehost sweep`",
+  } as const;
+  const recordedNow = standing.get(urn);
+  if (isFleetType(type)) return resolveFleet(client, op, recordedNow, laterUpdate);
+  // An export changes nothing on the service (docs/reliability.md): the next `up` exports again. Kept, its
+  // pending create made every later `up` warn, and the CLI's advice (an interactive `pulumi refresh`) fits
+  // no CI job.
+  if (isExportType(type))
     return {
       urn,
       action: "cleared",
-      reason:
-        "a later update recorded this resource anew; what the interrupted create made is left to `gamehost sweep`",
+      reason: "an export changes nothing on the service; the next `up` exports again",
     };
-  if (isFleetType(type)) return resolveFleet(client, op);
   if (!isServerType(type)) return { urn, action: "kept", reason: `not a gamehost Server or Fleet (${type})` };
   const scope = serverScope(op.resource);
   if (!scope?.idempotencyKey) {
@@ -102,7 +143,20 @@ async function resolve(
   }
   const [server] = await serversWithKey(client, scope.gameId, scope.environmentId, scope.idempotencyKey);
   if (!server) return { urn, action: "cleared", reason: "the service has no live server with its key" };
-  return { urn, action: "imported", serverId: server.id };
+  if (!recordedNow) return { urn, action: "imported", serverId: server.id };
+  // The state holds a server under this URN too. Made before the pending create's server, it is the one an
+  // interrupted replacement was replacing (create-before-delete): the new server is recorded and the old
+  // one marked for deletion, as the engine would have left them, so the next `up` deletes the old one.
+  // Made after it, a later `up` made the resource anew.
+  const recordedAt = recordedNow.outputs?.createdAt;
+  if (recordedNow.id && typeof recordedAt === "number" && recordedAt < server.created_at)
+    return {
+      urn,
+      action: "imported",
+      serverId: server.id,
+      replaces: plainString(recordedNow.outputs, "serverId") ?? recordedNow.id,
+    };
+  return laterUpdate;
 }
 
 /**
@@ -144,8 +198,10 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
   const deployment = Deployment.parse(exported.deployment ?? {});
   const pending = (deployment.pending_operations ?? []).filter((op) => op.type === "creating");
   const outcomes: RepairOutcome[] = [];
-  const recordedUrns = new Set((deployment.resources ?? []).map((r) => r.urn));
-  for (const op of pending) outcomes.push(await resolve(client, op, recordedUrns));
+  const standing = new Map(
+    (deployment.resources ?? []).filter((r) => r.delete !== true).map((r) => [r.urn, r] as const),
+  );
+  for (const op of pending) outcomes.push(await resolve(client, op, standing));
   const report = { stack: stack.name, pending: pending.length, outcomes };
   const done = outcomes.filter((o) => o.action !== "kept");
   if (dryRun || done.length === 0) return report;
@@ -159,9 +215,14 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
     return outcome?.action === "kept";
   });
   // Appended after everything it may depend on: its parent and provider were registered before its create.
+  // The server an interrupted replacement was replacing: pending deletion, as the engine marks it.
+  const replaced = new Set(outcomes.flatMap((o) => (o.action === "imported" && o.replaces ? [o.urn] : [])));
+  const resources = (deployment.resources ?? []).map((r) =>
+    replaced.has(r.urn) && r.delete !== true ? { ...r, delete: true } : r,
+  );
   const edited = {
     ...deployment,
-    resources: [...(deployment.resources ?? []), ...imported],
+    resources: [...resources, ...imported],
     pending_operations: remaining,
   };
   await importPrivately(stack, { version: exported.version, deployment: edited }).catch((error: unknown) => {
@@ -183,7 +244,10 @@ export function repairLines(report: RepairReport): string[] {
   return [
     ...report.outcomes.map((o) =>
       o.action === "imported"
-        ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}`
+        ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}` +
+          (o.replaces
+            ? ` (replacing ${o.fleet ? "fleet" : "server"} ${o.replaces}, which the next \`pulumi up\` deletes)`
+            : "")
         : `${o.action} ${o.urn}: ${o.reason}`,
     ),
     `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +

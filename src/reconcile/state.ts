@@ -13,11 +13,13 @@ const typesOf = <Name extends string>(name: Name) =>
 
 export const SERVER_TYPES = typesOf("Server");
 export const FLEET_TYPES = typesOf("Fleet");
+export const EXPORT_TYPES = typesOf("LobbyHistoryExport");
 
 const isOf = (types: { plugin: string; dynamic: string }) => (type: string) =>
   type === types.plugin || type === types.dynamic;
 export const isServerType: (type: string) => boolean = isOf(SERVER_TYPES);
 export const isFleetType: (type: string) => boolean = isOf(FLEET_TYPES);
+export const isExportType: (type: string) => boolean = isOf(EXPORT_TYPES);
 
 /** One resource of the state (the fields the commands use; the rest is kept as it is). */
 export const StateResource = z.looseObject({
