@@ -5,40 +5,14 @@
  * fails in its data sources, before any call. The printed words of each failure are test/cli/failures'.
  */
 import { describe, expect, it } from "vitest";
-import {
-  FACES,
-  IDEMPOTENCY_TAG,
-  ROUTES,
-  SERVERS_KEY,
-  SERVERS_PROGRAM,
-  SERVERS_PROJECT,
-  type ServerArgsJson,
-  serverArgs,
-  serversTagged,
-  TYPES,
-} from "../engine/helpers";
+import { FACES, IDEMPOTENCY_TAG, ROUTES, serverArgs, serversTagged, TYPES } from "../engine/helpers";
 import { liveServers } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
-import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { configure, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("what a failure leaves"), () => {
   const env = useCliEnvironment("aftermath");
-
-  /** The servers program on `face`, declaring `servers`, configured and ready for `up`. */
-  async function serversProject(
-    folder: string,
-    face: (typeof FACES)[number],
-    servers: Record<string, ServerArgsJson>,
-  ) {
-    const cli = programProject(env.root, folder, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
-    await configure(cli, {
-      ...connection(env.emulator),
-      [`${SERVERS_PROJECT}:face`]: { value: face },
-      [SERVERS_KEY]: { value: servers },
-    });
-    return cli;
-  }
 
   describe.each(FACES)("the %s face", (face) => {
     const serverType = TYPES[face].server;
@@ -47,9 +21,13 @@ describe.skipIf(!realCli)(realCliTitle("what a failure leaves"), () => {
       timeout: SCENARIO_TIMEOUT_MS,
     }, async () => {
       const { emulator } = env;
-      const cli = await serversProject(`lost-${face}`, face, {
-        lost: serverArgs(emulator, { tags: { role: `lost-answer-${face}` } }),
-      });
+      const cli = await serversProject(
+        env.root,
+        `lost-${face}`,
+        emulator,
+        { lost: serverArgs(emulator, { tags: { role: `lost-answer-${face}` } }) },
+        { face },
+      );
       emulator.resetRequests();
       emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
 
@@ -76,10 +54,16 @@ describe.skipIf(!realCli)(realCliTitle("what a failure leaves"), () => {
       timeout: SCENARIO_TIMEOUT_MS,
     }, async () => {
       const { emulator } = env;
-      const cli = await serversProject(`prefix-${face}`, face, {
-        a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
-        b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
-      });
+      const cli = await serversProject(
+        env.root,
+        `prefix-${face}`,
+        emulator,
+        {
+          a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
+          b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
+        },
+        { face },
+      );
       await cli.ok(["up", "--yes", "--skip-preview"]);
       const ids = await cli.stateIds([serverType]);
       expect(Object.keys(ids).sort()).toEqual(["a", "b"]);

@@ -6,7 +6,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator";
-import { type Face, fixtureIds } from "../engine/helpers";
+import {
+  type Face,
+  fixtureIds,
+  SERVERS_KEY,
+  SERVERS_PROGRAM,
+  SERVERS_PROJECT,
+  type ServerArgsJson,
+} from "../engine/helpers";
 import { liveServers, startTestEmulator } from "../support/emulator";
 import { pluginProviderYaml } from "../support/examples";
 import { type CliConfigEntry, CliProject, programProject, realCli, tempRoot } from "../support/realPulumi";
@@ -61,6 +68,31 @@ export function connection(emulator: RunningEmulator): Record<string, CliConfigE
     "gamehost:baseUrl": { value: emulator.url },
     "gamehost:token": { value: emulator.tokens.user, secret: true },
   };
+}
+
+/**
+ * The suite's servers program (one Server per entry of its `servers` config) in `root/<folder>`, with the
+ * plugin, its stack `stack` made and configured: the connection, `servers` (name → args) and, when given, the
+ * face (the program's default is the dynamic one).
+ */
+export async function serversProject(
+  root: string,
+  folder: string,
+  emulator: RunningEmulator,
+  servers: Record<string, ServerArgsJson>,
+  { face, stack }: { face?: Face; stack?: string } = {},
+): Promise<CliProject> {
+  const cli = programProject(root, folder, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
+  await configure(
+    cli,
+    {
+      ...connection(emulator),
+      ...(face ? { [`${SERVERS_PROJECT}:face`]: { value: face } } : {}),
+      [SERVERS_KEY]: { value: servers },
+    },
+    stack,
+  );
+  return cli;
 }
 
 /** Ids of live servers, sorted. */

@@ -9,18 +9,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
-import {
-  fixtureIds,
-  SERVERS_KEY,
-  SERVERS_PROGRAM,
-  SERVERS_PROJECT,
-  serverArgs,
-  serversTagged,
-  TYPES,
-} from "../engine/helpers";
+import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
+import { fixtureIds, SERVERS_PROJECT, serverArgs, serversTagged, TYPES } from "../engine/helpers";
 import { userClient, wireServerBody } from "../support/emulator";
-import { programProject, realCli, realCliTitle, walk } from "../support/realPulumi";
+import { realCli, realCliTitle, walk } from "../support/realPulumi";
 import { gamehost, runGamehost, until } from "./helpers";
 
 interface DriftJson {
@@ -38,14 +30,8 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
   }, async () => {
     const run = "drift";
     const face = "plugin";
-    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
     const args = serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 90 });
-    await configure(cli, {
-      "gamehost:baseUrl": { value: setup.emulator.url },
-      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-      [`${SERVERS_PROJECT}:face`]: { value: face },
-      [SERVERS_KEY]: { value: { a: args, b: args } },
-    });
+    const cli = await serversProject(setup.root, run, setup.emulator, { a: args, b: args }, { face });
     await cli.ok(["up", "--yes", "--skip-preview"]);
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     const state = async () => cli.stateIds([TYPES[face].server]);

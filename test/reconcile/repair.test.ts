@@ -6,7 +6,7 @@
  * stack's, none twice, none orphaned.
  */
 import { describe, expect, it } from "vitest";
-import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { configure, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
 import {
   FACES,
   fixtureIds,
@@ -36,17 +36,11 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
       const run = `repair-${face}`;
-      const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
       const names = Array.from({ length: COUNT }, (_, i) => `s${i}`);
       const servers = Object.fromEntries(
         names.map((n) => [n, serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 })]),
       );
-      await configure(cli, {
-        "gamehost:baseUrl": { value: setup.emulator.url },
-        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-        [`${SERVERS_PROJECT}:face`]: { value: face },
-        [SERVERS_KEY]: { value: servers },
-      });
+      const cli = await serversProject(setup.root, run, setup.emulator, servers, { face });
       const live = () =>
         serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
 
@@ -109,11 +103,8 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "repair-gone";
-    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
-    await configure(cli, {
-      "gamehost:baseUrl": { value: setup.emulator.url },
-      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-      [SERVERS_KEY]: { value: { a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }) } },
+    const cli = await serversProject(setup.root, run, setup.emulator, {
+      a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
     });
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);

@@ -7,22 +7,12 @@
  * (the quickstart killed while it exports) is cleared by repair: kept, every later `up` warned of it.
  */
 import { describe, expect, it } from "vitest";
-import { configure, connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
-import {
-  FACES,
-  fixtureIds,
-  IDEMPOTENCY_TAG,
-  SERVERS_KEY,
-  SERVERS_PROGRAM,
-  SERVERS_PROJECT,
-  serverArgs,
-  serversTagged,
-  TYPES,
-} from "../engine/helpers";
+import { connection, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
+import { FACES, fixtureIds, IDEMPOTENCY_TAG, serverArgs, serversTagged, TYPES } from "../engine/helpers";
 import { liveServers } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { commandOf, processTree } from "../support/processTree";
-import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost, until } from "./helpers";
 
 const COUNT = 3;
@@ -44,21 +34,14 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
     { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
       const run = `repair-killed-${face}`;
-      const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
-      await configure(cli, {
-        "gamehost:baseUrl": { value: setup.emulator.url },
-        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-        [`${SERVERS_PROJECT}:face`]: { value: face },
-        [SERVERS_KEY]: {
-          value: Object.fromEntries(
-            Array.from({ length: COUNT }, (_, i) => [
-              `s${i}`,
-              // Longer than this test: a create still waiting when the plugin ends was stopped, not timed out.
-              serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 3600 }),
-            ]),
-          ),
-        },
-      });
+      const servers = Object.fromEntries(
+        Array.from({ length: COUNT }, (_, i) => [
+          `s${i}`,
+          // Longer than this test: a create still waiting when the plugin ends was stopped, not timed out.
+          serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 3600 }),
+        ]),
+      );
+      const cli = await serversProject(setup.root, run, setup.emulator, servers, { face });
       const live = () =>
         serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
 

@@ -8,19 +8,23 @@
  * replaced (moved to another environment): its new servers were left to `gamehost sweep`.
  */
 import { describe, expect, it } from "vitest";
-import { configure, fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import {
+  fleetInputs,
+  fleetProject,
+  SCENARIO_TIMEOUT_MS,
+  serversProject,
+  useCliEnvironment,
+} from "../cli/helpers";
 import {
   FACES,
   fixtureIds,
   IDEMPOTENCY_TAG,
   SERVERS_KEY,
-  SERVERS_PROGRAM,
-  SERVERS_PROJECT,
   serverArgs,
   serversTagged,
   TYPES,
 } from "../engine/helpers";
-import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { realCli, realCliTitle } from "../support/realPulumi";
 import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
 const COUNT = 2;
@@ -33,26 +37,18 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
     { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
       const run = `repair-replacement-${face}`;
-      const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
       const servers = (args: string[]) =>
-        JSON.stringify(
-          Object.fromEntries(
-            Array.from({ length: COUNT }, (_, i) => [
-              `s${i}`,
-              serverArgs(setup.emulator, {
-                tags: { run },
-                readyTimeoutSeconds: 60,
-                runtime: { build: fixtureIds(setup.emulator).buildId, arguments: args },
-              }),
-            ]),
-          ),
+        Object.fromEntries(
+          Array.from({ length: COUNT }, (_, i) => [
+            `s${i}`,
+            serverArgs(setup.emulator, {
+              tags: { run },
+              readyTimeoutSeconds: 60,
+              runtime: { build: fixtureIds(setup.emulator).buildId, arguments: args },
+            }),
+          ]),
         );
-      await configure(cli, {
-        "gamehost:baseUrl": { value: setup.emulator.url },
-        "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-        [`${SERVERS_PROJECT}:face`]: { value: face },
-        [SERVERS_KEY]: { value: servers(["--v", "1"]) },
-      });
+      const cli = await serversProject(setup.root, run, setup.emulator, servers(["--v", "1"]), { face });
       const live = () =>
         serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
 
@@ -61,7 +57,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
       expect(first).toHaveLength(COUNT);
 
       // A runtime change replaces every server; the run is stopped while the replacements wait.
-      await cli.setConfig({ [SERVERS_KEY]: { value: servers(["--v", "2"]) } });
+      await cli.setConfig({ [SERVERS_KEY]: { value: JSON.stringify(servers(["--v", "2"])) } });
       const result = await upStoppedByDoubleInterrupt(
         cli,
         setup.emulator,
@@ -161,11 +157,8 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "repair-replacement-anew";
-    const cli = programProject(setup.root, run, SERVERS_PROGRAM, { name: SERVERS_PROJECT, plugin: true });
-    await configure(cli, {
-      "gamehost:baseUrl": { value: setup.emulator.url },
-      "gamehost:token": { value: setup.emulator.tokens.user, secret: true },
-      [SERVERS_KEY]: { value: { a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }) } },
+    const cli = await serversProject(setup.root, run, setup.emulator, {
+      a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
     });
     const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
     await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
