@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { CONFIG_KEYS } from "../api/config";
 import { PACKAGE_VERSION } from "../version";
+import { whenParentEnds } from "../whenParentEnds";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./emulator";
 
 const USAGE = `Usage: gamehost-emulator [options]
@@ -129,23 +130,11 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
  * Calls `onGone` once the process that started this one has ended, when that is npm's: `npx
  * gamehost-emulator` (npm exec) runs the bin under a `sh -c` of its own, which a SIGTERM sent to npx
  * alone (`kill $!` after `npx gamehost-emulator &` in a script) ends without passing it on, leaving the
- * emulator running, holding its port and state file, with nobody to stop it. A parent that ends turns
- * this process's parent id into another one's. Started any other way, nothing is watched.
+ * emulator running, holding its port and state file, with nobody to stop it. Started any other way, nothing
+ * is watched.
  */
-export function whenLauncherEnds(
-  onGone: () => void,
-  env: NodeJS.ProcessEnv = process.env,
-  parentId: () => number = () => process.ppid,
-  everyMs = 250,
-): void {
-  if (env.npm_command !== "exec") return;
-  const launcher = parentId();
-  const timer = setInterval(() => {
-    if (parentId() === launcher) return;
-    clearInterval(timer);
-    onGone();
-  }, everyMs);
-  timer.unref();
+export function whenLauncherEnds(onGone: () => void, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.npm_command === "exec") whenParentEnds(onGone);
 }
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@ import type { EventEmitter } from "node:events";
 import * as path from "node:path";
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import { PACKAGE_NAME, PACKAGE_VERSION, REPOSITORY_URL } from "../version";
+import { whenParentEnds } from "../whenParentEnds";
 import { connectEngine, engineAddressOf } from "./engineLog";
 import { grpc, provrpc } from "./proto";
 
@@ -156,27 +157,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const stop = () => void running.stop().then(() => process.exit(0));
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // A `pulumi up` killed outright (SIGKILL, a CI job's timeout) never stops its plugins: one left running went
+  // on with its operations (a create's readiness wait, a 429's retry, a fleet's rollout) beside the next `up`.
   whenParentEnds(stop);
-}
-
-/**
- * Calls `onGone` once the process that started this one (the engine, or a language host's RunPlugin) has
- * ended: its parent id then turns into another one's. A `pulumi up` killed outright (SIGKILL, a CI job's
- * timeout) never stops its plugins, and a plugin left running went on with its operations (a create's
- * readiness wait, a 429's retry, a fleet's rollout batches) for nobody, beside the user's next `up`.
- */
-export function whenParentEnds(
-  onGone: () => void,
-  parentId: () => number = () => process.ppid,
-  everyMs = 250,
-): void {
-  const parent = parentId();
-  const timer = setInterval(() => {
-    if (parentId() === parent) return;
-    clearInterval(timer);
-    onGone();
-  }, everyMs);
-  timer.unref();
 }
 
 if (require.main === module) {
