@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
+import { FACES, fixtureIds, liveTagged } from "../engine/helpers";
 import { realCli, realCliTitle } from "../support/realPulumi";
 import { fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
@@ -19,8 +19,7 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
       );
       const cli = await fleetProject(setup, `config-${face}`, fleet, face);
       await cli.ok(["up", "--yes", "--skip-preview"]);
-      const live = () =>
-        serversTagged(setup.emulator, "run", `config-${face}`).filter((s) => s.destroyed_at === undefined);
+      const live = () => liveTagged(setup.emulator, "run", `config-${face}`);
       const wrong = "emu_user_nobody";
       await cli.setConfig({ "gamehost:token": { value: wrong, secret: true } });
 

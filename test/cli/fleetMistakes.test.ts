@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FACES, fixtureIds, serversTagged } from "../engine/helpers";
+import { FACES, fixtureIds, liveTagged, serversTagged } from "../engine/helpers";
 import { realCli, realCliTitle } from "../support/realPulumi";
 import { FLEET_PROJECT, fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
@@ -15,8 +15,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     const fleet = (datacenters: Record<string, number>) =>
       fleetInputs(setup.emulator, { run: "misspelt" }, datacenters);
     const cli = await fleetProject(setup, "misspelt", fleet({ "us-east-alt": 2 }));
-    const live = () =>
-      serversTagged(setup.emulator, "run", "misspelt").filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", "misspelt");
     const expectNamed = (out: string) => {
       expect(out).toContain(
         `datacenters.us-east-alt: is not a datacenter of the game's cluster: give a datacenter UUID or one of the slugs ${slugs.join(", ")}`,
@@ -90,7 +89,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
     const fleet = fleetInputs(setup.emulator, { run }, { [fixtureIds(setup.emulator).datacenterId]: 1 });
     const cli = await fleetProject(setup, run, fleet);
     await cli.ok(["up", "--yes", "--skip-preview"]);
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     const [server] = live();
     const recorded = (await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs;
 

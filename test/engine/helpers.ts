@@ -186,6 +186,11 @@ export function serversTagged(emulator: RunningEmulator, tag: string, value: str
   return emulator.servers().filter((s) => s.tags[tag] === value);
 }
 
+/** Live servers in the emulator carrying `tag = value`. */
+export function liveTagged(emulator: RunningEmulator, tag: string, value: string): Server[] {
+  return serversTagged(emulator, tag, value).filter((s) => s.destroyed_at === undefined);
+}
+
 /** The reserved idempotency tag of the Server resource. */
 export const IDEMPOTENCY_TAG = dist.pkg().IDEMPOTENCY_TAG;
 

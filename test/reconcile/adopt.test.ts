@@ -10,11 +10,11 @@ import { describe, expect, it } from "vitest";
 import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment, yamlProject } from "../cli/helpers";
 import {
   fixtureIds,
+  liveTagged,
   SERVERS_KEY,
   SERVERS_PROGRAM,
   SERVERS_PROJECT,
   serverArgs,
-  serversTagged,
 } from "../engine/helpers";
 import { userClient, wireServerBody } from "../support/emulator";
 import { CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
@@ -83,9 +83,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     // `pulumi import` protects what it adopts.
     await cli.ok(["state", "unprotect", "--all", "--yes"]);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(
-      serversTagged(setup.emulator, "script", "adopt").filter((s) => s.destroyed_at === undefined),
-    ).toEqual([]);
+    expect(liveTagged(setup.emulator, "script", "adopt")).toEqual([]);
     cli.expectNoLeak(setup.emulator.tokens.user);
   });
 
@@ -120,7 +118,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     // The preview stack is removed with its servers still running.
     await cli.ok(["stack", "rm", "preview", "--force", "--yes"]);
     await cli.ok(["stack", "select", "prod"]);
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     expect(live()).toHaveLength(3);
     const scope = ["--game", ids.gameId, "--environment", ids.environmentId, "--tag", `run=${run}`];
 
@@ -229,6 +227,6 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
 
     await theirs.ok(["destroy", "--yes", "--skip-preview"]);
     await mine.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined)).toEqual([]);
+    expect(liveTagged(setup.emulator, "run", run)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
-import { fixtureIds, SERVERS_PROJECT, serverArgs, serversTagged, TYPES } from "../engine/helpers";
+import { fixtureIds, liveTagged, SERVERS_PROJECT, serverArgs, TYPES } from "../engine/helpers";
 import { userClient, wireServerBody } from "../support/emulator";
 import { realCli, realCliTitle, walk } from "../support/realPulumi";
 import { gamehost, runGamehost, until } from "./helpers";
@@ -33,7 +33,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     const args = serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 90 });
     const cli = await serversProject(setup.root, run, setup.emulator, { a: args, b: args }, { face });
     await cli.ok(["up", "--yes", "--skip-preview"]);
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     const state = async () => cli.stateIds([TYPES[face].server]);
     const ids = fixtureIds(setup.emulator);
     const client = userClient(setup.emulator);

@@ -23,7 +23,7 @@ import {
   useCliEnvironment,
   yamlProject,
 } from "../cli/helpers";
-import { FACES, type Face, fixtureIds, serversTagged } from "../engine/helpers";
+import { FACES, type Face, fixtureIds, liveTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { liveServers } from "../support/emulator";
 import { realCli, realCliTitle } from "../support/realPulumi";
@@ -59,7 +59,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
   /** A fleet stack whose `up` was ended by a double Ctrl-C during the fleet's create. */
   async function interrupted(face: Face, run: string) {
     const cli = await fleetProject(setup, run, fleetArgs(setup.emulator, run), face);
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     const result = await upStoppedByDoubleInterrupt(
       cli,
       setup.emulator,
@@ -192,9 +192,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
       await cli.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
-      expect(serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined)).toEqual(
-        [],
-      );
+      expect(liveTagged(setup.emulator, "run", run)).toEqual([]);
       cli.expectNoLeak(setup.emulator.tokens.user);
     },
   );
@@ -208,7 +206,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     await made.ok(["up", "--yes", "--skip-preview"]);
     const fleetKey = String((await made.outputsJson()).fleetKey);
     await made.ok(["stack", "rm", "--force", "--yes"]);
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     expect(live()).toHaveLength(2);
 
     const cli = await yamlProject(setup, "fleet-adopt-yaml");
@@ -245,7 +243,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
   }, async () => {
     const run = "fleet-drift";
     const cli = await fleetProject(setup, run, fleetArgs(setup.emulator, run));
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     await cli.ok(["up", "--yes", "--skip-preview"]);
     expect(live()).toHaveLength(COUNT);
     const clean = await runGamehost(cli, ["drift"]);

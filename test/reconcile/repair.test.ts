@@ -11,11 +11,11 @@ import {
   FACES,
   fixtureIds,
   IDEMPOTENCY_TAG,
+  liveTagged,
   SERVERS_KEY,
   SERVERS_PROGRAM,
   SERVERS_PROJECT,
   serverArgs,
-  serversTagged,
   TYPES,
 } from "../engine/helpers";
 import { userClient } from "../support/emulator";
@@ -41,8 +41,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
         names.map((n) => [n, serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 })]),
       );
       const cli = await serversProject(setup.root, run, setup.emulator, servers, { face });
-      const live = () =>
-        serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+      const live = () => liveTagged(setup.emulator, "run", run);
 
       const result = await upStoppedByDoubleInterrupt(
         cli,
@@ -106,7 +105,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
     const cli = await serversProject(setup.root, run, setup.emulator, {
       a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
     });
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
     // The service loses the server (it crashed) before anyone repairs.
     const [made] = live();

@@ -8,7 +8,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { connection, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
-import { FACES, fixtureIds, IDEMPOTENCY_TAG, serverArgs, serversTagged, TYPES } from "../engine/helpers";
+import {
+  FACES,
+  fixtureIds,
+  IDEMPOTENCY_TAG,
+  liveTagged,
+  serverArgs,
+  serversTagged,
+  TYPES,
+} from "../engine/helpers";
 import { liveServers } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { commandOf, processTree } from "../support/processTree";
@@ -42,8 +50,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
         ]),
       );
       const cli = await serversProject(setup.root, run, setup.emulator, servers, { face });
-      const live = () =>
-        serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+      const live = () => liveTagged(setup.emulator, "run", run);
 
       setup.emulator.setPlacement("never");
       let left: number[] = [];

@@ -19,6 +19,7 @@ import {
   FACES,
   fixtureIds,
   IDEMPOTENCY_TAG,
+  liveTagged,
   SERVERS_KEY,
   serverArgs,
   serversTagged,
@@ -49,8 +50,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
           ]),
         );
       const cli = await serversProject(setup.root, run, setup.emulator, servers(["--v", "1"]), { face });
-      const live = () =>
-        serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+      const live = () => liveTagged(setup.emulator, "run", run);
 
       await cli.ok(["up", "--yes", "--skip-preview"]);
       const first = live().map((s) => s.id);
@@ -111,8 +111,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
         fleetInputs(setup.emulator, { run }, datacenters, { readyTimeoutSeconds: 60 }),
         face,
       );
-      const live = () =>
-        serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+      const live = () => liveTagged(setup.emulator, "run", run);
       await cli.ok(["up", "--yes", "--skip-preview"]);
       const first = live().map((s) => s.id);
       expect(first).toHaveLength(COUNT);
@@ -160,7 +159,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C du
     const cli = await serversProject(setup.root, run, setup.emulator, {
       a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
     });
-    const live = () => serversTagged(setup.emulator, "run", run).filter((s) => s.destroyed_at === undefined);
+    const live = () => liveTagged(setup.emulator, "run", run);
     await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
     const [interrupted] = live();
     // Without repair, `up` makes the server again; the CLI keeps the pending create.
