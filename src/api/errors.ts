@@ -55,6 +55,10 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
  * so a Pulumi program that fails with one prints the message alone: the SDK's language host prints
  * only the message of an error it recognizes as a `RunError` (by this duck-typed brand, the way it
  * recognizes its own across SDK copies), instead of a stack trace and every field.
+ *
+ * A program may throw it for its own failures too (a config value that names no game, say): the CLI prints
+ * the message alone, at once. A `pulumi.RunError` thrown from an `apply` or after an `await` is also printed
+ * alone, but only after the SDK's formatting of it has run for a minute and gigabytes (docs/known-issues.md).
  */
 export class GamehostError extends Error {
   override name = "GamehostError";
