@@ -15,7 +15,8 @@ const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.tok
 
 /** The gamehost provider a parent passes down through `providers`, if any. */
 function inheritedGamehostProvider(parent: pulumi.Resource | undefined): pulumi.ProviderResource | undefined {
-  return parent?.getProvider("gamehost:index:Server");
+  // A parent made by another copy of the SDK may lack the method: it then passes nothing this face would use.
+  return typeof parent?.getProvider === "function" ? parent.getProvider("gamehost:index:Server") : undefined;
 }
 
 /** Where a provider reached the resource, as the message says it, or undefined when none did. */
