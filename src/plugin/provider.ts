@@ -18,7 +18,7 @@ import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
-import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
+import { checkConfig, clientOf, explicitProviderName, lookupOf, SECRET_CONFIG } from "./config";
 import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
 import { keepSecrecy, markSecret, type PropertyMap, reveal } from "./propertyValues";
@@ -264,7 +264,10 @@ export class GamehostProvider {
       const news = fromStruct(call.request.getNews());
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(markSecret(news, SECRET_CONFIG)));
-      res.setFailuresList(failuresOf(checkConfig(reveal(news) as Record<string, unknown>)));
+      const provider = explicitProviderName(call.request.getUrn());
+      res.setFailuresList(
+        failuresOf(checkConfig(reveal(news) as Record<string, unknown>, process.env, provider)),
+      );
       return res;
     });
   };
@@ -293,7 +296,7 @@ export class GamehostProvider {
       const req = call.request;
       const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
       const variables = new Map(req.getVariablesMap().toArray());
-      this.lookup = lookupOf(inputs, variables);
+      this.lookup = lookupOf(inputs, variables, explicitProviderName(req.getUrn()));
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);

@@ -5,7 +5,9 @@
  * where it is written, saying the dynamic face takes none and naming `gamehost.native`; before, the first
  * failed with the plugin's "no resource type pulumi-nodejs:dynamic/…" and the other two were ignored (the
  * server went to the stack's service, not the provider's). `customTimeouts` on a dynamic resource warn
- * that the dynamic provider host ignores them.
+ * that the dynamic provider host ignores them. On the native face, an explicit provider left without a token or a
+ * base URL says so of that provider: it read "Configuration gamehost:token is not set: run `pulumi config set …`",
+ * which the stack already had and an explicit provider does not read.
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,15 +27,14 @@ describe.skipIf(!realCli)(realCliTitle("provider and timeout options on the dyna
     return project.ok(["preview"]);
   }
 
-  it("a provider given to a dynamic resource or data source fails naming the native face; customTimeouts warn", {
+  it("a provider given to a dynamic resource or data source fails naming the native face; customTimeouts warn; an explicit provider's missing settings", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const { emulator } = cli;
     const project = programProject(cli.root, "provider-options", PROGRAM, { name: PROJECT, plugin: true });
-    // The explicit provider points at a second URL: what matters is that nothing reaches for it unannounced.
     await project.configure({
       ...connection(emulator),
-      [`${PROJECT}:euUrl`]: { value: `${emulator.url}/eu` },
+      [`${PROJECT}:euUrl`]: { value: emulator.url },
       [`${PROJECT}:case`]: { value: "explicit" },
     });
 
@@ -62,6 +63,17 @@ describe.skipIf(!realCli)(realCliTitle("provider and timeout options on the dyna
       'Server "match": customTimeouts have no effect on a dynamic resource (Pulumi\'s dynamic provider host ignores them). Bound the wait with readyTimeoutSeconds, or declare it with gamehost.native.Server',
     );
 
+    // The stack's config has both settings; the explicit provider "eu" has a base URL and no token.
+    const noToken = await preview(project, "nativeToken", true);
+    expect(noToken).toContain(
+      'The token of provider "eu" is not set: give the provider a token (an explicit provider does not read the stack\'s gamehost:token) or set the GAMEHOST_TOKEN environment variable.',
+    );
+    expect(noToken).not.toContain("pulumi config set");
+    const noUrl = await preview(project, "nativeUrl", true);
+    expect(noUrl).toContain('The baseUrl of provider "bare" is not set: give the provider a baseUrl');
+    expect(noUrl).not.toContain("pulumi config set");
+
     expect(liveIds(emulator)).toEqual([]);
+    project.expectNoLeak(emulator.tokens.user);
   });
 });

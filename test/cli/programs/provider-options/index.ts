@@ -1,6 +1,7 @@
 // Resource options a Pulumi user gives the dynamic face as they would the native one: an explicit gamehost
-// provider (`provider`, or `providers` of a parent component), and `customTimeouts`. The stack's config
-// `case` picks one; `euUrl` is where the explicit provider points.
+// provider (`provider`, or `providers` of a parent component), and `customTimeouts`; and explicit providers on
+// the native face left without a token or a base URL. The stack's config `case` picks one; `euUrl` is where the
+// explicit provider points (it has no token: an explicit provider reads none from the stack's config).
 import * as pulumi from "@pulumi/pulumi";
 import * as gamehost from "pulumi-gamehost";
 
@@ -33,3 +34,5 @@ class Region extends pulumi.ComponentResource {
 if (which === "explicit") new gamehost.Server("match", args, { provider: eu });
 if (which === "inherited") new Region("eu", { providers: [eu] });
 if (which === "timeouts") new gamehost.Server("match", args, { customTimeouts: { create: "5m" } });
+if (which === "nativeToken") gamehost.native.getGamesOutput({ provider: eu });
+if (which === "nativeUrl") new gamehost.native.Provider("bare", {});
