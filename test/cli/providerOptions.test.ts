@@ -20,11 +20,16 @@ const PROJECT = "gamehost-cli-provider-options";
 describe.skipIf(!realCli)(realCliTitle("provider and timeout options on the dynamic face"), () => {
   const cli = useCliEnvironment("provider-options");
 
-  /** `pulumi preview` of the program with config `case`; its whole output. */
-  async function preview(project: CliProject, which: string, expectFailure: boolean): Promise<string> {
+  /** `pulumi preview` of the program with config `case` (and `env`); its whole output. */
+  async function preview(
+    project: CliProject,
+    which: string,
+    expectFailure: boolean,
+    env: NodeJS.ProcessEnv = {},
+  ): Promise<string> {
     await project.setConfig({ [`${PROJECT}:case`]: { value: which } });
-    if (expectFailure) return project.fails(["preview"]);
-    return project.ok(["preview"]);
+    if (expectFailure) return project.fails(["preview"], env);
+    return project.ok(["preview"], env);
   }
 
   it("a provider given to a dynamic resource or data source fails naming the native face; customTimeouts warn; an explicit provider's missing settings", {
@@ -58,7 +63,11 @@ describe.skipIf(!realCli)(realCliTitle("provider and timeout options on the dyna
     // Printed as the package's message alone, without a stack trace.
     expect(invoke).not.toMatch(/\n\s+at .*providerOptions/);
 
-    const timeouts = await preview(project, "timeouts", false);
+    // The stack's config wins over the variables (docs/installation-configuration.md): its data sources answer.
+    const timeouts = await preview(project, "timeouts", false, {
+      GAMEHOST_BASE_URL: "http://127.0.0.1:9",
+      GAMEHOST_TOKEN: "emu_not_a_token",
+    });
     expect(timeouts).toContain(
       'Server "match": customTimeouts have no effect on a dynamic resource (Pulumi\'s dynamic provider host ignores them). Bound the wait with readyTimeoutSeconds, or declare it with gamehost.native.Server',
     );
