@@ -135,10 +135,17 @@ export class GamehostProvider {
 
   private entryOf(type: string): ResourceEntry {
     const entry = resourceOf(type);
-    if (!entry)
+    if (!entry) {
+      // A dynamic resource reaches this provider only when a provider was set on it after its constructor
+      // checked its options (a transform that sets one): say what to do instead.
+      const dynamic = /^pulumi-nodejs:dynamic\/gamehost:(\w+)$/.exec(type)?.[1];
+      const hint = dynamic
+        ? `: a dynamic resource of pulumi-gamehost was given this provider (by its \`provider\` option or a transform); dynamic resources take none, so declare it with gamehost.native.${dynamic} (type gamehost:index:${dynamic}) to use the provider`
+        : "";
       throw new Error(
-        `the gamehost provider has no resource type ${JSON.stringify(type)} (its types: ${RESOURCES.map((r) => r.token).join(", ")})`,
+        `the gamehost provider has no resource type ${JSON.stringify(type)} (its types: ${RESOURCES.map((r) => r.token).join(", ")})${hint}`,
       );
+    }
     return entry;
   }
 

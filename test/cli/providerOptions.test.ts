@@ -55,6 +55,11 @@ describe.skipIf(!realCli)(realCliTitle("provider and timeout options on the dyna
     expect(inherited).toContain('Server "eu-match" is a dynamic resource');
     expect(inherited).toContain("the gamehost provider its parent passes down (`providers` of a parent)");
 
+    const transformed = await preview(project, "transform", true);
+    expect(transformed).toContain(
+      "a dynamic resource of pulumi-gamehost was given this provider (by its `provider` option or a transform); dynamic resources take none, so declare it with gamehost.native.Server",
+    );
+
     const invoke = await preview(project, "invoke", true);
     expect(invoke).toContain(
       "getEnvironmentOutput (pulumi-gamehost) runs in the program and takes no provider",

@@ -33,6 +33,11 @@ class Region extends pulumi.ComponentResource {
 
 if (which === "explicit") new gamehost.Server("match", args, { provider: eu });
 if (which === "inherited") new Region("eu", { providers: [eu] });
+// A transform sets the provider after the constructor has checked the options.
+if (which === "transform")
+  new gamehost.Server("match", args, {
+    transforms: [(a) => ({ props: a.props, opts: { ...a.opts, provider: eu } })],
+  });
 if (which === "timeouts") new gamehost.Server("match", args, { customTimeouts: { create: "5m" } });
 if (which === "nativeToken") gamehost.native.getGamesOutput({ provider: eu });
 if (which === "nativeUrl") new gamehost.native.Provider("bare", {});
