@@ -56,12 +56,13 @@ export const SECRET_CONFIG = ["token"] as const;
 
 /**
  * The name of an explicit provider from its URN (`…::pulumi:providers:gamehost::eu` → `eu`), or undefined
- * for a default provider (`default`, `default_0_1_0`), which the engine configures from the stack's config.
+ * for a default provider (`default`, `default_0_1_0`) or `pulumi do`'s, configured from the stack's config.
  */
 export function explicitProviderName(urn: string | undefined): string | undefined {
   if (!urn?.includes("::pulumi:providers:")) return undefined;
   const name = urn.slice(urn.lastIndexOf("::") + 2);
-  return /^default(_|$)/.test(name) ? undefined : name;
+  // `pulumi do` configures a provider of no name from the stack's config, as the engine does a default one.
+  return name === "" || /^default(_|$)/.test(name) ? undefined : name;
 }
 
 /**
