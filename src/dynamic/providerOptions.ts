@@ -1,11 +1,11 @@
 /**
  * What the dynamic face does with the resource options that name a provider or a timeout. A dynamic
  * resource is served by Pulumi's dynamic provider host, configured by the stack's `gamehost:*` settings:
- * a gamehost provider given to it would be used by nothing. An explicit `provider` made the engine send the
- * dynamic type to that provider (an error naming types the user never wrote), and one inherited from a
- * parent's `providers` was ignored without a word, so the server went to the stack's service instead of
- * the provider's. Both now fail where the user declared them, naming the fix; ignored `customTimeouts`
- * are said once per resource.
+ * a gamehost provider given to it would be used by nothing. Left alone, an explicit `provider` makes the
+ * engine send the dynamic type to that provider (an error naming types the user never wrote), and one
+ * inherited from a parent's `providers` is ignored without a word, so the server goes to the stack's
+ * service instead of the provider's. Both fail here, where the user declared them, naming the fix; ignored
+ * `customTimeouts` are said once per resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
