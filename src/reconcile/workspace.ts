@@ -56,7 +56,7 @@ export function cliMessage(error: unknown): string {
   const strip = (l: string) => l.replace(/^error:\s*/, "").trim();
   if (!premature) {
     const line = cause ?? lines.find((l) => l !== "" && !/^code: -?\d+$/.test(l)) ?? text;
-    return strip(line);
+    return strip(withReason(lines, line));
   }
   const plugin = path.basename(premature[1] ?? "the provider plugin");
   const printed = pluginDump(lines);
@@ -65,6 +65,17 @@ export function cliMessage(error: unknown): string {
     : `the Pulumi CLI reports that the provider plugin ${plugin} "exited prematurely", and it printed nothing ` +
       "(the CLI says so too of a plugin that did not answer its Cancel within 5 s as the CLI closed it)";
   return cause ? `${strip(cause)} (${report})` : report;
+}
+
+/**
+ * `line` with the reason the CLI printed under it, when it ends in a colon: a program's unhandled
+ * exception is `error: Running program '…' failed with an unhandled exception:` and, on the next line of
+ * its Diagnostics, the exception itself (`Error: No entrypoint found in …`), which is the part to fix.
+ */
+function withReason(lines: readonly string[], line: string): string {
+  if (!line.endsWith(":")) return line;
+  const reason = lines.slice(lines.lastIndexOf(line) + 1).find((l) => l !== "");
+  return reason === undefined || reason.startsWith("at ") ? line : `${line} ${reason}`;
 }
 
 /** How to open a stack. */
