@@ -101,6 +101,12 @@ const RUN_BY: readonly RunBy[] = [
     test: "test/cli/docsTesting.test.ts",
   })),
   {
+    page: "docs/testing.md",
+    section: "Many stacks from one script: inline programs",
+    lang: "typescript",
+    test: "test/cli/docsAutomation.test.ts",
+  },
+  {
     page: "docs/known-issues.md",
     section: "Python: a failed data source prints a traceback before its message",
     lang: "python",
