@@ -359,6 +359,7 @@ async function runDatacenter(
         const inputs = { ...memberInputs(fleet, entry().datacenter, slot), waitForReady: false };
         return (await serverKind.create(ctx, inputs)).outputs;
       });
+      const failed: Array<[slot: number, reason: string]> = [];
       made.forEach((r, i) => {
         const slot = slots[i] as number;
         if (r.status === "fulfilled") entry().servers.push(memberOf(r.value, slot, generation));
@@ -369,12 +370,25 @@ async function runDatacenter(
             const outputs = failure.properties as ServerOutputs;
             if (outputs.destroyedAt === undefined) entry().servers.push(memberOf(outputs, slot, generation));
           }
-          errors.push(`Server ${slot}: ${reasonOf(failure)}`);
+          failed.push([slot, reasonOf(failure)]);
         }
       });
+      errors.push(...bySameReason(failed));
     }
     if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);
   }
+}
+
+/**
+ * The failed creates of a batch, one sentence per reason: a batch refused by one rate-limit window fails
+ * every create with the same words, which said once per server buried the rest of the message.
+ */
+function bySameReason(failed: ReadonlyArray<readonly [slot: number, reason: string]>): string[] {
+  const slots = new Map<string, number[]>();
+  for (const [slot, reason] of failed) slots.set(reason, [...(slots.get(reason) ?? []), slot]);
+  return [...slots].map(
+    ([reason, of]) => `${of.length === 1 ? "Server" : "Servers"} ${of.join(", ")}: ${reason}`,
+  );
 }
 
 /** Whether a listed server is ready: placed, with every port addressed (the Server's own rule). */
