@@ -359,7 +359,7 @@ async function runDatacenter(
         const inputs = { ...memberInputs(fleet, entry().datacenter, slot), waitForReady: false };
         return (await serverKind.create(ctx, inputs)).outputs;
       });
-      const failed: Array<[slot: number, reason: string]> = [];
+      const failed: Array<[label: string, reason: string]> = [];
       made.forEach((r, i) => {
         const slot = slots[i] as number;
         if (r.status === "fulfilled") entry().servers.push(memberOf(r.value, slot, generation));
@@ -370,25 +370,32 @@ async function runDatacenter(
             const outputs = failure.properties as ServerOutputs;
             if (outputs.destroyedAt === undefined) entry().servers.push(memberOf(outputs, slot, generation));
           }
-          failed.push([slot, reasonOf(failure)]);
+          failed.push([String(slot), reasonOf(failure)]);
         }
       });
-      errors.push(...bySameReason(failed));
+      errors.push(
+        ...bySameReason(failed).map((line) => `${/^\d+:/.test(line) ? "Server" : "Servers"} ${line}`),
+      );
     }
     if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);
   }
 }
 
 /**
- * The failed creates of a batch, one sentence per reason: a batch refused by one rate-limit window fails
- * every create with the same words, which said once per server buried the rest of the message.
+ * Failures of many servers, one entry per reason: a batch refused by one rate-limit window fails every
+ * server with the same words, which said once per server buried the rest of the message. Reasons that
+ * differ only in their closing `[request: status code, ray id]` are one reason, shown with the first
+ * server's request.
  */
-function bySameReason(failed: ReadonlyArray<readonly [slot: number, reason: string]>): string[] {
-  const slots = new Map<string, number[]>();
-  for (const [slot, reason] of failed) slots.set(reason, [...(slots.get(reason) ?? []), slot]);
-  return [...slots].map(
-    ([reason, of]) => `${of.length === 1 ? "Server" : "Servers"} ${of.join(", ")}: ${reason}`,
-  );
+function bySameReason(failed: ReadonlyArray<readonly [label: string, reason: string]>): string[] {
+  const groups = new Map<string, { labels: string[]; reason: string }>();
+  for (const [label, reason] of failed) {
+    const key = reason.replace(/ \[[^\]]*\]$/, "");
+    const group = groups.get(key);
+    if (group) group.labels.push(label);
+    else groups.set(key, { labels: [label], reason });
+  }
+  return [...groups.values()].map(({ labels, reason }) => `${labels.join(", ")}: ${reason}`);
 }
 
 /** Whether a listed server is ready: placed, with every port addressed (the Server's own rule). */
@@ -538,11 +545,11 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
       serverKind.delete(ctx, serverId, deleteOutputs),
     );
     const failed = results.flatMap((r, i) =>
-      r.status === "rejected" ? [`${ids[i]}: ${reasonOf(r.reason)}`] : [],
+      r.status === "rejected" ? [[String(ids[i]), reasonOf(r.reason)] as const] : [],
     );
     if (failed.length > 0) {
       throw new GamehostError(
-        `Deleting the fleet's servers failed for ${failed.length} of ${ids.length} (${failed.join("; ")}). The fleet stays in the stack; run \`pulumi destroy\` again.`,
+        `Deleting the fleet's servers failed for ${failed.length} of ${ids.length} (${bySameReason(failed).join("; ")}). The fleet stays in the stack; run \`pulumi destroy\` again.`,
       );
     }
   },
