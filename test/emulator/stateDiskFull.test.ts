@@ -84,6 +84,14 @@ async function startCli(stateFile: string): Promise<Cli> {
   return { proc, url, token, output: () => out, exited };
 }
 
+/** The lines of the emulator's output (its stderr warnings among them) that contain `text`. */
+function warnings(cli: Cli, text: string): string[] {
+  return cli
+    .output()
+    .split("\n")
+    .filter((line) => line.includes(text));
+}
+
 async function stopCli(cli: Cli, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   if (cli.proc.exitCode === null && cli.proc.signalCode === null) cli.proc.kill(signal);
   await cli.exited;
@@ -134,15 +142,23 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       expect(await createMany(cli, 60)).toBeGreaterThan(40);
       expect(await listed(cli)).toEqual([...acked].sort());
       expect(journals()).toHaveLength(1);
+      // Whoever runs the emulator (a terminal, a CI log) is told once, naming the file and the cause.
+      expect(warnings(cli, "answered 503")).toEqual([
+        expect.stringMatching(/state\.json\.journal\.\d+: ENOSPC/),
+      ]);
+      expect(warnings(cli, "succeed again")).toHaveLength(0);
       freeDisk();
       // Room again: creates go through in the same emulator.
       expect(await createMany(cli, 5)).toBe(0);
       expect(await listed(cli)).toEqual([...acked].sort());
+      expect(warnings(cli, "succeed again")).toHaveLength(1);
       // A read-only remount: refused, then kept again once writable.
       await remount("ro");
       expect(await createMany(cli, 5)).toBe(5);
       await remount("rw");
       expect(await createMany(cli, 2)).toBe(0);
+      expect([warnings(cli, "answered 503").length, warnings(cli, "succeed again").length]).toEqual([2, 2]);
+      expect(warnings(cli, "answered 503")[1]).toContain("EROFS");
       // Killed while the disk is full again.
       fillDisk();
       await createMany(cli, 3);
