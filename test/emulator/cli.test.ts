@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 const CLI = path.resolve(__dirname, "../../dist/emulator/cli.js");
 
@@ -125,4 +126,37 @@ describe("gamehost-emulator CLI", () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("/nonexistent/fixture.json");
   });
+});
+
+describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-cli-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+
+  it("refuses an empty --state or --export-dir (an unset variable) instead of keeping nothing", () => {
+    // Before, `--state ""` started with no state kept, and its exports went to `.exports` in the working folder.
+    for (const [flag, name] of [
+      ["--state", "stateFile"],
+      ["--export-dir", "exportDir"],
+    ] as const) {
+      const result = run([flag, ""]);
+      expect([result.status, result.signal], flag).toEqual([1, null]);
+      expect(result.stderr).toContain(`${name} (${flag}) must name a path, got ""`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("fails at start when --export-dir (or FILE.exports) is a file, rather than answering every export 503", () => {
+    const file = path.join(dir, "not-a-folder");
+    writeFileSync(file, "");
+    const result = run(["--export-dir", file]);
+    expect([result.status, result.signal]).toEqual([1, null]);
+    expect(result.stderr).toContain(`exportDir (--export-dir) ${file} is not a folder`);
+    writeFileSync(path.join(dir, "s.json.exports"), "");
+    const beside = run(["--state", path.join(dir, "s.json")]);
+    expect(beside.status).toBe(1);
+    expect(beside.stderr).toContain(`${path.join(dir, "s.json.exports")} is not a folder`);
+  });
+
 });

@@ -4,7 +4,16 @@
  * that is refused, stateDurability.test.ts covers the same rules at the state file's I/O seam.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -180,5 +189,21 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       freeDisk();
     }
     expect(acked.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it("fails at start on an export folder on a read-only mount, rather than answering every export 503", async () => {
+    const exports = path.join(mountPoint, "exports");
+    mkdirSync(exports, { recursive: true });
+    await remount("ro");
+    try {
+      const result = spawnSync(process.execPath, [CLI, "--export-dir", exports], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect([result.status, result.signal]).toEqual([1, null]);
+      expect(result.stderr).toContain(`exportDir (--export-dir) ${exports} cannot be written to (EROFS)`);
+    } finally {
+      await remount("rw");
+    }
   });
 });
