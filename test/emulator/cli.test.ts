@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -157,6 +157,25 @@ describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
     const beside = run(["--state", path.join(dir, "s.json")]);
     expect(beside.status).toBe(1);
     expect(beside.stderr).toContain(`${path.join(dir, "s.json.exports")} is not a folder`);
+  });
+
+  it('takes an empty state file (`--state "$(mktemp)"`) as a new state, and names a newer version\'s file', async () => {
+    const empty = path.join(dir, "mktemp.json");
+    writeFileSync(empty, "");
+    const { proc } = await startCli(["--state", empty], /Press Ctrl\+C/);
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill("SIGTERM");
+    await exited;
+    expect(JSON.parse(readFileSync(empty, "utf8"))).toMatchObject({ version: 1, servers: [] });
+
+    const newer = path.join(dir, "newer.json");
+    writeFileSync(newer, JSON.stringify({ version: 2, generation: 0, secret: "s".repeat(64), servers: [] }));
+    const result = run(["--state", newer]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /a newer pulumi-gamehost wrote it \(state format 2; this one, \S+, reads format 1\)/,
+    );
+    expect(readFileSync(newer, "utf8")).toContain('"version":2');
   });
 
 });
