@@ -178,4 +178,23 @@ describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
     expect(readFileSync(newer, "utf8")).toContain('"version":2');
   });
 
+  it("tells a stale admin token (of an earlier start) from a missing one", async () => {
+    const { out } = await startCli(["--admin"], /Press Ctrl\+C/);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    const faults = (headers: Record<string, string>) =>
+      fetch(`${url}/__admin/faults`, { headers }).then(async (r) => ({
+        status: r.status,
+        message: ((await r.json()) as { message: string }).message,
+      }));
+    expect(await faults({})).toMatchObject({
+      status: 401,
+      message: expect.stringContaining("need the admin token"),
+    });
+    expect(
+      await faults({ authorization: "Bearer emu_admin_ofAnEarlierStartOfTheEmulator000" }),
+    ).toMatchObject({
+      status: 401,
+      message: expect.stringContaining("each start makes a new one (was the emulator restarted?)"),
+    });
+  });
 });
