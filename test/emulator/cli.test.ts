@@ -178,6 +178,31 @@ describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
     expect(readFileSync(newer, "utf8")).toContain('"version":2');
   });
 
+  it("says why an export URL of an earlier start without --state is refused", async () => {
+    const exportUrl = async () => {
+      const { proc, out } = await startCli([], /Press Ctrl\+C/);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+      const game = /cloud\s+\S+\s+\(game [^,]+, (\S+)\)/.exec(out())?.[1];
+      const res = await fetch(`${url}/cloud/games/${game}/matchmaker/lobbies/export-history`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${/user\s+(\S+)/.exec(out())?.[1]}` },
+        body: JSON.stringify({ query_start: 0, query_end: Date.now() }),
+      });
+      return { proc, url: ((await res.json()) as { url: string }).url };
+    };
+    const first = await exportUrl();
+    const stopped = new Promise((resolve) => first.proc.once("exit", resolve));
+    first.proc.kill("SIGTERM");
+    await stopped;
+    const second = await exportUrl();
+    const stale = new URL(first.url);
+    const res = await fetch(`${new URL(second.url).origin}${stale.pathname}${stale.search}`);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toContain(
+      "a URL of an earlier start no longer works; keep them with --state FILE",
+    );
+  });
+
   it("tells a stale admin token (of an earlier start) from a missing one", async () => {
     const { out } = await startCli(["--admin"], /Press Ctrl\+C/);
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];

@@ -77,7 +77,7 @@ export const downloadExport: Handler = (core, ctx) => {
   const signature = ctx.query.get("signature") ?? "";
   if (!core.signer.verify(uploadId, expires, signature)) {
     throw denied(
-      "The request signature does not match: the URL was altered or is not one the service issued.",
+      "The request signature does not match: the URL was altered or is not one the service issued. (The emulator signs with a key of its own for each start without --state: a URL of an earlier start no longer works; keep them with --state FILE.)",
     );
   }
   if (Number(expires) <= core.now()) throw denied("The URL has expired: export the lobby history again.");
