@@ -152,10 +152,25 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       expect(await listed(cli)).toEqual([...acked].sort());
       expect(journals()).toHaveLength(1);
       // Whoever runs the emulator (a terminal, a CI log) is told once, naming the file and the cause.
-      expect(warnings(cli, "answered 503")).toEqual([
+      expect(warnings(cli, "changes are answered 503")).toEqual([
         expect.stringMatching(/state\.json\.journal\.\d+: ENOSPC/),
       ]);
       expect(warnings(cli, "succeed again")).toHaveLength(0);
+      // An export's CSV that does not fit: the client gets the 503, the emulator's output says which file.
+      const game = serversPath.split("/")[2];
+      const exported = await fetch(`${cli.url}/cloud/games/${game}/matchmaker/lobbies/export-history`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${cli.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ query_start: 0, query_end: Date.now() }),
+      });
+      expect(exported.status).toBe(503);
+      await until(
+        () => (warnings(cli, "cannot write the lobby-history export").length > 0 ? true : undefined),
+        "the export's warning",
+      );
+      expect(warnings(cli, "cannot write the lobby-history export")[0]).toMatch(
+        /state\.json\.exports\/.*ENOSPC/,
+      );
       freeDisk();
       // Room again: creates go through in the same emulator.
       expect(await createMany(cli, 5)).toBe(0);
@@ -166,8 +181,11 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       expect(await createMany(cli, 5)).toBe(5);
       await remount("rw");
       expect(await createMany(cli, 2)).toBe(0);
-      expect([warnings(cli, "answered 503").length, warnings(cli, "succeed again").length]).toEqual([2, 2]);
-      expect(warnings(cli, "answered 503")[1]).toContain("EROFS");
+      expect([
+        warnings(cli, "changes are answered 503").length,
+        warnings(cli, "succeed again").length,
+      ]).toEqual([2, 2]);
+      expect(warnings(cli, "changes are answered 503")[1]).toContain("EROFS");
       // Killed while the disk is full again.
       fillDisk();
       await createMany(cli, 3);

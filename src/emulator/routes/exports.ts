@@ -27,7 +27,13 @@ export const exportLobbyHistory: Handler = async (core, ctx) => {
   try {
     const rows = await writeLobbyExport(core.fixture, game, body.query_start, body.query_end, file).catch(
       (err: unknown) => {
-        throw exportNotWritten(err);
+        const refusal = exportNotWritten(err);
+        // Whoever runs the emulator sees why, as for a state write that fails; the client sees the 503.
+        if (refusal instanceof ServiceError)
+          core.options.warn(
+            `cannot write the lobby-history export ${file} (${(err as NodeJS.ErrnoException).code}): answered 503 ${ERROR_CODES.stateNotSaved}.`,
+          );
+        throw refusal;
       },
     );
     const createdAt = core.now();
