@@ -178,6 +178,19 @@ describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
     expect(readFileSync(newer, "utf8")).toContain('"version":2');
   });
 
+  it.runIf(process.getuid?.() === 0)(
+    "says that a port below 1024 needs privileges, run as a user without them",
+    () => {
+      // As root any port binds: the user who meets this is `nobody` here.
+      const result = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, CLI, "--port", "80"], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(result.status, result.stderr).toBe(1);
+      expect(result.stderr).toContain("ports below 1024 need privileges this user lacks: pass --port 0");
+    },
+  );
+
   it("says why an export URL of an earlier start without --state is refused", async () => {
     const exportUrl = async () => {
       const { proc, out } = await startCli([], /Press Ctrl\+C/);
