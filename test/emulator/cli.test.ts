@@ -134,11 +134,13 @@ describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
   const run = (args: string[]) =>
     spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", timeout: 30_000 });
 
-  it("refuses an empty --state or --export-dir (an unset variable) instead of keeping nothing", () => {
-    // Before, `--state ""` started with no state kept, and its exports went to `.exports` in the working folder.
+  it("refuses an empty --state, --export-dir or --fixture (an unset variable) instead of keeping nothing", () => {
+    // Before, `--state ""` started with no state kept, and its exports went to `.exports` in the working folder;
+    // `--fixture ""` said "Cannot read fixture file : ENOENT".
     for (const [flag, name] of [
       ["--state", "stateFile"],
       ["--export-dir", "exportDir"],
+      ["--fixture", "fixture"],
     ] as const) {
       const result = run([flag, ""]);
       expect([result.status, result.signal], flag).toEqual([1, null]);
