@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./test/support/longestFirst.mts";
 
 /**
  * Three projects, split by what a test needs (README "Working on the package" gives each one's time):
@@ -61,6 +62,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two-core CI machines: provider-host and language-host processes are spawned per file.
     maxWorkers: 2,
+    // Longest files first, across projects (test/support/longestFirst.mts): the short ones fill the end.
+    sequence: { sequencer: LongestFirstSequencer },
     // unit and integration run first, together; e2e after them, alone (a group of its own, so that it can have
     // its own worker count).
     projects: [

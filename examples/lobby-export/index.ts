@@ -7,10 +7,13 @@ const config = new pulumi.Config();
 const wanted = config.require("game");
 const gameId = gamehost.getGamesOutput().apply((list) => {
   const found = list.games.find((g) => g.nameId === wanted || g.gameId === wanted);
-  // A RunError is printed as its message alone; any other error thrown here comes with a stack trace.
+  // A GamehostError is printed as its message alone, at once: a plain Error comes with a stack trace, and
+  // the SDK's formatting of a RunError thrown here takes a minute and gigabytes (docs/known-issues.md).
   if (!found) {
     const names = list.games.map((g) => g.nameId).join(", ");
-    throw new pulumi.RunError(`config game: no game "${wanted}" among your games (available: ${names})`);
+    throw new gamehost.GamehostError(
+      `config game: no game "${wanted}" among your games (available: ${names})`,
+    );
   }
   return found.gameId;
 });

@@ -31,7 +31,7 @@ function dynamicResources(repo, kinds) {
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\n\n`;
+  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\nimport { dynamicResourceOptions } from "../providerOptions";\n\n`;
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
     const subpath = `pulumi-gamehost/provider/${kind.hostSubpath}`;
@@ -64,8 +64,8 @@ function dynamicResources(repo, kinds) {
       `  constructor(name: string, args: ${args ? args.type : `types.${kind.name}Args`}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    const props = registeredInputs(${args ? `${args.convert}(args)` : "args"}, {}, types.${lower}InputProperties, types.${lower}ComputedOutputs);\n` +
       (kind.secretOutputs.length > 0
-        ? `    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: [...types.${lower}SecretOutputs] });\n`
-        : "    const options = opts;\n") +
+        ? `    const options = pulumi.mergeOptions(dynamicResourceOptions("${kind.name}", name, opts), { additionalSecretOutputs: [...types.${lower}SecretOutputs] });\n`
+        : `    const options = dynamicResourceOptions("${kind.name}", name, opts);\n`) +
       `    super(${lower}Provider, name, props, options, "gamehost", "${kind.name}");\n  }\n}\n\n`;
   }
   return text;

@@ -43,7 +43,10 @@ export interface ConnectionSettings {
 }
 
 /** A lookup of a config key such as `gamehost:token` (Pulumi config, a provider's `configure` request…). */
-export type ConfigLookup = (key: string) => string | undefined;
+export type ConfigLookup = ((key: string) => string | undefined) & {
+  /** Set when the lookup is an explicit provider's arguments: its name (see `SettingOrigins.provider`). */
+  readonly provider?: string;
+};
 
 function numberSetting(
   name: ConfigName,
@@ -68,7 +71,7 @@ function numberSetting(
  */
 export function readSettings(lookup?: ConfigLookup, env = process.env): ConnectionSettings {
   const sources: Partial<Record<ConfigName, SettingSource>> = {};
-  const origins: SettingOrigins = { sources, pulumi: lookup !== undefined };
+  const origins: SettingOrigins = { sources, pulumi: lookup !== undefined, provider: lookup?.provider };
   const get = (name: ConfigName): string | undefined => {
     const { key, env: envVar } = CONFIG_KEYS[name];
     const configured = lookup?.(key);

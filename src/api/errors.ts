@@ -55,6 +55,10 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
  * so a Pulumi program that fails with one prints the message alone: the SDK's language host prints
  * only the message of an error it recognizes as a `RunError` (by this duck-typed brand, the way it
  * recognizes its own across SDK copies), instead of a stack trace and every field.
+ *
+ * A program may throw it for its own failures too (a config value that names no game, say): the CLI prints
+ * the message alone, at once. A `pulumi.RunError` thrown from an `apply` or after an `await` is also printed
+ * alone, but only after the SDK's formatting of it has run for a minute and gigabytes (docs/known-issues.md).
  */
 export class GamehostError extends Error {
   override name = "GamehostError";
@@ -112,6 +116,11 @@ export interface SettingOrigins {
   /** Source of each setting that has a value, by option name (`baseUrl`, `token`…). */
   sources: Readonly<Partial<Record<string, SettingSource>>>;
   pulumi: boolean;
+  /**
+   * The name of the explicit provider (`pulumi:providers:gamehost`) whose arguments are the `config` here: it
+   * reads no stack config, so a setting is fixed where the provider is declared.
+   */
+  provider?: string | undefined;
 }
 
 /** A setting by its three names: option, Pulumi config key, environment variable. */
@@ -147,8 +156,11 @@ function whereToSet(
     case "env":
       return `${verb} the ${envVar} environment variable`;
     case "config":
+      if (origins?.provider !== undefined) return `${verb} the ${name} of provider "${origins.provider}"`;
       return `${verb} ${key} (${configSet(setting, value)})`;
   }
+  if (origins?.provider !== undefined)
+    return `${verb} the ${name} of provider "${origins.provider}" or the ${envVar} environment variable`;
   return origins?.pulumi === false
     ? `${verb} the client option ${name} or the ${envVar} environment variable`
     : `${verb} ${key} (${configSet(setting, value)}) or ${envVar}`;
@@ -452,16 +464,21 @@ export class GamehostConfigError extends GamehostError {
     const setting = settingNames(key, envVar);
     const source = origins?.sources[setting.name];
     const unset = problem === "is not set";
+    const provider = origins?.provider;
     const message =
-      source === "option"
-        ? `Client option ${setting.name} ${problem}: pass ${unset ? "it" : "a valid one"} to new GamehostClient.`
-        : source === "env"
-          ? `Environment variable ${envVar} ${problem}: change or unset it.`
-          : source === "config"
-            ? `Configuration ${key} ${problem}: run ${configSet(setting)}.`
-            : origins?.pulumi === false
-              ? `Client option ${setting.name} ${problem}: pass it to new GamehostClient or set the ${envVar} environment variable.`
-              : `Configuration ${key} ${problem}: run ${configSet(setting)} or set the ${envVar} environment variable.`;
+      provider !== undefined && source !== "env"
+        ? unset
+          ? `The ${setting.name} of provider "${provider}" is not set: give the provider a ${setting.name} (an explicit provider does not read the stack's ${key}) or set the ${envVar} environment variable.`
+          : `The ${setting.name} of provider "${provider}" ${problem}: change it where the provider is declared.`
+        : source === "option"
+          ? `Client option ${setting.name} ${problem}: pass ${unset ? "it" : "a valid one"} to new GamehostClient.`
+          : source === "env"
+            ? `Environment variable ${envVar} ${problem}: change or unset it.`
+            : source === "config"
+              ? `Configuration ${key} ${problem}: run ${configSet(setting)}.`
+              : origins?.pulumi === false
+                ? `Client option ${setting.name} ${problem}: pass it to new GamehostClient or set the ${envVar} environment variable.`
+                : `Configuration ${key} ${problem}: run ${configSet(setting)} or set the ${envVar} environment variable.`;
     super(message);
     this.key = key;
     this.envVar = envVar;

@@ -4,6 +4,7 @@ import { readSettings, requireConnection } from "../api/config";
 import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import type { FunctionDefinition } from "../kinds/functions";
+import { checkFunctionOptions } from "./providerOptions";
 import { settledApart } from "./settledApart";
 
 // The client (undici) and the data sources' checks (zod) are loaded by the first data source a program
@@ -86,6 +87,7 @@ export function outputFunction<A, R>(
   args: unknown,
   opts: pulumi.InvokeOutputOptions | undefined,
 ): pulumi.Output<R> {
+  checkFunctionOptions(definition.name, opts);
   const result = pulumi
     .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
     .apply(([resolved]) => runFunction(definition, resolved)) as pulumi.Output<R>;

@@ -54,12 +54,27 @@ export const ProviderConfig = z.object({
 /** Properties of the provider's inputs that are secrets. */
 export const SECRET_CONFIG = ["token"] as const;
 
-/** A config lookup (`gamehost:baseUrl` → value) over the provider's inputs and Configure's variables. */
+/**
+ * The name of an explicit provider from its URN (`…::pulumi:providers:gamehost::eu` → `eu`), or undefined
+ * for a default provider (`default`, `default_0_1_0`) or `pulumi do`'s, configured from the stack's config.
+ */
+export function explicitProviderName(urn: string | undefined): string | undefined {
+  if (!urn?.includes("::pulumi:providers:")) return undefined;
+  const name = urn.slice(urn.lastIndexOf("::") + 2);
+  // `pulumi do` configures a provider of no name from the stack's config, as the engine does a default one.
+  return name === "" || /^default(_|$)/.test(name) ? undefined : name;
+}
+
+/**
+ * A config lookup (`gamehost:baseUrl` → value) over the provider's inputs and Configure's variables;
+ * `provider` names an explicit provider, so that errors send the user to its arguments, not the stack's config.
+ */
 export function lookupOf(
   inputs: Record<string, unknown>,
   variables: ReadonlyMap<string, string>,
+  provider?: string,
 ): ConfigLookup {
-  return (key) => {
+  const lookup = (key: string) => {
     const name = key.slice(key.indexOf(":") + 1);
     const value = inputs[name];
     if (typeof value === "string") return value;
@@ -69,13 +84,18 @@ export function lookupOf(
     if (value === null) return undefined;
     return variables.get(key.replace(":", ":config:")) ?? undefined;
   };
+  return provider === undefined ? lookup : Object.assign(lookup, { provider });
 }
 
 /**
  * CheckConfig's failures: each names the property, what is wrong and where to set it. A setting left
  * out may come from its environment variable; only the base URL is needed before the first call.
  */
-export function checkConfig(inputs: Record<string, unknown>, env = process.env): CheckFailure[] {
+export function checkConfig(
+  inputs: Record<string, unknown>,
+  env = process.env,
+  provider?: string,
+): CheckFailure[] {
   const failures: CheckFailure[] = [];
   const parsed = ProviderConfig.safeParse(inputs);
   if (!parsed.success) {
@@ -96,14 +116,15 @@ export function checkConfig(inputs: Record<string, unknown>, env = process.env):
   };
   let settings: ReturnType<typeof readSettings>;
   try {
-    settings = readSettings(lookupOf(inputs, new Map()), env);
+    settings = readSettings(lookupOf(inputs, new Map(), provider), env);
   } catch (error) {
     failed(error);
     return failures;
   }
   // Each setting is checked on its own, so one run names every setting at fault.
   for (const check of [
-    () => checkBaseUrl(settings.baseUrl),
+    // An explicit provider's message names the provider; a default one's, the stack's config and the variable.
+    () => checkBaseUrl(settings.baseUrl, provider === undefined ? undefined : settings.origins),
     () => checkToken(settings.token, settings.origins),
   ]) {
     try {

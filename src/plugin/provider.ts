@@ -18,7 +18,7 @@ import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
-import { checkConfig, clientOf, lookupOf, SECRET_CONFIG } from "./config";
+import { checkConfig, clientOf, explicitProviderName, lookupOf, SECRET_CONFIG } from "./config";
 import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
 import { keepSecrecy, markSecret, type PropertyMap, reveal } from "./propertyValues";
@@ -135,10 +135,17 @@ export class GamehostProvider {
 
   private entryOf(type: string): ResourceEntry {
     const entry = resourceOf(type);
-    if (!entry)
+    if (!entry) {
+      // A dynamic resource reaches this provider only when a provider was set on it after its constructor
+      // checked its options (a transform that sets one): say what to do instead.
+      const dynamic = /^pulumi-nodejs:dynamic\/gamehost:(\w+)$/.exec(type)?.[1];
+      const hint = dynamic
+        ? `: a dynamic resource of pulumi-gamehost was given this provider (by its \`provider\` option or a transform); dynamic resources take none, so declare it with gamehost.native.${dynamic} (type gamehost:index:${dynamic}) to use the provider`
+        : "";
       throw new Error(
-        `the gamehost provider has no resource type ${JSON.stringify(type)} (its types: ${RESOURCES.map((r) => r.token).join(", ")})`,
+        `the gamehost provider has no resource type ${JSON.stringify(type)} (its types: ${RESOURCES.map((r) => r.token).join(", ")})${hint}`,
       );
+    }
     return entry;
   }
 
@@ -264,7 +271,10 @@ export class GamehostProvider {
       const news = fromStruct(call.request.getNews());
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(markSecret(news, SECRET_CONFIG)));
-      res.setFailuresList(failuresOf(checkConfig(reveal(news) as Record<string, unknown>)));
+      const provider = explicitProviderName(call.request.getUrn());
+      res.setFailuresList(
+        failuresOf(checkConfig(reveal(news) as Record<string, unknown>, process.env, provider)),
+      );
       return res;
     });
   };
@@ -293,7 +303,7 @@ export class GamehostProvider {
       const req = call.request;
       const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
       const variables = new Map(req.getVariablesMap().toArray());
-      this.lookup = lookupOf(inputs, variables);
+      this.lookup = lookupOf(inputs, variables, explicitProviderName(req.getUrn()));
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);

@@ -149,25 +149,31 @@ describe("watchVersions pacing", () => {
     await expect(pending).resolves.toEqual({ done: true, value: undefined });
   });
 
-  it("watchGames against a service that answers at once sends a handful of calls, not thousands", async () => {
-    let calls = 0;
+  it("watchGames against a service that answers at once waits out a doubling gap between calls", async () => {
+    // Each answer is at once, with a fresh index and the same data: no change, so the gap between the starts
+    // of two calls doubles from the floor: the 6th call starts at least 20 + 40 + 80 + 160 + 320 ms after the
+    // loop does. Timed by the calls themselves (timers fire late, never early), not by a window of the
+    // machine's clock, which a loaded machine stretches; unpaced, the six came back to back.
+    const CALLS = 6;
+    const arrivals: number[] = [];
+    const controller = new AbortController();
     const server = createServer((_req, res) => {
-      calls += 1;
-      const body = JSON.stringify({ games: [], groups: [], watch: { index: String(calls) } });
+      arrivals.push(performance.now());
+      if (arrivals.length >= CALLS) controller.abort();
+      const body = JSON.stringify({ games: [], groups: [], watch: { index: String(arrivals.length) } });
       res.writeHead(200, { "content-type": "application/json" }).end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const controller = new AbortController();
       const c = new GamehostClient({ baseUrl: `http://127.0.0.1:${port}`, token: "t" });
-      const loop = drain(c.watchGames({ signal: controller.signal, minIntervalMs: 20 }));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      controller.abort();
-      await loop;
-      // Paced, at most 0, 20, 60, 140, 300 ms: 5 calls. Unpaced, the same 300 ms made thousands.
-      expect(calls).toBeGreaterThanOrEqual(2);
-      expect(calls).toBeLessThanOrEqual(6);
+      const loopStart = performance.now();
+      await drain(c.watchGames({ signal: controller.signal, minIntervalMs: 20 }));
+      expect(arrivals).toHaveLength(CALLS);
+      // 1 ms for timer rounding.
+      expect((arrivals[CALLS - 1] as number) - loopStart).toBeGreaterThanOrEqual(
+        20 + 40 + 80 + 160 + 320 - 1,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -17,6 +17,7 @@ import {
 import { liveServers, startTestEmulator } from "../support/emulator";
 import { pluginProviderYaml } from "../support/examples";
 import { type CliConfigEntry, CliProject, programProject, realCli, tempRoot } from "../support/realPulumi";
+import { type WatchedProcess, type WatchReport, watchMemory } from "../support/watchdog";
 
 /** Generous: one CLI command is 10-20 s on the loaded machines, a scenario runs a dozen. */
 export const SCENARIO_TIMEOUT_MS = 900_000;
@@ -205,4 +206,62 @@ export async function yamlProject(
   const project = new CliProject(dir, setup.root);
   await project.configure(connection(setup.emulator));
   return project;
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Bounds of a failing program's run: a failure must be reported at once, not after the program grew to GBs
+ * (docs/known-issues.md). The watchdog kills the CLI's process tree above `killAboveBytes`, long before it
+ * can hurt the machine; the CPU bound is what a spinning failure exceeds (wall time on a loaded machine
+ * measures the machine); the wall bound, far above any healthy run, catches a hang.
+ */
+export const PROGRAM_BOUNDS = {
+  killAboveBytes: 1024 * MB,
+  peakBytes: 500 * MB,
+  cpuMs: 10_000,
+  wallMs: 45_000,
+} as const;
+
+/** What a watched CLI run printed and how its processes behaved. */
+export interface WatchedRun {
+  /** The CLI's exit code. */
+  code: number | null;
+  output: string;
+  report: WatchReport;
+}
+
+/** `pulumi <args>` under the memory watchdog (test/support/watchdog.ts). */
+export async function watchedRun(
+  project: CliProject,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<WatchedRun> {
+  const { child, done } = project.start(args, env);
+  const watch = watchMemory(child.pid as number, PROGRAM_BOUNDS.killAboveBytes);
+  const result = await done.catch((error: unknown) => {
+    watch.stop();
+    throw error;
+  });
+  const report = watch.stop();
+  return { code: result.code, output: `${result.stdout}\n${result.stderr}`, report };
+}
+
+/**
+ * The run's program (the language host's `node …/@pulumi/pulumi/cmd/run/index.js`, the busiest should
+ * there be more) stayed within {@link PROGRAM_BOUNDS}, and nothing was killed; returns it.
+ */
+export function expectProgramBounded(report: WatchReport): WatchedProcess {
+  expect(report.killed, `the watchdog killed ${report.killed?.command}`).toBeUndefined();
+  const program = report.processes
+    .filter((p) => p.command.includes("cmd/run/index.js"))
+    .sort((a, b) => b.cpuMs - a.cpuMs)[0];
+  if (!program)
+    throw new Error(`no program process among ${report.processes.map((p) => p.command).join("\n")}`);
+  expect(program.peakRssBytes, "the program's peak RSS").toBeLessThan(PROGRAM_BOUNDS.peakBytes);
+  expect(program.cpuMs, "the program's CPU time").toBeLessThan(PROGRAM_BOUNDS.cpuMs);
+  expect(program.lastSeenMs - program.firstSeenMs, "the program's wall time").toBeLessThan(
+    PROGRAM_BOUNDS.wallMs,
+  );
+  return program;
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { liveServers, type ServerTarget } from "../support/emulator";
 import {
+  PluginCallError,
   type PluginDriver,
   type PluginProcess,
   type Props,
@@ -66,6 +67,37 @@ describe("the Fleet through the plugin", () => {
         "template.tags.pulumi-gamehost/fleet",
       ]),
     );
+  });
+
+  it("a create failing in both datacenters at once names both, records what exists, and says once what to do", async () => {
+    const { inputs } = await driver.check(FLEET, "failing", fleet());
+    emulator.faults.inject({
+      method: "POST",
+      path: "/games/:game/environments/:env/servers",
+      kind: "error_status",
+      status: 503,
+      count: 1_000,
+    });
+    let failure: unknown;
+    try {
+      await driver.create(FLEET, "failing", inputs);
+    } catch (error) {
+      failure = error;
+    } finally {
+      emulator.faults.clear();
+    }
+    expect(failure).toBeInstanceOf(PluginCallError);
+    const { message, initFailure } = failure as PluginCallError;
+    // Each datacenter ran its batch to its end: both are named, each once.
+    for (const dc of [target.datacenter, target.otherDatacenter]) {
+      expect(message.split(`In datacenter ${dc}:`)).toHaveLength(2);
+    }
+    expect(message.match(/run `pulumi up` again/g), message).toHaveLength(1);
+    // Nothing was made, and the partial create records exactly that.
+    const key = String(inputs.fleetKey);
+    expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toEqual([]);
+    const status = initFailure?.properties.status as Record<string, { servers: unknown[] }>;
+    expect(Object.values(status).flatMap((dc) => dc.servers)).toEqual([]);
   });
 
   it("imports by <gameId>/<environmentId>/<fleetKey> with inputs that diff clean; delete leaves nothing", async () => {

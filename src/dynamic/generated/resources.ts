@@ -4,6 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { type LobbyHistoryExportArgs, lobbyHistoryExportInputs } from "../../programArgs/lobbyHistoryExport";
 import { registeredInputs } from "../../programArgs/registration";
 import * as types from "../../types";
+import { dynamicResourceOptions } from "../providerOptions";
 
 /**
  * The serialized provider of every Server. Pulumi stores this object's code in the stack state and runs it later in
@@ -34,7 +35,7 @@ export interface Server extends types.ServerOutputs {}
 export class Server extends pulumi.dynamic.Resource {
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.serverInputProperties, types.serverComputedOutputs);
-    const options = opts;
+    const options = dynamicResourceOptions("Server", name, opts);
     super(serverProvider, name, props, options, "gamehost", "Server");
   }
 }
@@ -72,7 +73,7 @@ export class LobbyHistoryExport extends pulumi.dynamic.Resource {
       types.lobbyHistoryExportInputProperties,
       types.lobbyHistoryExportComputedOutputs,
     );
-    const options = pulumi.mergeOptions(opts, {
+    const options = pulumi.mergeOptions(dynamicResourceOptions("LobbyHistoryExport", name, opts), {
       additionalSecretOutputs: [...types.lobbyHistoryExportSecretOutputs],
     });
     super(lobbyHistoryExportProvider, name, props, options, "gamehost", "LobbyHistoryExport");
@@ -108,7 +109,7 @@ export interface Fleet extends types.FleetOutputs {}
 export class Fleet extends pulumi.dynamic.Resource {
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.fleetInputProperties, types.fleetComputedOutputs);
-    const options = opts;
+    const options = dynamicResourceOptions("Fleet", name, opts);
     super(fleetProvider, name, props, options, "gamehost", "Fleet");
   }
 }

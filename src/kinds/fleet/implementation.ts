@@ -235,6 +235,8 @@ function fleetConverged(outputs: FleetOutputs): boolean {
 
 /** Failures of one datacenter's batch, kept until the run records what exists. */
 class BatchFailed extends Error {}
+/** What a datacenter's failed run adds to the fleet's message. */
+const failureOf = (error: unknown) => (error instanceof BatchFailed ? error.message : reasonOf(error));
 
 /**
  * Brings the fleet to its declared spec, batch by batch, and returns what exists. On a failure the
@@ -282,16 +284,21 @@ async function converge(
       next[k]?.servers.some((s) => s.generation !== generation),
     );
     const plain = Object.keys(next).filter((k) => !rolling.includes(k));
-    // Datacenters with nothing to roll (creates, scaling, heals, removals) run together; rollouts one datacenter at a time.
-    await Promise.all([
+    // Datacenters with nothing to roll (creates, scaling, heals, removals) run together, each to its end even
+    // when another fails (the stack must record what they made, and the message name every failure); rollouts
+    // then one datacenter at a time, none after a failure.
+    const together = await Promise.allSettled([
       ...plain.map((k) => run(k, fleet.datacenters[k] ?? 0)),
       ...removed.map((k) => run(k, 0)),
     ]);
-    for (const key of rolling) await run(key, fleet.datacenters[key] ?? 0);
+    for (const outcome of together) {
+      if (outcome.status === "rejected") failures.push(failureOf(outcome.reason));
+    }
+    if (failures.length === 0) for (const key of rolling) await run(key, fleet.datacenters[key] ?? 0);
     for (const key of removed) if (status[key]?.servers.length === 0) delete status[key];
   } catch (error) {
     if (error instanceof PartialCreateError) throw error;
-    failures.push(error instanceof BatchFailed ? error.message : reasonOf(error));
+    failures.push(failureOf(error));
   }
   if (failures.length > 0) {
     fail(
@@ -362,7 +369,7 @@ async function runDatacenter(
             const outputs = failure.properties as ServerOutputs;
             if (outputs.destroyedAt === undefined) entry().servers.push(memberOf(outputs, slot, generation));
           }
-          errors.push(`Server ${slot} in datacenter ${key}: ${reasonOf(failure)}`);
+          errors.push(`Server ${slot}: ${reasonOf(failure)}`);
         }
       });
     }
@@ -413,7 +420,7 @@ async function waitForServers(
       if (server) replace(refreshed(member, server, fleet));
       const missing = server ? missingForReady(server).join(", ") : "its placement";
       errors.push(
-        `Server ${member.id} was created but was not ready in time: still missing ${missing}. It is recorded in the stack; run \`pulumi up\` again to keep waiting, or raise ${deadline.raise}.`,
+        `Server ${member.id} was created but was not ready in time (still missing ${missing}; raise ${deadline.raise} to wait longer).`,
       );
     }
   }

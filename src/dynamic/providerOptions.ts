@@ -1,0 +1,74 @@
+/**
+ * What the dynamic face does with the resource options that name a provider or a timeout. A dynamic
+ * resource is served by Pulumi's dynamic provider host, configured by the stack's `gamehost:*` settings:
+ * a gamehost provider given to it would be used by nothing. Left alone, an explicit `provider` makes the
+ * engine send the dynamic type to that provider (an error naming types the user never wrote), and one
+ * inherited from a parent's `providers` is ignored without a word, so the server goes to the stack's
+ * service instead of the provider's. Both fail here, where the user declared them, naming the fix; ignored
+ * `customTimeouts` are said once per resource.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CONFIG_KEYS } from "../api/config";
+import { GamehostError } from "../api/errors";
+
+const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
+
+/** The gamehost provider a parent passes down through `providers`, if any. */
+function inheritedGamehostProvider(parent: pulumi.Resource | undefined): pulumi.ProviderResource | undefined {
+  // A parent made by another copy of the SDK may lack the method: it then passes nothing this face would use.
+  return typeof parent?.getProvider === "function" ? parent.getProvider("gamehost:index:Server") : undefined;
+}
+
+/** Where a provider reached the resource, as the message says it, or undefined when none did. */
+function providerGiven(opts: {
+  provider?: pulumi.ProviderResource;
+  parent?: pulumi.Resource;
+}): string | undefined {
+  if (opts.provider !== undefined) return "its `provider` option";
+  if (inheritedGamehostProvider(opts.parent) !== undefined)
+    return "the gamehost provider its parent passes down (`providers` of a parent)";
+  return undefined;
+}
+
+/**
+ * The options of a dynamic resource: fails when a provider would be given to it, warns that
+ * `customTimeouts` have no effect.
+ */
+export function dynamicResourceOptions(
+  kind: string,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions | undefined {
+  if (opts === undefined) return opts;
+  const given = providerGiven(opts);
+  if (given !== undefined) {
+    throw new GamehostError(
+      `${kind} "${name}" is a dynamic resource (pulumi-nodejs:dynamic/gamehost:${kind}), which takes no provider: it connects with ${CONNECTION}, so ${given} would not be used. ` +
+        `To use an explicit provider, declare it with gamehost.native.${kind} (the provider plugin; see docs/languages.md, "TypeScript without dynamic providers").`,
+    );
+  }
+  if (opts.customTimeouts !== undefined) {
+    const instead =
+      kind === "LobbyHistoryExport"
+        ? `Declare it with gamehost.native.${kind}`
+        : `Bound the wait with readyTimeoutSeconds, or declare it with gamehost.native.${kind}`;
+    void pulumi.log.warn(
+      `${kind} "${name}": customTimeouts have no effect on a dynamic resource (Pulumi's dynamic provider host ignores them). ${instead}, whose provider honours them.`,
+    );
+  }
+  return opts;
+}
+
+/** A program-side data source's options: fails when a provider would be given to it. */
+export function checkFunctionOptions(
+  name: string,
+  opts: { provider?: pulumi.ProviderResource; parent?: pulumi.Resource } | undefined,
+): void {
+  if (opts === undefined) return;
+  const given = providerGiven(opts);
+  if (given === undefined) return;
+  throw new GamehostError(
+    `${name}Output (pulumi-gamehost) runs in the program and takes no provider: it connects with ${CONNECTION}, so ${given} would not be used. ` +
+      `To call it through an explicit provider, use gamehost.native.${name}Output (the provider plugin; see docs/languages.md, "TypeScript without dynamic providers").`,
+  );
+}
