@@ -78,11 +78,18 @@ export function adminRefusal(req: IncomingMessage, token: string): ServiceError 
     );
   const auth = req.headers.authorization;
   const sent = auth?.startsWith("Bearer ") ? auth.slice("Bearer ".length).trim() : undefined;
-  if (sent === undefined || !sameToken(sent, token))
+  if (sent === undefined)
     return new ServiceError(
       401,
       ERROR_CODES.unauthorized,
       "Admin routes need the admin token the emulator printed at start: send Authorization: Bearer <admin token>.",
+    );
+  // The commonest wrong token is a right one of an earlier start: a script or tab kept it across a restart.
+  if (!sameToken(sent, token))
+    return new ServiceError(
+      401,
+      ERROR_CODES.unauthorized,
+      "That is not this emulator's admin token: each start makes a new one (was the emulator restarted?). Send the one it printed at its last start (admin token emu_admin_…) as Authorization: Bearer <admin token>.",
     );
   if (req.method === "POST" && !isJson(req.headers["content-type"]))
     return new ServiceError(

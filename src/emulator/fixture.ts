@@ -18,6 +18,9 @@ export function loadFixture(source: FixtureInput | string = DEFAULT_FIXTURE_PATH
   let raw: unknown = source;
   let where = "fixture";
   if (typeof source === "string") {
+    // As for --state and --export-dir (settings.ts): an empty path is a script's unset variable.
+    if (source.trim() === "")
+      throw new Error(`fixture (--fixture) must name a path, got ${JSON.stringify(source)}`);
     where = `fixture file ${source}`;
     let text: string;
     try {

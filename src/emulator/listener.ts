@@ -60,8 +60,13 @@ export async function listen(
     });
   } catch (err) {
     // A second emulator (or anything) on the port is the usual cause: say what to do, not only what failed.
-    const inUse = (err as NodeJS.ErrnoException).code === "EADDRINUSE";
-    const hint = inUse ? ` (port ${port} is taken: pass --port 0 for a free one, or another --port)` : "";
+    const code = (err as NodeJS.ErrnoException).code;
+    const hint =
+      code === "EADDRINUSE"
+        ? ` (port ${port} is taken: pass --port 0 for a free one, or another --port)`
+        : code === "EACCES"
+          ? ` (ports below 1024 need privileges this user lacks: pass --port 0 for a free one, or one from 1024)`
+          : "";
     throw new Error(`Cannot start the emulator on 127.0.0.1:${port}: ${(err as Error).message}${hint}`);
   }
   // Accept failures (e.g. out of file descriptors) are emitted here; unheard, they would crash.

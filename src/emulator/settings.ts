@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CoreOptions } from "./core";
@@ -55,6 +55,15 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     now: options.now ?? Date.now,
     warn,
   };
+  // An empty path is a script's unset variable (`--state "$STATE"`): refused, rather than keeping nothing
+  // (an empty state file) or writing exports into the working directory (an empty export dir).
+  for (const [name, flag, value] of [
+    ["stateFile", "--state", options.stateFile],
+    ["exportDir", "--export-dir", options.exportDir],
+  ] as const) {
+    if (value !== undefined && value.trim() === "")
+      throw new Error(`${name} (${flag}) must name a path, got ${JSON.stringify(value)}`);
+  }
   const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
   // A directory named by the user is made now: one that cannot be made fails the start, naming the option,
   // rather than each export later.
@@ -66,6 +75,9 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
         `exportDir (--export-dir) ${options.exportDir} cannot be made (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): name a folder you can write to`,
       );
     }
+    checkExportDir(options.exportDir, "exportDir (--export-dir)");
+  } else if (options.stateFile !== undefined && existsSync(`${options.stateFile}.exports`)) {
+    checkExportDir(`${options.stateFile}.exports`, "The export folder beside the state file (--state)");
   }
   const exportDir =
     options.exportDir ??
@@ -73,6 +85,23 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
       ? `${options.stateFile}.exports`
       : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
   return { core: { ...core, exportDir }, requestTimeCapMs, tempExportDir };
+}
+
+/**
+ * Fails the start when the export folder exists but cannot hold exports (a file of that name, a read-only
+ * mount): otherwise the emulator started, and answered every export 503 "try again later", which no retry
+ * mends.
+ */
+function checkExportDir(dir: string, what: string): void {
+  const fix = "name a folder you can write to (--export-dir)";
+  if (!statSync(dir).isDirectory()) throw new Error(`${what} ${dir} is not a folder: ${fix}`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    throw new Error(
+      `${what} ${dir} cannot be written to (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): ${fix}`,
+    );
+  }
 }
 
 /** Removes the export directory if it is a temporary one of this emulator's. */

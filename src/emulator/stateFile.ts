@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { type FileHandle, open, rename, rm, truncate, unlink } from "node:fs/promises";
 import * as path from "node:path";
+import { ERROR_CODES } from "../api/errors";
 import {
   journalFileOf,
   journalLine,
@@ -190,6 +191,11 @@ export class StateFile {
   /** The unprompted retry of {@link unwritten}. */
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /**
+   * Whether the last write failed: whoever runs the emulator is told once when writes start failing
+   * and once when they resume (its clients see each failure as a 503).
+   */
+  private failing = false;
 
   /**
    * Checks that `file` can be kept: its directory exists, it is not a directory, no other emulator
@@ -361,6 +367,7 @@ export class StateFile {
       this.waiting = undefined;
       let own = this.unwritten;
       this.unwritten = [];
+      let wrote = false;
       try {
         own = [...own, ...this.source.changes()];
         if (this.compactionDue()) this.compact();
@@ -368,11 +375,22 @@ export class StateFile {
         // The emulator's own changes first: a request's change of the same record is the newer one.
         const changes = [...own, ...requested];
         if (changes.length > 0) await this.append(changes);
+        wrote = changes.length > 0;
       } catch (err) {
         this.unwritten = own;
         this.scheduleRetry();
+        if (!this.failing) {
+          this.failing = true;
+          this.warn(
+            `${(err as Error).message}: changes are answered 503 ${ERROR_CODES.stateNotSaved} and not kept until a write succeeds.`,
+          );
+        }
         for (const w of batch) w.reject(err);
         continue;
+      }
+      if (this.failing && wrote) {
+        this.failing = false;
+        this.warn(`state writes to ${this.file} succeed again: changes are kept and answered as usual.`);
       }
       for (const w of batch) {
         try {

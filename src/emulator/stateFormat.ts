@@ -4,12 +4,16 @@ import { z } from "zod";
 import { describeIssues } from "../api/issues";
 import { Server } from "../api/schemas/servers";
 import { toFieldIssues } from "../api/validate";
+import { PACKAGE_VERSION } from "../version";
 import type { ExportRecord } from "./exports";
 import type { ServerRecord } from "./servers";
 
 // The emulator's state on disk (docs/reliability.md, "The emulator's state"): a snapshot, `FILE`, and
 // beside it the journals `FILE.journal.<generation>` of the changes made since. This module reads
 // them and spells their text; stateFile.ts writes them.
+
+/** The state format this version reads and writes (`version` in the snapshot). */
+const STATE_FORMAT = 1;
 
 const PersistedServer = z.object({
   server: Server,
@@ -30,7 +34,7 @@ const PersistedExport = z.object({
 });
 
 const Snapshot = z.object({
-  version: z.literal(1),
+  version: z.literal(STATE_FORMAT),
   /** Which journals follow it (`FILE.journal.<generation>` and later); absent in files of earlier versions. */
   generation: z.number().int().min(0).default(0),
   /** Export URL signing secret, kept so presigned URLs outlive a restart. */
@@ -183,12 +187,31 @@ export function leftoverTempFiles(file: string): string[] {
     .map(({ file: tmp }) => tmp);
 }
 
-function readSnapshot(file: string): z.infer<typeof Snapshot> {
+/**
+ * The snapshot, or `undefined` for an empty file: one a user or script made for the emulator to fill
+ * (`--state "$(mktemp)"`, `touch state.json`). The emulator never leaves one (it writes a snapshot to a
+ * temporary file and renames it), so an empty file beside journals is damage, and refused.
+ */
+function readSnapshot(file: string): z.infer<typeof Snapshot> | undefined {
+  let text: string;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    text = readFileSync(file, "utf8");
+    if (text.trim() === "") {
+      if (journalsOf(file).length === 0) return undefined;
+      throw new Error(
+        "it is empty, but journals of changes lie beside it: restore the file, or move it and its journals away to start afresh",
+      );
+    }
+    raw = JSON.parse(text);
   } catch (err) {
     throw new Error(`Cannot read emulator state file ${file}: ${(err as Error).message}`);
+  }
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === "number" && version > STATE_FORMAT) {
+    throw new Error(
+      `Cannot read emulator state file ${file}: a newer pulumi-gamehost wrote it (state format ${version}; this one, ${PACKAGE_VERSION}, reads format ${STATE_FORMAT}). Run the newer version, or pass another state file path (--state).`,
+    );
   }
   const parsed = Snapshot.safeParse(raw);
   if (!parsed.success) {
@@ -268,6 +291,7 @@ export function readState(
 ): LoadedState | undefined {
   if (!existsSync(file)) return undefined;
   const snapshot = readSnapshot(file);
+  if (snapshot === undefined) return undefined;
   const servers = new Map<string, ServerRecord>();
   for (const record of snapshot.servers) servers.set(record.server.id, record as ServerRecord);
   const exports = new Map<string, ExportRecord>();

@@ -2,8 +2,9 @@
  * docs/_index.md's Example program as written, deployed by the real `pulumi` CLI the two ways the docs give:
  * docs/installation-configuration.md's "Running against the local emulator" (the emulator's CLI in one terminal,
  * config and `pulumi up` in the project, with the user token the emulator printed) and docs/testing.md's
- * "Integration tests against the emulator" (the emulator in the background, up and destroy in CI). One project
- * and stack for both; each block starts its own emulator by its documented line, on a free port
+ * "Integration tests against the emulator" (the emulator in the background, up and destroy in CI, in the
+ * block's own local backend, as a fresh CI job). One project for both; each block starts its own emulator by its
+ * documented line, on a free port
  * (test/cli/docCommands.ts). The program uses the ids the emulator's fixture seeds, so `up` must leave a
  * running match server there whose public address is the stack's `endpoint`.
  */
@@ -105,9 +106,18 @@ describe.skipIf(!realCli)(realCliTitle("docs/_index.md's Example, deployed as th
     expect(wait).toMatch(/^curl --retry \d+ --retry-connrefused /);
     await runLine(project, wait as string);
     expect(rest.at(-1)).toBe("pulumi up --yes && pulumi destroy --yes");
-    let output = "";
-    for (const line of rest) output = (await runLine(project, line)).stdout;
-    // The last line's two runs (each with its preview): up created the stack and its server, destroy deleted both.
+    // As in a fresh CI job: one shell (its `export` holds for the next lines), logged in nowhere, no passphrase.
+    // The block's own login and passphrase must do; before it had them, `pulumi config set` asked for
+    // PULUMI_ACCESS_TOKEN.
+    const { stdout: output } = await runLine(project, rest.join("\n"), {
+      PULUMI_BACKEND_URL: undefined,
+      PULUMI_CONFIG_PASSPHRASE: undefined,
+      CI: "true",
+    });
+    expect(fs.readdirSync(path.join(project.dir, ".pulumi-state", ".pulumi", "stacks"))).toEqual([
+      "gamehost-example",
+    ]);
+    // Up created the stack and its server, destroy deleted both (each with its preview).
     const summaries = output
       .split("\nResources:\n")
       .slice(1)

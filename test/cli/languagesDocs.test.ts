@@ -75,7 +75,7 @@ describe.skipIf(!realCli)(realCliTitle(`the YAML, Python and Go sections of ${PA
     const { project } = await runSection("Python", "npm install --prefix .gamehost pulumi-gamehost");
     // README.md's commands for these languages are the ones that just ran.
     const ran = shellCommands(docBlock(PAGE, "Python", "sh"));
-    for (const line of shellCommands(docBlock("README.md", "YAML, Python, Go and .NET", "bash")))
+    for (const line of shellCommands(docBlock("README.md", "YAML, Python and Go", "bash")))
       expect(ran).toContain(line);
     const manifest = fs.readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8");
     expect(manifest).toContain("packages:\n  gamehost: ./.gamehost/node_modules/pulumi-gamehost/plugin\n");

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 
 const CLI = path.resolve(__dirname, "../../dist/emulator/cli.js");
 
@@ -124,5 +125,116 @@ describe("gamehost-emulator CLI", () => {
     });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("/nonexistent/fixture.json");
+  });
+});
+
+describe("gamehost-emulator CLI: a CI script's first mistakes", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-cli-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: "utf8", timeout: 30_000 });
+
+  it("refuses an empty --state, --export-dir or --fixture (an unset variable) instead of keeping nothing", () => {
+    // Before, `--state ""` started with no state kept, and its exports went to `.exports` in the working folder;
+    // `--fixture ""` said "Cannot read fixture file : ENOENT".
+    for (const [flag, name] of [
+      ["--state", "stateFile"],
+      ["--export-dir", "exportDir"],
+      ["--fixture", "fixture"],
+    ] as const) {
+      const result = run([flag, ""]);
+      expect([result.status, result.signal], flag).toEqual([1, null]);
+      expect(result.stderr).toContain(`${name} (${flag}) must name a path, got ""`);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("fails at start when --export-dir (or FILE.exports) is a file, rather than answering every export 503", () => {
+    const file = path.join(dir, "not-a-folder");
+    writeFileSync(file, "");
+    const result = run(["--export-dir", file]);
+    expect([result.status, result.signal]).toEqual([1, null]);
+    expect(result.stderr).toContain(`exportDir (--export-dir) ${file} is not a folder`);
+    writeFileSync(path.join(dir, "s.json.exports"), "");
+    const beside = run(["--state", path.join(dir, "s.json")]);
+    expect(beside.status).toBe(1);
+    expect(beside.stderr).toContain(`${path.join(dir, "s.json.exports")} is not a folder`);
+  });
+
+  it('takes an empty state file (`--state "$(mktemp)"`) as a new state, and names a newer version\'s file', async () => {
+    const empty = path.join(dir, "mktemp.json");
+    writeFileSync(empty, "");
+    const { proc } = await startCli(["--state", empty], /Press Ctrl\+C/);
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill("SIGTERM");
+    await exited;
+    expect(JSON.parse(readFileSync(empty, "utf8"))).toMatchObject({ version: 1, servers: [] });
+
+    const newer = path.join(dir, "newer.json");
+    writeFileSync(newer, JSON.stringify({ version: 2, generation: 0, secret: "s".repeat(64), servers: [] }));
+    const result = run(["--state", newer]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /a newer pulumi-gamehost wrote it \(state format 2; this one, \S+, reads format 1\)/,
+    );
+    expect(readFileSync(newer, "utf8")).toContain('"version":2');
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    "says that a port below 1024 needs privileges, run as a user without them",
+    () => {
+      // As root any port binds: the user who meets this is `nobody` here.
+      const result = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, CLI, "--port", "80"], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(result.status, result.stderr).toBe(1);
+      expect(result.stderr).toContain("ports below 1024 need privileges this user lacks: pass --port 0");
+    },
+  );
+
+  it("says why an export URL of an earlier start without --state is refused", async () => {
+    const exportUrl = async () => {
+      const { proc, out } = await startCli([], /Press Ctrl\+C/);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+      const game = /cloud\s+\S+\s+\(game [^,]+, (\S+)\)/.exec(out())?.[1];
+      const res = await fetch(`${url}/cloud/games/${game}/matchmaker/lobbies/export-history`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${/user\s+(\S+)/.exec(out())?.[1]}` },
+        body: JSON.stringify({ query_start: 0, query_end: Date.now() }),
+      });
+      return { proc, url: ((await res.json()) as { url: string }).url };
+    };
+    const first = await exportUrl();
+    const stopped = new Promise((resolve) => first.proc.once("exit", resolve));
+    first.proc.kill("SIGTERM");
+    await stopped;
+    const second = await exportUrl();
+    const stale = new URL(first.url);
+    const res = await fetch(`${new URL(second.url).origin}${stale.pathname}${stale.search}`);
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { message: string }).message).toContain(
+      "a URL of an earlier start no longer works; keep them with --state FILE",
+    );
+  });
+
+  it("tells a stale admin token (of an earlier start) from a missing one", async () => {
+    const { out } = await startCli(["--admin"], /Press Ctrl\+C/);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    const faults = (headers: Record<string, string>) =>
+      fetch(`${url}/__admin/faults`, { headers }).then(async (r) => ({
+        status: r.status,
+        message: ((await r.json()) as { message: string }).message,
+      }));
+    expect(await faults({})).toMatchObject({
+      status: 401,
+      message: expect.stringContaining("need the admin token"),
+    });
+    expect(
+      await faults({ authorization: "Bearer emu_admin_ofAnEarlierStartOfTheEmulator000" }),
+    ).toMatchObject({
+      status: 401,
+      message: expect.stringContaining("each start makes a new one (was the emulator restarted?)"),
+    });
   });
 });

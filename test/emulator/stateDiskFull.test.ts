@@ -4,7 +4,16 @@
  * that is refused, stateDurability.test.ts covers the same rules at the state file's I/O seam.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -84,6 +93,14 @@ async function startCli(stateFile: string): Promise<Cli> {
   return { proc, url, token, output: () => out, exited };
 }
 
+/** The lines of the emulator's output (its stderr warnings among them) that contain `text`. */
+function warnings(cli: Cli, text: string): string[] {
+  return cli
+    .output()
+    .split("\n")
+    .filter((line) => line.includes(text));
+}
+
 async function stopCli(cli: Cli, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
   if (cli.proc.exitCode === null && cli.proc.signalCode === null) cli.proc.kill(signal);
   await cli.exited;
@@ -134,15 +151,41 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       expect(await createMany(cli, 60)).toBeGreaterThan(40);
       expect(await listed(cli)).toEqual([...acked].sort());
       expect(journals()).toHaveLength(1);
+      // Whoever runs the emulator (a terminal, a CI log) is told once, naming the file and the cause.
+      expect(warnings(cli, "changes are answered 503")).toEqual([
+        expect.stringMatching(/state\.json\.journal\.\d+: ENOSPC/),
+      ]);
+      expect(warnings(cli, "succeed again")).toHaveLength(0);
+      // An export's CSV that does not fit: the client gets the 503, the emulator's output says which file.
+      const game = serversPath.split("/")[2];
+      const exported = await fetch(`${cli.url}/cloud/games/${game}/matchmaker/lobbies/export-history`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${cli.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ query_start: 0, query_end: Date.now() }),
+      });
+      expect(exported.status).toBe(503);
+      await until(
+        () => (warnings(cli, "cannot write the lobby-history export").length > 0 ? true : undefined),
+        "the export's warning",
+      );
+      expect(warnings(cli, "cannot write the lobby-history export")[0]).toMatch(
+        /state\.json\.exports\/.*ENOSPC/,
+      );
       freeDisk();
       // Room again: creates go through in the same emulator.
       expect(await createMany(cli, 5)).toBe(0);
       expect(await listed(cli)).toEqual([...acked].sort());
+      expect(warnings(cli, "succeed again")).toHaveLength(1);
       // A read-only remount: refused, then kept again once writable.
       await remount("ro");
       expect(await createMany(cli, 5)).toBe(5);
       await remount("rw");
       expect(await createMany(cli, 2)).toBe(0);
+      expect([
+        warnings(cli, "changes are answered 503").length,
+        warnings(cli, "succeed again").length,
+      ]).toEqual([2, 2]);
+      expect(warnings(cli, "changes are answered 503")[1]).toContain("EROFS");
       // Killed while the disk is full again.
       fillDisk();
       await createMany(cli, 3);
@@ -164,5 +207,21 @@ describe.runIf(mounted)("a full disk and a read-only remount, on a real tmpfs", 
       freeDisk();
     }
     expect(acked.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it("fails at start on an export folder on a read-only mount, rather than answering every export 503", async () => {
+    const exports = path.join(mountPoint, "exports");
+    mkdirSync(exports, { recursive: true });
+    await remount("ro");
+    try {
+      const result = spawnSync(process.execPath, [CLI, "--export-dir", exports], {
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect([result.status, result.signal]).toEqual([1, null]);
+      expect(result.stderr).toContain(`exportDir (--export-dir) ${exports} cannot be written to (EROFS)`);
+    } finally {
+      await remount("rw");
+    }
   });
 });

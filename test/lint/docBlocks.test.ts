@@ -22,7 +22,7 @@ interface RunBy {
 const LANGUAGES_DOCS = "test/cli/languagesDocs.test.ts";
 const RUN_BY: readonly RunBy[] = [
   { page: "README.md", section: "Using the package", lang: "typescript", test: "test/packaging/support.ts" },
-  { page: "README.md", section: "YAML, Python, Go and .NET", lang: "bash", test: LANGUAGES_DOCS },
+  { page: "README.md", section: "YAML, Python and Go", lang: "bash", test: LANGUAGES_DOCS },
   ...["YAML", "Python", "Go"].flatMap((section) => [
     { page: "docs/languages.md", section, lang: "sh", test: LANGUAGES_DOCS },
     { page: "docs/languages.md", section, lang: "yaml", file: "Pulumi.yaml", test: LANGUAGES_DOCS },

@@ -27,7 +27,13 @@ export const exportLobbyHistory: Handler = async (core, ctx) => {
   try {
     const rows = await writeLobbyExport(core.fixture, game, body.query_start, body.query_end, file).catch(
       (err: unknown) => {
-        throw exportNotWritten(err);
+        const refusal = exportNotWritten(err);
+        // Whoever runs the emulator sees why, as for a state write that fails; the client sees the 503.
+        if (refusal instanceof ServiceError)
+          core.options.warn(
+            `cannot write the lobby-history export ${file} (${(err as NodeJS.ErrnoException).code}): answered 503 ${ERROR_CODES.stateNotSaved}.`,
+          );
+        throw refusal;
       },
     );
     const createdAt = core.now();
@@ -77,7 +83,7 @@ export const downloadExport: Handler = (core, ctx) => {
   const signature = ctx.query.get("signature") ?? "";
   if (!core.signer.verify(uploadId, expires, signature)) {
     throw denied(
-      "The request signature does not match: the URL was altered or is not one the service issued.",
+      "The request signature does not match: the URL was altered or is not one the service issued. (The emulator signs with a key of its own for each start without --state: a URL of an earlier start no longer works; keep them with --state FILE.)",
     );
   }
   if (Number(expires) <= core.now()) throw denied("The URL has expired: export the lobby history again.");
