@@ -2,7 +2,8 @@
  * The Fleet through the plugin's gRPC wire, as the engine calls it: check's failures name the field;
  * import by `<gameId>/<environmentId>/<fleetKey>` (also what `Fleet.get` sends) reads the fleet from the
  * servers carrying its tag and answers inputs that diff clean against the same declaration; delete
- * removes every server, also one the state missed.
+ * removes every server, also one the state missed. The lookups a run needs before its first change go out
+ * together, and delete does not wait for its list to start on the recorded servers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
@@ -123,5 +124,53 @@ describe("the Fleet through the plugin", () => {
     await driver.delete(FLEET, "adopted", made.id, imported.properties);
     expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toEqual([]);
     expect((await driver.read(FLEET, "gone", made.id)).id).toBe("");
+  });
+
+  it("create asks for the cluster's datacenters and the fleet's servers at once, not one after the other", async () => {
+    const slug = emulator.fixture.games.find((g) => g.id === target.gameId)?.datacenters[0]?.slug;
+    expect(slug).toBeTruthy();
+    const { inputs } = await driver.check(FLEET, "by-slug", fleet({ datacenters: { [String(slug)]: 1 } }));
+    // The datacenters' answer is held back: the list, sent beside it, is answered first.
+    emulator.faults.inject({
+      method: "GET",
+      path: "/games/:game/environments/:env/datacenters",
+      kind: "latency",
+      latencyMs: 1_500,
+    });
+    emulator.resetRequests();
+    const made = await driver.create(FLEET, "by-slug", inputs);
+    const gets = emulator.requests.filter((r) => r.method === "GET").map((r) => r.route);
+    expect(gets.slice(0, 2)).toEqual([
+      "GET /games/:game/environments/:env/servers",
+      "GET /games/:game/environments/:env/datacenters",
+    ]);
+    await driver.delete(FLEET, "by-slug", made.id, made.properties);
+  });
+
+  it("delete starts on the recorded servers while its list runs, then deletes the one the state missed", async () => {
+    const { inputs } = await driver.check(FLEET, "missed", fleet());
+    const made = await driver.create(FLEET, "missed", inputs);
+    const key = String(inputs.fleetKey);
+    // The state as an interrupted run leaves it: one of the three servers not recorded.
+    const status = made.properties.status as Record<string, { servers: { id: string }[] }>;
+    const dc = status[target.datacenter];
+    const forgotten = dc?.servers.pop()?.id;
+    expect(forgotten).toBeTruthy();
+    emulator.faults.inject({
+      method: "GET",
+      path: "/games/:game/environments/:env/servers",
+      kind: "latency",
+      latencyMs: 1_500,
+    });
+    emulator.resetRequests();
+    await driver.delete(FLEET, "missed", made.id, { ...made.properties, status });
+    const order = emulator.requests
+      .filter((r) => r.method === "DELETE" || r.route === "GET /games/:game/environments/:env/servers")
+      .map((r) => (r.method === "DELETE" ? r.path.split("/").at(-1) : "list"));
+    // Both recorded servers were deleted before the held list answered; the forgotten one after it.
+    expect(order).toHaveLength(4);
+    expect(order.indexOf("list")).toBe(2);
+    expect(order.at(-1)).toBe(forgotten);
+    expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toEqual([]);
   });
 });

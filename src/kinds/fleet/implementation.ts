@@ -264,11 +264,15 @@ async function converge(
   const lister = sharedLister(() => liveMembers(ctx, fleet));
   const run = (key: string, count: number) =>
     runDatacenter(ctx, fleet, generation, status, key, count, limit, lister);
-  // Before anything changes: a datacenter that is not the cluster's (a misspelt slug) fails the run as it
-  // is, with nothing made or deleted, not as a stopped fleet to continue.
-  const ids = await datacenterIds(ctx, fleet);
+  // The two lookups go out together (one round trip, not two). Before anything changes: a datacenter that
+  // is not the cluster's (a misspelt slug) fails the run as it is, with nothing made or deleted, not as a
+  // stopped fleet to continue.
+  const [looked, listed] = await Promise.allSettled([datacenterIds(ctx, fleet), liveMembers(ctx, fleet)]);
+  if (looked.status === "rejected") throw looked.reason;
+  const ids = looked.value;
   try {
-    status = reconciled(status, await liveMembers(ctx, fleet), fleet, generation);
+    if (listed.status === "rejected") throw listed.reason;
+    status = reconciled(status, listed.value, fleet, generation);
     // Entries by declared key; a renamed key (slug ↔ id) keeps its datacenter's servers.
     const next: Record<string, FleetDatacenterStatus> = {};
     const leftover = { ...status };
@@ -532,24 +536,52 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
 
   async delete(ctx, _id, outputs) {
     expectListeners(ctx);
-    const recorded = Object.values(outputs.status ?? {}).flatMap((e) => e.servers.map((s) => s.id));
-    // Servers the state missed (an interrupted run) go too: nothing the fleet made outlives it.
-    const live = outputs.fleetKey ? (await liveMembers(ctx, outputs)).map((s) => s.id) : [];
-    const ids = [...new Set([...recorded, ...live])];
+    const recorded = [
+      ...new Set(Object.values(outputs.status ?? {}).flatMap((e) => e.servers.map((s) => s.id))),
+    ];
     const deleteOutputs = {
       gameId: outputs.gameId,
       environmentId: outputs.environmentId,
       ...(outputs.destroyKillTimeout !== undefined ? { destroyKillTimeout: outputs.destroyKillTimeout } : {}),
     } as ServerOutputs;
-    const results = await settleAll(ids, limiter(FLEET_CONCURRENCY), (serverId) =>
-      serverKind.delete(ctx, serverId, deleteOutputs),
+    const limit = limiter(FLEET_CONCURRENCY);
+    const outcomes: (readonly [string, PromiseSettledResult<unknown>])[] = [];
+    const deleteAll = async (ids: readonly string[]) => {
+      const results = await settleAll(ids, limit, (serverId) =>
+        serverKind.delete(ctx, serverId, deleteOutputs),
+      );
+      outcomes.push(...results.map((result, i) => [String(ids[i]), result] as const));
+    };
+    // The recorded servers go at once; the list of the fleet's live servers runs beside their deletes and
+    // adds those the state missed (an interrupted run): nothing the fleet made outlives it.
+    const missed = async (): Promise<string[]> => {
+      if (!outputs.fleetKey) return [];
+      const known = new Set(recorded);
+      return (await liveMembers(ctx, outputs)).map((s) => s.id).filter((id) => !known.has(id));
+    };
+    let listFailure: string | undefined;
+    await Promise.all([
+      deleteAll(recorded),
+      missed().then(deleteAll, (error: unknown) => {
+        listFailure = reasonOf(error);
+      }),
+    ]);
+    const failed = outcomes.flatMap(([serverId, r]) =>
+      r.status === "rejected" ? [[serverId, reasonOf(r.reason)] as const] : [],
     );
-    const failed = results.flatMap((r, i) =>
-      r.status === "rejected" ? [[String(ids[i]), reasonOf(r.reason)] as const] : [],
-    );
-    if (failed.length > 0) {
+    const problems = [
+      ...(failed.length > 0
+        ? [
+            `Deleting the fleet's servers failed for ${failed.length} of ${outcomes.length} (${bySameReason(failed).join("; ")}).`,
+          ]
+        : []),
+      ...(listFailure !== undefined
+        ? [`Listing the fleet's live servers (to delete those the state missed) failed: ${listFailure}`]
+        : []),
+    ];
+    if (problems.length > 0) {
       throw new GamehostError(
-        `Deleting the fleet's servers failed for ${failed.length} of ${ids.length} (${bySameReason(failed).join("; ")}). The fleet stays in the stack; run \`pulumi destroy\` again.`,
+        `${problems.join(" ")} The fleet stays in the stack; run \`pulumi destroy\` again.`,
       );
     }
   },
