@@ -89,14 +89,15 @@ async function setting(label, url) {
   figure({
     name: `${COUNT} servers as one Fleet through the real CLI, less the CLI's fixed cost / direct calls, ${label}`,
     values: values.fleet.map((t, i) => (t - values.empty[i]) / values.direct[i]),
-    target: label.startsWith("+") ? "≤ 1.5" : undefined,
-    met: label.startsWith("+")
-      ? values.fleet.every((t, i) => (t - values.empty[i]) / values.direct[i] <= 1.5)
-      : undefined,
   });
+  // Issue 24's goal: the Fleet less the CLI's fixed cost, which it names "start, program, plugin": the
+  // provider alone (an empty stack does not start the plugin). Met when every round is within it.
+  const lessProvider = values.fleet.map((t, i) => (t - values.provider[i]) / values.direct[i]);
   figure({
     name: `${COUNT} servers as one Fleet through the real CLI, less the provider alone (start, program, plugin) / direct calls, ${label}`,
-    values: values.fleet.map((t, i) => (t - values.provider[i]) / values.direct[i]),
+    values: lessProvider,
+    target: label.startsWith("+") ? "≤ 1.5" : undefined,
+    met: label.startsWith("+") ? lessProvider.every((r) => r <= 1.5) : undefined,
   });
   figure({
     name: `${COUNT} servers as one Fleet through the real CLI, less a 0-server Fleet / direct calls, ${label}`,
