@@ -6,11 +6,13 @@
  * the blocks say) or with `&` keeps running here too, as a {@link Background} process, until the test stops it
  * as a user does: Ctrl+C, a SIGINT to its process group. A TypeScript block that is a script (top-level await, on
  * `pulumi-gamehost/api` or `/emulator`) is type-checked strictly as an ES module and run by `node`
- * ({@link startScript}).
+ * ({@link startScript}). A GitHub workflow block is read as GitHub reads it ({@link jobOf}).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as net from "node:net";
 import { expect } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
 import { blockId, type DocBlock } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
 import { writeCheckedModule } from "../support/moduleScript";
@@ -184,4 +186,20 @@ export class Script {
   kill(): void {
     if (this.child.exitCode === null) this.child.kill("SIGKILL");
   }
+}
+
+const WorkflowStep = z.object({
+  name: z.string().optional(),
+  uses: z.string().optional(),
+  run: z.string().optional(),
+  with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+const Workflow = z.object({ jobs: z.record(z.string(), z.object({ steps: z.array(WorkflowStep) })) });
+
+/** The one job of a GitHub workflow's text, its steps as GitHub reads them (YAML, then their shape checked). */
+export function jobOf(workflow: string): z.infer<typeof Workflow>["jobs"][string] {
+  const jobs = Object.values(Workflow.parse(parseYaml(workflow)).jobs);
+  expect(jobs, "the workflow has one job").toHaveLength(1);
+  return jobs[0] as z.infer<typeof Workflow>["jobs"][string];
 }

@@ -2,8 +2,8 @@
  * docs/_index.md's Example program as written, deployed by the real `pulumi` CLI the two ways the docs give:
  * docs/installation-configuration.md's "Running against the local emulator" (the emulator's CLI in one terminal,
  * config and `pulumi up` in the project, with the user token the emulator printed) and docs/testing.md's
- * "Integration tests against the emulator" (the emulator in the background, up and destroy in CI, in the
- * block's own local backend, as a fresh CI job). One project for both; each block starts its own emulator by its
+ * "Integration tests against the emulator" (a GitHub workflow whose last step starts the emulator in the
+ * background and runs up and destroy in its own local backend, as a fresh CI job). One project for both; each block starts its own emulator by its
  * documented line, on a free port
  * (test/cli/docCommands.ts). The program uses the ids the emulator's fixture seeds, so `up` must leave a
  * running match server there whose public address is the stack's `endpoint`.
@@ -15,7 +15,7 @@ import { GamehostClient } from "../../src/api";
 import { TEMPLATE_TSCONFIG, writeJson } from "../packaging/support";
 import { docBlock } from "../support/docBlocks";
 import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { Background, freePort, installPackage, onFreePort, runLine } from "./docCommands";
+import { Background, freePort, installPackage, jobOf, onFreePort, runLine } from "./docCommands";
 import { SCENARIO_TIMEOUT_MS, summaryOf } from "./helpers";
 
 const EXAMPLE = docBlock("docs/_index.md", "Example", "typescript");
@@ -91,12 +91,25 @@ describe.skipIf(!realCli)(realCliTitle("docs/_index.md's Example, deployed as th
     await emulator.stop();
   });
 
-  it("docs/testing.md, Integration tests against the emulator: the emulator in the background, up and destroy", {
+  it("docs/testing.md, Integration tests against the emulator: the workflow's job, the emulator in the background, up and destroy", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const block = docBlock("docs/testing.md", "Integration tests against the emulator", "bash");
+    const workflow = docBlock("docs/testing.md", "Integration tests against the emulator", "yaml");
+    expect(workflow.file).toBe(".github/workflows/stack.yml");
+    const job = jobOf(workflow.text);
+    // What the suite stands in for: the checkout is the project's folder, Node.js and the pinned CLI are on
+    // PATH, and the package is installed there. The last step runs as written.
+    expect(job.steps.slice(0, -1).map((step) => step.uses ?? step.run)).toEqual([
+      "actions/checkout@v4",
+      "actions/setup-node@v4",
+      "pulumi/actions@v6",
+      "npm ci",
+    ]);
+    expect(`v${job.steps[2]?.with?.["pulumi-version"]}`).toBe(realCli?.version);
+    const step = job.steps.at(-1);
+    const block = { ...workflow, text: step?.run ?? "" };
     const lines = onFreePort(block, port);
     expect(lines[0]).toMatch(/ &$/);
     const emulator = new Background(project, lines[0] as string);
@@ -106,13 +119,13 @@ describe.skipIf(!realCli)(realCliTitle("docs/_index.md's Example, deployed as th
     expect(wait).toMatch(/^curl --retry \d+ --retry-connrefused /);
     await runLine(project, wait as string);
     expect(rest.at(-1)).toBe("pulumi up --yes && pulumi destroy --yes");
-    // As in a fresh CI job: one shell (its `export` holds for the next lines), logged in nowhere, no passphrase.
-    // The block's own login and passphrase must do; before it had them, `pulumi config set` asked for
-    // PULUMI_ACCESS_TOKEN.
+    // As in a fresh CI job: one shell, logged in nowhere, with the step's own env (its passphrase). The block's
+    // own login must do; before it had one, `pulumi config set` asked for PULUMI_ACCESS_TOKEN.
     const { stdout: output } = await runLine(project, rest.join("\n"), {
       PULUMI_BACKEND_URL: undefined,
       PULUMI_CONFIG_PASSPHRASE: undefined,
       CI: "true",
+      ...step?.env,
     });
     expect(fs.readdirSync(path.join(project.dir, ".pulumi-state", ".pulumi", "stacks"))).toEqual([
       "gamehost-example",

@@ -73,14 +73,15 @@ const RUN_BY: readonly RunBy[] = [
   ).map(([page, section, lang]) => ({ page, section, lang, test: "test/cli/docsEmulator.test.ts" })),
   ...(
     [
-      ["docs/_index.md", "Example"],
-      ["docs/installation-configuration.md", "Running against the local emulator"],
-      ["docs/testing.md", "Integration tests against the emulator"],
+      ["docs/_index.md", "Example", "typescript"],
+      ["docs/installation-configuration.md", "Running against the local emulator", "bash"],
+      ["docs/testing.md", "Integration tests against the emulator", "yaml", ".github/workflows/stack.yml"],
     ] as const
-  ).map(([page, section]) => ({
+  ).map(([page, section, lang, file]) => ({
     page,
     section,
-    lang: page === "docs/_index.md" ? "typescript" : "bash",
+    lang,
+    ...(file ? { file } : {}),
     test: "test/cli/docsIndexExample.test.ts",
   })),
   { page: "docs/client.md", section: "Watches", lang: "typescript", test: "test/cli/docsClient.test.ts" },
