@@ -173,4 +173,17 @@ describe("the Fleet through the plugin", () => {
     expect(order.at(-1)).toBe(forgotten);
     expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toEqual([]);
   });
+
+  it("a datacenter named twice (its slug and its id) fails the run naming both keys, with nothing made", async () => {
+    const slug = emulator.fixture.games.find((g) => g.id === target.gameId)?.datacenters[0]?.slug;
+    const twice = fleet({ datacenters: { [target.datacenter]: 1, [String(slug)]: 1 } });
+    const { inputs } = await driver.check(FLEET, "twice", twice);
+    const before = liveServers(emulator).length;
+    const error = await driver.create(FLEET, "twice", inputs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PluginCallError);
+    const message = (error as PluginCallError).message;
+    expect(message).toContain(`datacenters.${slug}`);
+    expect(message).toContain(`names the same datacenter as datacenters.${target.datacenter}`);
+    expect(liveServers(emulator)).toHaveLength(before);
+  });
 });

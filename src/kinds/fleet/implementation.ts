@@ -214,6 +214,18 @@ async function datacenterIds(ctx: OperationContext, fleet: FleetInputs): Promise
         message: `is not a datacenter of the game's cluster: give a datacenter UUID or one of the slugs ${known.map((d) => d.slug).join(", ")}`,
       });
   }
+  // A slug and an id (or two spellings of one id) naming one datacenter would be two groups of servers there,
+  // and which recorded group each key took over would depend on the order of the state's keys.
+  const keysOf = new Map<string, string[]>();
+  for (const [key, id] of Object.entries(ids)) keysOf.set(id, [...(keysOf.get(id) ?? []), key]);
+  for (const [id, named] of keysOf) {
+    for (const key of named.slice(1)) {
+      missing.push({
+        path: `datacenters.${key}`,
+        message: `names the same datacenter as datacenters.${named[0]} (${id}): give each datacenter once, with its count`,
+      });
+    }
+  }
   if (missing.length > 0) throw new GamehostValidationError("datacenters of a Fleet", missing);
   return ids;
 }
