@@ -135,7 +135,7 @@ describe("the Fleet through the plugin", () => {
       method: "GET",
       path: "/games/:game/environments/:env/datacenters",
       kind: "latency",
-      latencyMs: 1_500,
+      latencyMs: 3_000,
     });
     emulator.resetRequests();
     const made = await driver.create(FLEET, "by-slug", inputs);
@@ -160,7 +160,7 @@ describe("the Fleet through the plugin", () => {
       method: "GET",
       path: "/games/:game/environments/:env/servers",
       kind: "latency",
-      latencyMs: 1_500,
+      latencyMs: 3_000,
     });
     emulator.resetRequests();
     await driver.delete(FLEET, "missed", made.id, { ...made.properties, status });
