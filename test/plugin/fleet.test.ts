@@ -3,7 +3,8 @@
  * import by `<gameId>/<environmentId>/<fleetKey>` (also what `Fleet.get` sends) reads the fleet from the
  * servers carrying its tag and answers inputs that diff clean against the same declaration; delete
  * removes every server, also one the state missed. The lookups a run needs before its first change go out
- * together, and delete does not wait for its list to start on the recorded servers.
+ * together, and delete does not wait for its list to start on the recorded servers. The Server's attack cases
+ * (lost answers, resets, 500s, a 429) on a fleet's creates and deletes leave exactly the declared servers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
@@ -185,5 +186,43 @@ describe("the Fleet through the plugin", () => {
     expect(message).toContain(`datacenters.${slug}`);
     expect(message).toContain(`names the same datacenter as datacenters.${target.datacenter}`);
     expect(liveServers(emulator)).toHaveLength(before);
+  });
+
+  it("the Server's attack cases on a fleet's creates and deletes (lost answers, resets, 500s, a 429): exactly the declared servers, none left", async () => {
+    const { inputs } = await driver.check(
+      FLEET,
+      "attacked",
+      fleet({ datacenters: { [target.datacenter]: 3 } }),
+    );
+    const key = String(inputs.fleetKey);
+    const members = () => liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key);
+    const servers = "/games/:game/environments/:env/servers";
+    for (const kind of ["commit_then_reset", "reset", "error_500", "rate_limit"] as const) {
+      emulator.faults.inject({
+        method: "POST",
+        path: servers,
+        kind,
+        ...(kind === "rate_limit" ? { retryAfterMs: 500 } : {}),
+      });
+    }
+    const made = await driver.create(FLEET, "attacked", inputs);
+    expect(emulator.faults.pending()).toEqual([]);
+    const recorded = (made.properties.status as Record<string, { servers: { id: string; slot: number }[] }>)[
+      target.datacenter
+    ]?.servers;
+    // One server per slot, each the one recorded: the lost answer was adopted by its key, nothing posted twice.
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual((recorded ?? []).map((s) => s.id).sort());
+    expect(new Set(members().map((s) => s.tags["pulumi-gamehost/fleet-slot"])).size).toBe(3);
+
+    for (const kind of ["commit_then_reset", "reset", "error_500"] as const) {
+      emulator.faults.inject({ method: "DELETE", path: `${servers}/:server`, kind });
+    }
+    await driver.delete(FLEET, "attacked", made.id, made.properties);
+    expect(emulator.faults.pending()).toEqual([]);
+    expect(members()).toEqual([]);
   });
 });
