@@ -101,6 +101,8 @@ describe.skipIf(!realCli)(realCliTitle("Fleet mistakes"), () => {
       expect(out, "no stack trace").not.toMatch(/^\s+at /m);
       expect(out).toContain("Nothing answers at http://127.0.0.1:9");
       expect(out).toContain("`pulumi config set gamehost:baseUrl <url>`");
+      // Destroy's list of servers the state missed fails with the deletes: the cause is said once.
+      if (command === "destroy") expect(out).toContain("failed too, for the same reason.");
       expect(live().map((s) => s.id)).toEqual([server?.id]);
       expect((await cli.exported()).find((r) => r.type === FLEET_TYPE)?.outputs).toEqual(recorded);
     }

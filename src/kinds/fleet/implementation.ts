@@ -403,10 +403,13 @@ async function runDatacenter(
  * differ only in their closing `[request: status code, ray id]` are one reason, shown with the first
  * server's request.
  */
+/** A failure's reason without the request it names (`… [DELETE /games/…: no answer]`): what failures share. */
+const causeOf = (reason: string) => reason.replace(/ \[[^\]]*\]$/, "");
+
 function bySameReason(failed: ReadonlyArray<readonly [label: string, reason: string]>): string[] {
   const groups = new Map<string, { labels: string[]; reason: string }>();
   for (const [label, reason] of failed) {
-    const key = reason.replace(/ \[[^\]]*\]$/, "");
+    const key = causeOf(reason);
     const group = groups.get(key);
     if (group) group.labels.push(label);
     else groups.set(key, { labels: [label], reason });
@@ -571,12 +574,12 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
       const known = new Set(recorded);
       return (await liveMembers(ctx, outputs)).map((s) => s.id).filter((id) => !known.has(id));
     };
-    let listFailure: string | undefined;
-    await Promise.all([
+    const [, listFailure] = await Promise.all([
       deleteAll(recorded),
-      missed().then(deleteAll, (error: unknown) => {
-        listFailure = reasonOf(error);
-      }),
+      missed().then(
+        (ids) => deleteAll(ids).then(() => undefined),
+        (error: unknown) => reasonOf(error),
+      ),
     ]);
     const failed = outcomes.flatMap(([serverId, r]) =>
       r.status === "rejected" ? [[serverId, reasonOf(r.reason)] as const] : [],
@@ -587,9 +590,13 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
             `Deleting the fleet's servers failed for ${failed.length} of ${outcomes.length} (${bySameReason(failed).join("; ")}).`,
           ]
         : []),
-      ...(listFailure !== undefined
-        ? [`Listing the fleet's live servers (to delete those the state missed) failed: ${listFailure}`]
-        : []),
+      ...(listFailure === undefined
+        ? []
+        : failed.some(([, reason]) => causeOf(reason) === causeOf(listFailure))
+          ? [
+              "Listing the fleet's live servers (to delete those the state missed) failed too, for the same reason.",
+            ]
+          : [`Listing the fleet's live servers (to delete those the state missed) failed: ${listFailure}`]),
     ];
     if (problems.length > 0) {
       throw new GamehostError(
