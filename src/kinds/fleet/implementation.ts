@@ -4,30 +4,22 @@
  * operations, so a fleet's server is created, looked up after an ambiguous answer, waited for and
  * deleted exactly as a Server is.
  */
-import { setMaxListeners } from "node:events";
-import type { RequestOptions } from "../../api/client";
-import { GamehostError, GamehostValidationError } from "../../api/errors";
-import { type Server, ServerScope, Uuid } from "../../api/schemas";
+import { GamehostError } from "../../api/errors";
+import { type Server, ServerScope } from "../../api/schemas";
 import { containsUnknown } from "../checks";
 import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { readyDeadline, serverKind } from "../server/implementation";
-import {
-  changedSpecFields,
-  missingForReady,
-  outputsAreReady,
-  type ServerOutputs,
-  serverOutputs,
-  specOfServer,
-} from "../server/spec";
-import { converged, nextBatch, type PlannedServer, resolveBounds } from "./planner";
+import { missingForReady, type ServerOutputs } from "../server/spec";
+import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
+import { BatchFailed, bySameReason, causeOf, failureOf, reasonOf } from "./failures";
+import { datacenterIds, liveMembers } from "./lookups";
+import { nextBatch, resolveBounds } from "./planner";
 import { awaitReady, type FleetLister, sharedLister } from "./readiness";
 import {
   checkFleet,
   FLEET_INPUT_FIELDS,
   FLEET_REPLACE_FIELDS,
-  FLEET_SLOT_TAG,
-  FLEET_TAG,
   FleetComputedOutputs,
   type FleetDatacenterStatus,
   type FleetInputs,
@@ -35,220 +27,18 @@ import {
   type FleetOutputs,
   type FleetServer,
   FleetSpec,
-  isUuid,
   memberInputs,
-  userTags,
 } from "./spec";
-
-/** Server creates and deletes in flight at once (readiness is one list for the whole fleet): the service allows 16 POSTs a minute per client, bursts beyond are 429s the Server's create waits out. */
-export const FLEET_CONCURRENCY = 16;
-
-const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
-
-/** Every request in flight listens to the operation's signal: more than Node's default 10 is the design, not a leak. */
-function expectListeners(ctx: OperationContext): void {
-  if (ctx.signal) setMaxListeners(4 * FLEET_CONCURRENCY, ctx.signal);
-}
-
-/** Runs at most `limit` tasks at once, however many callers share it. */
-export type Limiter = <R>(task: () => Promise<R>) => Promise<R>;
-
-export function limiter(limit: number): Limiter {
-  let running = 0;
-  const queue: (() => void)[] = [];
-  return async (task) => {
-    if (running >= limit) await new Promise<void>((resolve) => queue.push(resolve));
-    running++;
-    try {
-      return await task();
-    } finally {
-      running--;
-      queue.shift()?.();
-    }
-  };
-}
-
-/** Runs `work` over `items` through `limit`; every item settles (nothing is left running). */
-async function settleAll<T, R>(
-  items: readonly T[],
-  limit: Limiter,
-  work: (item: T) => Promise<R>,
-): Promise<PromiseSettledResult<R>[]> {
-  return Promise.allSettled(items.map((item) => limit(() => work(item))));
-}
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function memberOf(outputs: ServerOutputs, slot: number, generation: number): FleetServer {
-  const ready = outputsAreReady(outputs);
-  return {
-    id: outputs.serverId,
-    endpoints: outputs.endpoints ?? {},
-    build: outputs.runtime.build,
-    state: ready ? "ready" : "starting",
-    slot,
-    generation,
-    createdAt: outputs.createdAt,
-  };
-}
-
-/** A member as the service now reports it. */
-function refreshed(member: FleetServer, server: Server, fleet: FleetInputs): FleetServer {
-  const outputs = serverOutputs(memberInputs(fleet, server.datacenter, member.slot), server);
-  return { ...memberOf(outputs, member.slot, member.generation) };
-}
-
-const planned = (s: FleetServer): PlannedServer => ({
-  id: s.id,
-  generation: s.generation,
-  ready: s.state === "ready",
-  createdAt: s.createdAt,
-  slot: s.slot,
-});
-
-function withCounts(entry: FleetDatacenterStatus): FleetDatacenterStatus {
-  const servers = [...entry.servers].sort((a, b) => a.createdAt - b.createdAt || a.slot - b.slot);
-  return { ...entry, servers, readyCount: servers.filter((s) => s.state === "ready").length };
-}
-
-/** Whether a live server has the fleet's template in its datacenter (its spec, reserved tags aside). */
-function matchesTemplate(server: Server, fleet: FleetInputs): boolean {
-  const live = specOfServer(server, fleet.gameId);
-  live.tags = userTags(live.tags ?? {});
-  const wanted = memberInputs(fleet, server.datacenter, 0);
-  return changedSpecFields(live, { ...wanted, tags: userTags(wanted.tags) }).length === 0;
-}
-
-/** Whether the template changed (canonically: the service's defaults filled in). */
-function templateChanged(olds: FleetInputs, news: FleetInputs): boolean {
-  const someDatacenter = "00000000-0000-4000-8000-000000000000";
-  const a = memberInputs({ ...olds, fleetKey: news.fleetKey }, someDatacenter, 0);
-  const b = memberInputs(news, someDatacenter, 0);
-  return changedSpecFields(a, b).length > 0;
-}
-
-/** The fleet's live servers, by the fleet's tag: one request, however many servers. */
-async function liveMembers(
-  ctx: OperationContext,
-  fleet: Pick<FleetInputs, "gameId" | "environmentId" | "fleetKey">,
-): Promise<Server[]> {
-  return ctx
-    .client()
-    .listServers(
-      fleet.gameId,
-      fleet.environmentId,
-      { tags: { [FLEET_TAG]: fleet.fleetKey } },
-      callOptions(ctx),
-    );
-}
-
-/**
- * The recorded status brought up to date with the live servers: dead ones dropped (the next `up` replaces
- * exactly those), the rest as the service reports them, and servers carrying this fleet's key but missing
- * from the state (made by a run that was interrupted before it could record them) taken in, so nothing
- * the fleet made is orphaned. Only this fleet puts its random key on a server, so nothing else is taken.
- */
-function reconciled(
-  status: Record<string, FleetDatacenterStatus>,
-  live: readonly Server[],
-  fleet: FleetInputs,
-  generation: number,
-): Record<string, FleetDatacenterStatus> {
-  const byId = new Map(live.map((s) => [s.id, s]));
-  const known = new Set<string>();
-  const out: Record<string, FleetDatacenterStatus> = {};
-  for (const [key, entry] of Object.entries(status)) {
-    const servers: FleetServer[] = [];
-    for (const member of entry.servers) {
-      const server = byId.get(member.id);
-      known.add(member.id);
-      if (server) servers.push(refreshed(member, server, fleet));
-    }
-    out[key] = { ...entry, servers };
-  }
-  for (const server of live) {
-    if (known.has(server.id)) continue;
-    const key =
-      Object.keys(out).find((k) => out[k]?.datacenter === server.datacenter) ??
-      Object.keys(fleet.datacenters).find((k) => k === server.datacenter) ??
-      server.datacenter;
-    const slot = Number.parseInt(server.tags[FLEET_SLOT_TAG] ?? "", 10);
-    out[key] ??= { datacenter: server.datacenter, readyCount: 0, nextSlot: 0, servers: [] };
-    const entry = out[key];
-    const member: FleetServer = {
-      id: server.id,
-      endpoints: {},
-      build: server.runtime.build,
-      state: "starting",
-      slot: Number.isInteger(slot) ? slot : entry.nextSlot,
-      // A server whose spec is not the template's (an older template) is rolled like any outdated one.
-      generation: matchesTemplate(server, fleet) ? generation : 0,
-      createdAt: server.created_at,
-    };
-    entry.servers.push(refreshed(member, server, fleet));
-    entry.nextSlot = Math.max(entry.nextSlot, member.slot + 1);
-  }
-  return Object.fromEntries(Object.entries(out).map(([k, e]) => [k, withCounts(e)]));
-}
-
-/** Datacenter ids of the keys of `datacenters` (slugs looked up once). */
-async function datacenterIds(ctx: OperationContext, fleet: FleetInputs): Promise<Record<string, string>> {
-  const keys = Object.keys(fleet.datacenters);
-  const ids: Record<string, string> = {};
-  const slugs = keys.filter((k) => !isUuid(k));
-  const known =
-    slugs.length > 0
-      ? await ctx.client().listDatacenters(fleet.gameId, fleet.environmentId, callOptions(ctx))
-      : [];
-  const missing: { path: string; message: string }[] = [];
-  for (const key of keys) {
-    if (isUuid(key)) {
-      ids[key] = Uuid.parse(key);
-      continue;
-    }
-    const found = known.find((d) => d.slug === key);
-    if (found) ids[key] = found.id;
-    else
-      missing.push({
-        path: `datacenters.${key}`,
-        message: `is not a datacenter of the game's cluster: give a datacenter UUID or one of the slugs ${known.map((d) => d.slug).join(", ")}`,
-      });
-  }
-  // A slug and an id (or two spellings of one id) naming one datacenter would be two groups of servers there,
-  // and which recorded group each key took over would depend on the order of the state's keys.
-  const keysOf = new Map<string, string[]>();
-  for (const [key, id] of Object.entries(ids)) keysOf.set(id, [...(keysOf.get(id) ?? []), key]);
-  for (const [id, named] of keysOf) {
-    for (const key of named.slice(1)) {
-      missing.push({
-        path: `datacenters.${key}`,
-        message: `names the same datacenter as datacenters.${named[0]} (${id}): give each datacenter once, with its count`,
-      });
-    }
-  }
-  if (missing.length > 0) throw new GamehostValidationError("datacenters of a Fleet", missing);
-  return ids;
-}
-
-/** Whether recorded outputs show the declared fleet: every datacenter at its count, current and (if waited for) ready. */
-function fleetConverged(outputs: FleetOutputs): boolean {
-  const status = outputs.status ?? {};
-  const requireReady = outputs.waitForReady !== false;
-  for (const [key, count] of Object.entries(outputs.datacenters ?? {})) {
-    const servers = (status[key]?.servers ?? []).map((s) =>
-      requireReady ? planned(s) : { ...planned(s), ready: true },
-    );
-    if (!converged(servers, count, outputs.generation)) return false;
-  }
-  return Object.entries(status).every(
-    ([key, entry]) => key in (outputs.datacenters ?? {}) || entry.servers.length === 0,
-  );
-}
-
-/** Failures of one datacenter's batch, kept until the run records what exists. */
-class BatchFailed extends Error {}
-/** What a datacenter's failed run adds to the fleet's message. */
-const failureOf = (error: unknown) => (error instanceof BatchFailed ? error.message : reasonOf(error));
+import {
+  fleetConverged,
+  fleetOfServers,
+  memberOf,
+  planned,
+  reconciled,
+  refreshed,
+  templateChanged,
+  withCounts,
+} from "./status";
 
 /**
  * Brings the fleet to its declared spec, batch by batch, and returns what exists. On a failure the
@@ -397,26 +187,6 @@ async function runDatacenter(
   }
 }
 
-/**
- * Failures of many servers, one entry per reason: a batch refused by one rate-limit window fails every
- * server with the same words, which said once per server buried the rest of the message. Reasons that
- * differ only in their closing `[request: status code, ray id]` are one reason, shown with the first
- * server's request.
- */
-/** A failure's reason without the request it names (`… [DELETE /games/…: no answer]`): what failures share. */
-const causeOf = (reason: string) => reason.replace(/ \[[^\]]*\]$/, "");
-
-function bySameReason(failed: ReadonlyArray<readonly [label: string, reason: string]>): string[] {
-  const groups = new Map<string, { labels: string[]; reason: string }>();
-  for (const [label, reason] of failed) {
-    const key = causeOf(reason);
-    const group = groups.get(key);
-    if (group) group.labels.push(label);
-    else groups.set(key, { labels: [label], reason });
-  }
-  return [...groups.values()].map(({ labels, reason }) => `${labels.join(", ")}: ${reason}`);
-}
-
 /** Whether a listed server is ready: placed, with every port addressed (the Server's own rule). */
 const isReadyServer = (server: Server) => missingForReady(server).length === 0;
 
@@ -473,21 +243,6 @@ const IMPORT_ID_RULE =
 function parseFleetId(id: string): { gameId: string; environmentId: string; fleetKey: string } {
   const [gameId, environmentId, fleetKey] = scopedImportId(id, "id of a Fleet", IMPORT_ID_RULE);
   return { gameId, environmentId, fleetKey };
-}
-
-/** A fleet as its live servers show it (import, `get`): the newest server's spec is the template. */
-function fleetOfServers(
-  where: { gameId: string; environmentId: string; fleetKey: string },
-  live: readonly Server[],
-): { inputs: FleetInputs; outputs: FleetOutputs } {
-  const newest = [...live].sort((a, b) => b.created_at - a.created_at)[0] as Server;
-  const { gameId: _g, environmentId: _e, datacenter: _d, ...spec } = specOfServer(newest, where.gameId);
-  const template = { ...spec, tags: userTags(spec.tags ?? {}) } as FleetInputs["template"];
-  const datacenters: Record<string, number> = {};
-  for (const server of live) datacenters[server.datacenter] = (datacenters[server.datacenter] ?? 0) + 1;
-  const inputs: FleetInputs = { ...where, template, datacenters };
-  const status = reconciled({}, live, inputs, 1);
-  return { inputs, outputs: { ...inputs, generation: 1, status } };
 }
 
 /** The Fleet kind. */

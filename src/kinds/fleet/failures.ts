@@ -1,0 +1,32 @@
+/**
+ * How a fleet's failures are worded: one reason said once for all the servers it hit, and a batch's failure
+ * kept apart until the run has recorded what exists.
+ */
+
+export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A failure's reason without the request it names (`… [DELETE /games/…: no answer]`): what failures share. */
+export const causeOf = (reason: string) => reason.replace(/ \[[^\]]*\]$/, "");
+
+/**
+ * Failures of many servers, one entry per reason: a batch refused by one rate-limit window fails every
+ * server with the same words, which said once per server buried the rest of the message. Reasons that
+ * differ only in their closing `[request: status code, ray id]` are one reason, shown with the first
+ * server's request.
+ */
+export function bySameReason(failed: ReadonlyArray<readonly [label: string, reason: string]>): string[] {
+  const groups = new Map<string, { labels: string[]; reason: string }>();
+  for (const [label, reason] of failed) {
+    const key = causeOf(reason);
+    const group = groups.get(key);
+    if (group) group.labels.push(label);
+    else groups.set(key, { labels: [label], reason });
+  }
+  return [...groups.values()].map(({ labels, reason }) => `${labels.join(", ")}: ${reason}`);
+}
+
+/** Failures of one datacenter's batch, kept until the run records what exists. */
+export class BatchFailed extends Error {}
+
+/** What a datacenter's failed run adds to the fleet's message. */
+export const failureOf = (error: unknown) => (error instanceof BatchFailed ? error.message : reasonOf(error));
