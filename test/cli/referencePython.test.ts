@@ -9,16 +9,20 @@
  *   token (the user's first mistakes include it): the Python program of docs/languages.md as written fails with
  *   a Python traceback and the provider's message last (what the page says happens), and the page's own program
  *   fails with the message alone; with the right token it runs. The page's other case, the program without a
- *   required input, fails in the generated SDK with the property's name. Nothing prints a token.
+ *   required input, fails in the generated SDK with the property's name. Nothing prints a token;
+ * - docs/fleets.md's Python Fleet program (its YAML and Go ones are ./fleetLanguages.test.ts's): up makes 2 + 1
+ *   ready servers of the fleet, the outputs say so, destroy removes them.
+ * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
 import { blocksOf, docBlock, docPages } from "../support/docBlocks";
+import { liveServers } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle, walk } from "../support/realPulumi";
 import { connection, useCliEnvironment } from "./helpers";
-import { PLUGIN_DIR, PYPI_PULUMI, SCHEMA_FILE } from "./languages";
+import { expectDocsFleet, fleetsDocBlock, PLUGIN_DIR, PYPI_PULUMI, SCHEMA_FILE } from "./languages";
 
 /** The function pages (a function's page says so by its Result section) and their Python programs. */
 const programs = docPages()
@@ -71,6 +75,16 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
       }
       expect(JSON.stringify(await project.exported()), page).not.toContain("/billing/portal/");
     }
+    project.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("docs/fleets.md's Python program: up, outputs, destroy", { timeout: 600_000 }, async () => {
+    fs.writeFileSync(path.join(dir, "__main__.py"), fleetsDocBlock("Python", "python"));
+    await project.ok(["up", "--yes", "--skip-preview"], env);
+    expect((await project.outputsJson()).ready).toEqual({ "us-east-atl": 2, "eu-central-fra": 1 });
+    expectDocsFleet(setup.emulator);
+    await project.ok(["destroy", "--yes", "--skip-preview"], env);
+    expect(liveServers(setup.emulator)).toEqual([]);
     project.expectNoLeak(setup.emulator.tokens.user);
   });
 
