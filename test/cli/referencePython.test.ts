@@ -54,7 +54,13 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
     );
     fs.writeFileSync(path.join(dir, "requirements.txt"), `${PYPI_PULUMI}\n`);
     project = new CliProject(dir, setup.root);
-    await project.ok(["package", "add", SCHEMA_FILE]);
+    // GeneratePackage and Link of the pinned build's wrapped Python host (tools/codegen-host): the SDK is
+    // written, named in requirements.txt and installed into the venv the host makes.
+    const added = await project.ok(["package", "add", SCHEMA_FILE]);
+    expect(added).toContain("import pulumi_gamehost as gamehost");
+    expect(fs.readFileSync(path.join(dir, "requirements.txt"), "utf8")).toBe(
+      `${PYPI_PULUMI}\n./sdks/gamehost\n`,
+    );
     env = { VIRTUAL_ENV: dir, PATH: cliPath(path.join(dir, "bin")) };
     await project.configure(connection(setup.emulator));
   }, 600_000);
