@@ -155,13 +155,18 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       };
       const serverType = TYPES[face].server;
       const recordedServers = async () => (await cli.exported()).filter((r) => r.type === serverType);
-      await configure(cli, base);
+      // Each case sets the whole config (the connection among it) before its `up`.
+      await cli.ok(["stack", "init", "dev"]);
       for (const failure of failures()) {
-        await cli.setConfig({ ...base, ...failure.config });
-        for (const key of failure.removed ?? []) await cli.ok(["config", "rm", "--", key]);
         const tag = `${face}-${failure.name.replace(/\W/g, "-")}`;
         const web = serverArgs(emulator, { tags: { case: tag }, readyTimeoutSeconds: 1, ...failure.web });
-        await cli.ok(["config", "set", "--", SERVERS_KEY, JSON.stringify({ web })]);
+        // The case's config and its server in one `config set-all`.
+        await cli.setConfig({
+          ...base,
+          ...failure.config,
+          [SERVERS_KEY]: { value: JSON.stringify({ web }) },
+        });
+        for (const key of failure.removed ?? []) await cli.ok(["config", "rm", "--", key]);
         const liveBefore = liveServers(emulator).length;
         emulator.resetRequests();
         if (failure.fault) emulator.faults.inject(failure.fault);

@@ -1,7 +1,9 @@
 /**
  * SDKs generated from the plugin's schema by Pulumi's own generators (`pulumi package gen-sdk plugin
  * --language python|go|nodejs`; see ./languages.ts for why they run in process): none prints a diagnostic
- * about the schema; the nodejs SDK type-checks against the @pulumi/pulumi it asks for, and its classes,
+ * about the schema; the nodejs SDK carries the package's name and version and type-checks with the
+ * dependencies its package.json asks for (the one home of that check: ./codegenHost.test.ts generates the
+ * Python and Go SDKs), and with the repository's TypeScript, and its classes,
  * properties and types match `pulumi-gamehost/native` but for the differences explained in
  * docs/languages.md. (The Python and Go SDKs are made by `pulumi package add` and run in ./languagesDocs.test.ts,
  * from the text of docs/languages.md.)
@@ -19,6 +21,20 @@ import { generateSdk } from "./languages";
 /** The @pulumi/pulumi the generated nodejs SDK asks for (`^3.269.0`), kept in git-ignored .pulumi-cli/. */
 const NODEJS_SDK_DEPS = path.join(REPO_ROOT, ".pulumi-cli", "nodejs-sdk");
 const NODEJS_SDK_PACKAGES = { "@pulumi/pulumi": "3.270.0", "@types/node": "^20.19.0" };
+/**
+ * The TypeScript its `build` script runs (`^4.7.0`), in a folder of its own: the folder above is kept between
+ * CI runs (the .pulumi-cli cache) as it is, and a package added there would be installed again on each run.
+ */
+const SDK_TYPESCRIPT_DEPS = path.join(REPO_ROOT, ".pulumi-cli", "nodejs-sdk-typescript");
+const SDK_TYPESCRIPT_PACKAGES = { typescript: "^4.7.0" };
+/** What the generated SDK's package.json asks for: the packages above are versions of these. */
+const SDK_MANIFEST_DEPENDENCIES = {
+  dependencies: { "@pulumi/pulumi": "^3.269.0" },
+  devDependencies: { "@types/node": "^20", typescript: "^4.7.0" },
+};
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
 
 /**
  * Every difference between the generated nodejs SDK and `pulumi-gamehost/native`, with why it stays
@@ -64,24 +80,20 @@ function run(command: string, args: readonly string[], cwd: string, env: NodeJS.
   expect(result.status, `${command} ${args.join(" ")}:\n${result.stdout}\n${result.stderr}`).toBe(0);
 }
 
-/** node_modules with the generated SDK's dependencies, installed once. */
-function nodejsSdkDeps(): string {
-  const marker = path.join(NODEJS_SDK_DEPS, "installed.json");
-  const want = JSON.stringify(NODEJS_SDK_PACKAGES);
+/** `dir`/node_modules holding `packages` (name → version), installed once. */
+function installedOnce(dir: string, packages: Record<string, string>): string {
+  const marker = path.join(dir, "installed.json");
+  const want = JSON.stringify(packages);
   if (!fs.existsSync(marker) || fs.readFileSync(marker, "utf8") !== want) {
-    fs.mkdirSync(NODEJS_SDK_DEPS, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
-      path.join(NODEJS_SDK_DEPS, "package.json"),
-      JSON.stringify({ private: true, dependencies: NODEJS_SDK_PACKAGES }),
+      path.join(dir, "package.json"),
+      JSON.stringify({ private: true, dependencies: packages }),
     );
-    run(
-      "npm",
-      ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
-      NODEJS_SDK_DEPS,
-    );
+    run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], dir);
     fs.writeFileSync(marker, want);
   }
-  return path.join(NODEJS_SDK_DEPS, "node_modules");
+  return path.join(dir, "node_modules");
 }
 
 const CLASSES = ["Server", "LobbyHistoryExport", "Fleet", "Provider"] as const;
@@ -217,7 +229,25 @@ describe.skipIf(!realCli)(realCliTitle("SDKs generated from the plugin's schema"
   }, async () => {
     const sdk = path.join(setup.root, "nodejs", "sdk");
     await generateSdk("nodejs", sdk);
-    fs.symlinkSync(nodejsSdkDeps(), path.join(sdk, "node_modules"), "dir");
+    for (const file of ["index.ts", "server.ts", "lobbyHistoryExport.ts", "tsconfig.json"]) {
+      expect(fs.existsSync(path.join(sdk, file)), file).toBe(true);
+    }
+    // The schema's respectSchemaVersion: the SDK carries the package's version, not a placeholder; its
+    // packageName is the TypeScript face the npm package ships (what `pulumi import` imports).
+    const manifest = JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8")) as unknown;
+    expect(manifest).toMatchObject({
+      name: "pulumi-gamehost/native",
+      version: PACKAGE_VERSION,
+      ...SDK_MANIFEST_DEPENDENCIES,
+    });
+    fs.symlinkSync(
+      installedOnce(NODEJS_SDK_DEPS, NODEJS_SDK_PACKAGES),
+      path.join(sdk, "node_modules"),
+      "dir",
+    );
+    // With the TypeScript its own package.json asks for (its `build` script), then with the repository's.
+    const sdkTsc = path.join(installedOnce(SDK_TYPESCRIPT_DEPS, SDK_TYPESCRIPT_PACKAGES), ".bin", "tsc");
+    run(sdkTsc, ["-p", "tsconfig.json", "--noEmit"], sdk);
     run(path.join(REPO_ROOT, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json", "--noEmit"], sdk);
 
     // The comparison resolves @pulumi/pulumi as the native face does: a copy beside the repo's node_modules.

@@ -8,7 +8,9 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
 import { REPO_ROOT } from "../support/dist";
+import { liveServers } from "../support/emulator";
 import { CliProject, cliPath } from "../support/realPulumi";
 
 /** The plugin folder (what `npm install pulumi-gamehost` puts at node_modules/pulumi-gamehost/plugin). */
@@ -110,4 +112,23 @@ export function pipInstall(python: string, sdkDir: string, target: string): Node
     sdkDir,
   ]);
   return { PYTHONPATH: target };
+}
+
+/** The ````lang```` block under `## heading` of docs/fleets.md (its Fleet program in that language). */
+export function fleetsDocBlock(heading: string, lang: string): string {
+  const doc = fs.readFileSync(path.join(REPO_ROOT, "docs", "fleets.md"), "utf8");
+  const section = doc.split(/^## /m).find((s) => s.startsWith(`${heading}\n`));
+  const block = section?.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``))?.[1];
+  if (!block) throw new Error(`docs/fleets.md has no \`\`\`${lang} block under "## ${heading}"`);
+  return block;
+}
+
+/** What docs/fleets.md's programs make: 2 + 1 ready `arena` servers (Atlanta, Frankfurt), nothing else live. */
+export function expectDocsFleet(emulator: RunningEmulator): void {
+  const game = emulator.fixture.games[0];
+  const bySlug = (slug: string) => game?.datacenters.find((d) => d.slug === slug)?.id;
+  const live = liveServers(emulator);
+  expect(live.filter((s) => s.datacenter === bySlug("us-east-atl"))).toHaveLength(2);
+  expect(live.filter((s) => s.datacenter === bySlug("eu-central-fra"))).toHaveLength(1);
+  expect(live.every((s) => s.tags.role === "arena" && s.started_at !== undefined)).toBe(true);
 }

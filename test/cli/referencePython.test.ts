@@ -1,18 +1,28 @@
 /**
- * The Python Usage programs of the functions' reference pages (docs/reference/*.md, written by
- * scripts/generate/docs.mjs) as the pages show them, through the real `pulumi` CLI and its Python host,
- * against the emulator, in one project whose SDK `pulumi package add` made: each program's `up` succeeds,
- * and a function with a secret result (createPaymentPortalSession's URL) leaves it secret: `[secret]` in
- * the outputs, nowhere in the state in clear.
+ * Python programs of the docs as the pages show them, through the real `pulumi` CLI and its Python host,
+ * against the emulator, in one project whose SDK `pulumi package add` made (made once: the virtualenv and
+ * PyPI's `pulumi` in it are most of a Python project's cost):
+ * - the Usage programs of the functions' reference pages (docs/reference/*.md, written by
+ *   scripts/generate/docs.mjs): each program's `up` succeeds, and a function with a secret result
+ *   (createPaymentPortalSession's URL) leaves it secret: `[secret]` in the outputs, nowhere in the state in clear;
+ * - docs/known-issues.md, "Python: a failed data source prints a traceback before its message", with a rejected
+ *   token (the user's first mistakes include it): the Python program of docs/languages.md as written fails with
+ *   a Python traceback and the provider's message last (what the page says happens), and the page's own program
+ *   fails with the message alone; with the right token it runs. The page's other case, the program without a
+ *   required input, fails in the generated SDK with the property's name. Nothing prints a token;
+ * - docs/fleets.md's Python Fleet program (its YAML and Go ones are ./fleetLanguages.test.ts's): up makes 2 + 1
+ *   ready servers of the fleet, the outputs say so, destroy removes them.
+ * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
-import { blocksOf, docPages } from "../support/docBlocks";
+import { blocksOf, docBlock, docPages } from "../support/docBlocks";
+import { liveServers } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle, walk } from "../support/realPulumi";
 import { connection, useCliEnvironment } from "./helpers";
-import { PLUGIN_DIR, PYPI_PULUMI, SCHEMA_FILE } from "./languages";
+import { expectDocsFleet, fleetsDocBlock, PLUGIN_DIR, PYPI_PULUMI, SCHEMA_FILE } from "./languages";
 
 /** The function pages (a function's page says so by its Result section) and their Python programs. */
 const programs = docPages()
@@ -24,25 +34,41 @@ const programs = docPages()
       .map((b) => ({ page, text: b.text }));
   });
 
-describe.skipIf(!realCli)(realCliTitle("the Python Usage programs of the functions' reference pages"), () => {
-  const setup = useCliEnvironment("reference-python");
+const PAGE = "docs/known-issues.md";
+const SECTION = "Python: a failed data source prints a traceback before its message";
+const WRONG_TOKEN = "emu_user_mallory";
 
-  it("each runs; a secret result stays secret in the outputs and the state", {
-    timeout: 600_000,
-  }, async () => {
-    expect(programs.map((p) => path.basename(p.page, ".md"))).toContain("create-payment-portal-session");
-    const dir = path.join(setup.root, "reference-python");
+describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one package-added project"), () => {
+  const setup = useCliEnvironment("python-programs");
+  let dir: string;
+  let project: CliProject;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    if (!realCli) return;
+    dir = path.join(setup.root, "python-programs");
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
-      ["name: reference-python", "runtime: python", "packages:", `  gamehost: ${PLUGIN_DIR}`, ""].join("\n"),
+      ["name: python-programs", "runtime: python", "packages:", `  gamehost: ${PLUGIN_DIR}`, ""].join("\n"),
     );
     fs.writeFileSync(path.join(dir, "requirements.txt"), `${PYPI_PULUMI}\n`);
-    const project = new CliProject(dir, setup.root);
-    await project.ok(["package", "add", SCHEMA_FILE]);
-    const env = { VIRTUAL_ENV: dir, PATH: cliPath(path.join(dir, "bin")) };
+    project = new CliProject(dir, setup.root);
+    // GeneratePackage and Link of the pinned build's wrapped Python host (tools/codegen-host): the SDK is
+    // written, named in requirements.txt and installed into the venv the host makes.
+    const added = await project.ok(["package", "add", SCHEMA_FILE]);
+    expect(added).toContain("import pulumi_gamehost as gamehost");
+    expect(fs.readFileSync(path.join(dir, "requirements.txt"), "utf8")).toBe(
+      `${PYPI_PULUMI}\n./sdks/gamehost\n`,
+    );
+    env = { VIRTUAL_ENV: dir, PATH: cliPath(path.join(dir, "bin")) };
     await project.configure(connection(setup.emulator));
+  }, 600_000);
 
+  it("the reference pages' programs each run; a secret result stays secret in the outputs and the state", {
+    timeout: 600_000,
+  }, async () => {
+    expect(programs.map((p) => path.basename(p.page, ".md"))).toContain("create-payment-portal-session");
     for (const { page, text } of programs) {
       fs.writeFileSync(path.join(dir, "__main__.py"), text);
       await project.ok(["up", "--yes", "--skip-preview"], env);
@@ -55,6 +81,51 @@ describe.skipIf(!realCli)(realCliTitle("the Python Usage programs of the functio
       }
       expect(JSON.stringify(await project.exported()), page).not.toContain("/billing/portal/");
     }
+    project.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("docs/fleets.md's Python program: up, outputs, destroy", { timeout: 600_000 }, async () => {
+    fs.writeFileSync(path.join(dir, "__main__.py"), fleetsDocBlock("Python", "python"));
+    await project.ok(["up", "--yes", "--skip-preview"], env);
+    expect((await project.outputsJson()).ready).toEqual({ "us-east-atl": 2, "eu-central-fra": 1 });
+    expectDocsFleet(setup.emulator);
+    await project.ok(["destroy", "--yes", "--skip-preview"], env);
+    expect(liveServers(setup.emulator)).toEqual([]);
+    project.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it(`${PAGE}, ${SECTION}: the plain lookup prints a traceback; the page's RunError prints the message alone`, {
+    timeout: 600_000,
+  }, async () => {
+    await project.setConfig({ "gamehost:token": { value: WRONG_TOKEN, secret: true } });
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock("docs/languages.md", "Python", "python").text);
+    const plain = await project.fails(["preview"], env);
+    expect(plain).toContain("Traceback (most recent call last)");
+    expect(plain).toMatch(/Exception: invoke of gamehost:index:getEnvironment failed: .*gamehost:token/);
+
+    // The page's other case: the same program without a required input fails in the generated SDK.
+    await project.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
+    const withoutDatacenter = docBlock("docs/languages.md", "Python", "python").text.replace(
+      /^\s*datacenter=.*\n/m,
+      "",
+    );
+    fs.writeFileSync(path.join(dir, "__main__.py"), withoutDatacenter);
+    expect(await project.fails(["preview"], env)).toContain(
+      "TypeError: Missing required property 'datacenter'",
+    );
+    await project.setConfig({ "gamehost:token": { value: WRONG_TOKEN, secret: true } });
+
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock(PAGE, SECTION, "python").text);
+    const caught = await project.fails(["preview"], env);
+    expect(caught).toMatch(/error: invoke of gamehost:index:getEnvironment failed: .*gamehost:token/);
+    expect(caught).not.toContain("Traceback");
+    expect(caught).not.toMatch(/^\s+File "/m);
+
+    await project.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
+    await project.ok(["up", "--yes", "--skip-preview"], env);
+    const prod = setup.emulator.fixture.games[0]?.environments.find((e) => e.nameId === "prod");
+    expect((await project.outputsJson()).environmentId).toBe(prod?.id);
+    project.expectNoLeak(WRONG_TOKEN);
     project.expectNoLeak(setup.emulator.tokens.user);
   });
 });

@@ -112,7 +112,7 @@ const RUN_BY: readonly RunBy[] = [
     section: "Python: a failed data source prints a traceback before its message",
     lang: "python",
     file: "__main__.py",
-    test: "test/cli/pythonInvokeErrors.test.ts",
+    test: "test/cli/referencePython.test.ts",
   },
   // Run with each mistake a user makes first (the unreachable URL), on both faces.
   {
