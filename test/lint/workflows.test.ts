@@ -31,6 +31,8 @@ describe.skipIf(!hasGo)("GitHub workflows", () => {
     const ci = fs.readFileSync(path.join(REPO_ROOT, ".github/workflows/ci.yml"), "utf8");
     expect(ci).toMatch(/node: \[20, 22\]/);
     expect(ci).toMatch(/run: \.ci\/run/);
+    // The upgrade tests `git archive` an earlier commit, which a shallow checkout (the default) does not have.
+    expect(ci).toMatch(/fetch-depth: 0/);
     const release = fs.readFileSync(path.join(REPO_ROOT, ".github/workflows/release.yml"), "utf8");
     for (const step of [
       "npm publish --provenance",
