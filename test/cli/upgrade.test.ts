@@ -2,8 +2,8 @@
  * A user's long-lived stack across an upgrade of the package, through the real CLI: the quickstart with a
  * Server on the plugin's face too, deployed with the package of {@link PREVIOUS_RELEASE} (whose Servers kept
  * a key derived from their spec), then this build installed over it and docs/installation-configuration.md's
- * "Upgrading" commands run as written; then back to the earlier package, and destroyed. Servers are counted
- * at every step: none lost, none made, none left.
+ * "Upgrading" commands run as written, the stack exported and imported; then back to the earlier package,
+ * and destroyed. Servers are counted at every step: none lost, none made, none left.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -95,6 +95,11 @@ describe.skipIf(!realCli)(realCliTitle("a stack upgraded from an earlier build o
       expect(changing()).toEqual([]);
       expect(live()).toEqual(made);
     }
+
+    // The upgraded stack through `pulumi stack export` and `import` (the file holds no token: expectNoLeak).
+    await cli.ok(["stack", "export", "--file", "upgraded.json"]);
+    await cli.ok(["stack", "import", "--file", "upgraded.json"]);
+    await cli.ok(["preview", "--expect-no-changes"]);
 
     // Back to the earlier build: nothing to change, and its refresh and destroy work on this state.
     installTarball(dir, previous);
