@@ -52,6 +52,9 @@ async function printedByHost<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Where the dynamic provider host keeps the serialized provider, in inputs and outputs alike. */
+const PROVIDER_KEY = "__provider";
+
 /** The dynamic host's calls of one kind, each a thin translation to the kind's own. */
 export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): DynamicHostModule<I, O> {
   return {
@@ -65,6 +68,14 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
     diff: (id, olds, news) =>
       printedByHost(async () => {
         const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
+        // Recorded by the plugin's face (a resource moved here by an alias of its type): the host passes the
+        // program's serialized provider, but the outputs hold none, so the host could neither refresh nor
+        // delete it ("code must be a string, not undefined"). An update records one; a kind without an
+        // update of its own is replaced, as the host's update would record no outputs but the provider.
+        if (PROVIDER_KEY in (news as object) && !(PROVIDER_KEY in (olds as object))) {
+          if (kind.updates) return { changes: true, replaces, deleteBeforeReplace };
+          return { changes: true, replaces: [...replaces, PROVIDER_KEY], deleteBeforeReplace };
+        }
         return { changes, replaces, deleteBeforeReplace };
       }),
     async create(inputs) {

@@ -5,13 +5,12 @@
  * `examples/quickstart` with the package as packed from {@link EARLIER_RELEASE}, then upgrades the
  * program's package to this build and refreshes and destroys the stack.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Stack } from "../../harness/src";
-import { REPO_ROOT } from "../support/dist";
+import { installTarball, installThisBuild, tarballOf } from "../support/earlierRelease";
 import { liveServers } from "../support/emulator";
 import {
   EXPORT_TYPE,
@@ -28,62 +27,13 @@ const EARLIER_RELEASE = "7a16043894cfdc62084c58c932c0264b7c409f88";
 
 const engine = useEngineEnvironment("upgrade");
 
-/**
- * The npm tarball of `commit`: `git archive`, built with this repo's dependencies, `npm pack`. Kept in
- * node_modules/.cache, so only the first run pays for the build.
- */
-function tarballOf(commit: string): string {
-  const cache = path.join(REPO_ROOT, "node_modules", ".cache", "gamehost-upgrade");
-  const tarball = path.join(cache, `${commit}.tgz`);
-  if (fs.existsSync(tarball)) return tarball;
-  const checkout = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-release-"));
-  try {
-    const archive = execFileSync("git", ["archive", "--format=tar", commit], {
-      cwd: REPO_ROOT,
-      maxBuffer: 1 << 30,
-    });
-    execFileSync("tar", ["-x", "-C", checkout], { input: archive });
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(checkout, "node_modules"), "dir");
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.json"], {
-      cwd: checkout,
-    });
-    const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--silent"], {
-      cwd: checkout,
-      encoding: "utf8",
-    }).trim();
-    fs.mkdirSync(cache, { recursive: true });
-    fs.copyFileSync(path.join(checkout, packed.split("\n").pop() ?? packed), tarball);
-    return tarball;
-  } finally {
-    fs.rmSync(checkout, { recursive: true, force: true });
-  }
-}
-
-/**
- * A copy of the quickstart whose `node_modules` holds `pulumi-gamehost` unpacked from `tarball` and links
- * to this repo's other dependencies (one `@pulumi/pulumi` for the program, the package and the hosts).
- */
+/** A copy of the quickstart with `pulumi-gamehost` unpacked from `tarball` (see {@link installTarball}). */
 function programWith(tarball: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-upgrade-program-"));
   for (const file of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"])
     fs.copyFileSync(path.join(QUICKSTART_DIR, file), path.join(dir, file));
-  const modules = path.join(dir, "node_modules");
-  fs.mkdirSync(modules);
-  for (const entry of fs.readdirSync(path.join(REPO_ROOT, "node_modules"))) {
-    if (entry === "pulumi-gamehost" || entry.startsWith(".")) continue;
-    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", entry), path.join(modules, entry), "dir");
-  }
-  const pkg = path.join(modules, "pulumi-gamehost");
-  fs.mkdirSync(pkg);
-  execFileSync("tar", ["-xzf", tarball, "-C", pkg, "--strip-components=1"]);
+  installTarball(dir, tarball);
   return dir;
-}
-
-/** Replaces the program's `pulumi-gamehost` with this build, as `npm install` of the new version would. */
-function upgrade(programDir: string): void {
-  const pkg = path.join(programDir, "node_modules", "pulumi-gamehost");
-  fs.rmSync(pkg, { recursive: true, force: true });
-  fs.symlinkSync(REPO_ROOT, pkg, "dir");
 }
 
 let programDir: string;
@@ -120,7 +70,7 @@ describe("a stack deployed by an earlier release", () => {
   });
 
   it("refreshes and destroys after the package is upgraded to this build", { timeout: 600_000 }, async () => {
-    upgrade(programDir);
+    installThisBuild(programDir);
     const refresh = expectNoLeak(token, stack, await stack.refresh());
     expect(refresh.error).toBeUndefined();
     expect(liveServers(engine.emulator)).toHaveLength(2);

@@ -60,6 +60,18 @@ const RUN_BY: readonly RunBy[] = [
   })),
   { page: "docs/reference/server.md", section: "List", lang: "sh", test: "test/cli/listServers.test.ts" },
   { page: "docs/fleets.md", section: "Fleets", lang: "typescript", test: "test/cli/fleetDocProgram.test.ts" },
+  {
+    page: "docs/installation-configuration.md",
+    section: "Upgrading",
+    lang: "bash",
+    test: "test/cli/upgrade.test.ts",
+  },
+  {
+    page: "docs/languages.md",
+    section: "Moving a resource between the faces",
+    lang: "typescript",
+    test: "test/cli/faceMoves.test.ts",
+  },
   { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Go", lang: "go", test: "test/cli/fleetLanguages.test.ts" },

@@ -119,6 +119,23 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     const archive = path.join(out, `pulumi-resource-gamehost-v${VERSION}-linux-amd64.tar.gz`);
     await project.ok(["plugin", "install", "resource", "gamehost", VERSION, "--file", archive]);
     expect(await project.ok(["plugin", "ls"])).toMatch(new RegExp(`gamehost\\s+resource\\s+${VERSION}`));
+    // An installed plugin of the same version (an earlier build of it, marked here by a file) is kept by a
+    // second install, which says nothing; only `--reinstall` replaces it (docs/languages.md).
+    const marker = path.join(project.home, "plugins", `resource-gamehost-v${VERSION}`, "an-earlier-build");
+    fs.writeFileSync(marker, "");
+    await project.ok(["plugin", "install", "resource", "gamehost", VERSION, "--file", archive]);
+    expect(fs.existsSync(marker)).toBe(true);
+    await project.ok([
+      "plugin",
+      "install",
+      "resource",
+      "gamehost",
+      VERSION,
+      "--file",
+      archive,
+      "--reinstall",
+    ]);
+    expect(fs.existsSync(marker)).toBe(false);
 
     await project.configure({
       "gamehost:baseUrl": { value: emulator.url },

@@ -185,6 +185,18 @@ describe("Server diff", () => {
     expect(outs.serverId).toBe(ID);
   });
 
+  it("sees no change in a refresh of such a server: the engine diffs the recorded key against itself", async () => {
+    // After an upgrade, `pulumi refresh` (and `gamehost drift`, its preview) diff the inputs read back
+    // against the recorded ones, both holding the old key: that is no drift.
+    const legacy = spec({ idempotencyKey: "0123456789abcdef0123456789abcdef" });
+    expect(await diff(ID, asOutputs(legacy), legacy)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(serverKind.diff(ID, asOutputs(legacy), legacy).diffs).toEqual([]);
+  });
+
   it("replaces when a spec value is unknown in preview", () => {
     expect(changedSpecFields(spec(), spec({ datacenter: UNKNOWN }))).toEqual(["datacenter"]);
   });

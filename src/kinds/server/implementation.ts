@@ -275,8 +275,11 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
       (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
     );
     // A key of an older version is a hash of the spec, secrets included: an update (no API call) replaces
-    // it in the state. Any other key difference is not a change (an import records the server's tag).
-    if (isLegacyIdempotencyKey(olds.idempotencyKey)) knobsChanged.push("idempotencyKey");
+    // it in the state once check has given a new one. A refresh diffs the recorded key against itself: no
+    // change there, or every server of an upgraded stack reads as drift. Any other key difference is not a
+    // change (an import records the server's tag).
+    if (isLegacyIdempotencyKey(olds.idempotencyKey) && news.idempotencyKey !== olds.idempotencyKey)
+      knobsChanged.push("idempotencyKey");
     const diffs = [...replaces, ...knobsChanged];
     // A recorded server that is not ready yet (a partial create) gets an update, which waits for it. The
     // engine's own marker for that (init errors) does not survive a refresh, so the state itself decides.
