@@ -2,7 +2,8 @@
  * Plain JavaScript programs on the packed package, as docs/installation-configuration.md#javascript says
  * they work: Pulumi's `javascript` template (`index.js`, `require("pulumi-gamehost")`) and the same program
  * as an ES module (`"type": "module"`, `import`), and as TypeScript in an ES module (`index.ts`), which Node
- * 22 runs and Node 20 refuses with the error the docs quote. Both faces (dynamic resources, whose providers Pulumi
+ * 22 runs and Node 20 refuses with the error the docs quote; that one, with user code on `/native`, `/api` and
+ * `/emulator`, type-checks as ES modules under the current template's tsconfig. Both faces (dynamic resources, whose providers Pulumi
  * serializes into the state, and `gamehost.native` through the plugin folder in `Pulumi.yaml`), and the data
  * sources read in the program. One tarball, one install (the lowest `@pulumi/pulumi`), the
  * programs in subfolders of it; each program meets a misspelt game first (a clear error naming it, no stack
@@ -18,7 +19,18 @@ import { TYPES } from "../engine/helpers";
 import type { EmulatorModule } from "../support/dist";
 import { liveServers } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
-import { installNode, npmInstall, packBuilt, removeTempDirs, tempDir, writeJson } from "./support";
+import {
+  describeFailure,
+  installNode,
+  npmInstall,
+  packBuilt,
+  removeTempDirs,
+  runCommand,
+  TEMPLATE_PACKAGE_JSON,
+  TEMPLATE_TSCONFIG,
+  tempDir,
+  writeJson,
+} from "./support";
 
 /** The lowest `@pulumi/pulumi` we claim, the one that runs on Node 20 (as packaging.test.ts). */
 const LOWEST_SDK = "3.248.0";
@@ -30,6 +42,10 @@ const JAVASCRIPT_TEMPLATE = { main: "index.js", dependencies: { "@pulumi/pulumi"
  * The program's body, the same in both module systems: a dynamic and a native server, a lobby-history
  * export, and the data sources (bootstrap, games, billing) on both faces.
  */
+/** Written inline in each resource's arguments, where TypeScript types its literals (`"udp"`) by the argument. */
+const NETWORK =
+  'network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } }';
+
 const BODY = `
 const config = new pulumi.Config();
 const env = gamehost.getEnvironmentOutput({ game: config.require("game"), environment: "prod" });
@@ -40,11 +56,10 @@ const server = {
   ...scope,
   datacenter,
   runtime: { build },
-  network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
   resources: { cpu: 1000, memory: 1024 },
 };
-const match = new gamehost.Server("match", { ...server, tags: { role: "match" } });
-const nativeMatch = new gamehost.native.Server("native-match", { ...server, tags: { role: "native" } });
+const match = new gamehost.Server("match", { ...server, tags: { role: "match" }, ${NETWORK} });
+const nativeMatch = new gamehost.native.Server("native-match", { ...server, tags: { role: "native" }, ${NETWORK} });
 const today = new Date();
 today.setUTCHours(0, 0, 0, 0);
 const history = new gamehost.LobbyHistoryExport("yesterday", {
@@ -116,6 +131,23 @@ const STYLES: Record<string, Style> = {
   },
 };
 
+/**
+ * `tsc --noEmit` with the current template's tsconfig (nodenext, no skipLibCheck) in the `"type": "module"`
+ * project: the program, and user code on `/native`, `/api` and `/emulator` (test/packaging/consumer), all
+ * compiled as ES modules importing the CommonJS package.
+ */
+async function typeCheckAsEsModule(dir: string, program: string): Promise<void> {
+  const consumer = ["native.ts", "api.ts", "emulator.ts"];
+  for (const f of consumer) fs.copyFileSync(path.join(__dirname, "consumer", f), path.join(dir, f));
+  writeJson(path.join(dir, "tsconfig.json"), { ...TEMPLATE_TSCONFIG.current, files: [program, ...consumer] });
+  const tsc = path.join(projectDir, "node_modules", "typescript", "bin", "tsc");
+  const result = await runCommand(process.execPath, [tsc, "--noEmit", "--pretty", "false", "-p", "."], {
+    cwd: dir,
+    timeoutMs: 300_000,
+  });
+  expect(result.code, describeFailure(result)).toBe(0);
+}
+
 /** A hang guard of one program's runs (a failing up, up, outputs, destroy, export) on two busy cores. */
 const DEPLOY_TIMEOUT_MS = 600_000;
 
@@ -127,7 +159,14 @@ beforeAll(async () => {
   projectDir = path.join(work, "project");
   fs.mkdirSync(projectDir);
   writeJson(path.join(projectDir, "package.json"), { name: "gamehost-javascript", ...JAVASCRIPT_TEMPLATE });
-  await npmInstall(projectDir, [tarball, `@pulumi/pulumi@${LOWEST_SDK}`]);
+  // The TypeScript template's compiler and Node types, for the ES-module type check.
+  const { typescript, "@types/node": nodeTypes } = TEMPLATE_PACKAGE_JSON.devDependencies;
+  await npmInstall(projectDir, [
+    tarball,
+    `@pulumi/pulumi@${LOWEST_SDK}`,
+    `typescript@${typescript}`,
+    `@types/node@${nodeTypes}`,
+  ]);
 }, 600_000);
 
 afterAll(removeTempDirs, 120_000);
@@ -150,6 +189,7 @@ describe.skipIf(!realCli).concurrent(realCliTitle("a JavaScript program on the p
       const { startEmulator } = installed("pulumi-gamehost/emulator") as EmulatorModule;
       const emulator = await startEmulator({ placementDelayMs: 20, watchHoldMs: 500 });
       try {
+        if (file.endsWith(".ts")) await typeCheckAsEsModule(dir, file);
         if (onNode20) {
           const on20 = new CliProject(dir, tempDir(`cli-${folder}-node20`), {
             PATH: cliPath(path.dirname(process.execPath)),
