@@ -12,7 +12,7 @@ import { GamehostClient } from "../../src/api";
 import type { RunningEmulator } from "../../src/emulator";
 import { type DocBlock, docBlock } from "../support/docBlocks";
 import { CliProject, tempRoot } from "../support/realPulumi";
-import { Background, freePort, installPackage, onFreePort, runLine, startScript } from "./docCommands";
+import { Background, freePort, installPackage, jobOf, onFreePort, runLine, startScript } from "./docCommands";
 
 const PAGE = "docs/emulator.md";
 const FIXTURE: RunningEmulator["fixture"] = JSON.parse(
@@ -117,15 +117,15 @@ it(`${PAGE}, The admin API: with --admin, the page's curl injects a 500 into the
   await emulator.stop();
 });
 
-it("docs/testing.md, Integration tests against the emulator: `kill $!` of the npx started with `&` in a script stops the emulator", async () => {
+it("docs/testing.md, Integration tests against the emulator: `kill $!` of the npx the workflow's step starts with `&` stops the emulator", async () => {
   // In a script (no job control) `&` starts npx in the script's own process group, so `kill $!` is a
   // SIGTERM to npx alone, not to its group as Ctrl+C or `kill %1` in a terminal is: npm's `sh -c` ends
   // without passing it on. The emulator must stop all the same, freeing its port.
   const port = await freePort();
-  const [start, waitForIt] = onFreePort(
-    docBlock("docs/testing.md", "Integration tests against the emulator", "bash"),
-    port,
-  );
+  // The workflow's last step: the lines a job runs (in GitHub Actions or another CI).
+  const workflow = docBlock("docs/testing.md", "Integration tests against the emulator", "yaml");
+  const step = jobOf(workflow.text).steps.at(-1);
+  const [start, waitForIt] = onFreePort({ ...workflow, text: step?.run ?? "" }, port);
   expect(start).toMatch(/^npx gamehost-emulator --port \d+ .*&$/);
   expect(waitForIt).toMatch(/^curl --retry/);
   const log = path.join(project.dir, `emulator-${port}.log`);
