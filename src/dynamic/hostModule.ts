@@ -6,6 +6,7 @@
  * `update`, `delete`, as the SDK's `dynamic.ResourceProvider` takes them.
  */
 import { type CheckFailure, withoutGivenString } from "../kinds/checks";
+import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
 import type { ResourceKind } from "../kinds/kind";
 import { dynamicContext } from "./settings";
 
@@ -52,9 +53,6 @@ async function printedByHost<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Where the dynamic provider host keeps the serialized provider, in inputs and outputs alike. */
-const PROVIDER_KEY = "__provider";
-
 /** The dynamic host's calls of one kind, each a thin translation to the kind's own. */
 export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): DynamicHostModule<I, O> {
   return {
@@ -72,9 +70,12 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
         // program's serialized provider, but the outputs hold none, so the host could neither refresh nor
         // delete it ("code must be a string, not undefined"). An update records one; a kind without an
         // update of its own is replaced, as the host's update would record no outputs but the provider.
-        if (PROVIDER_KEY in (news as object) && !(PROVIDER_KEY in (olds as object))) {
+        if (
+          SERIALIZED_PROVIDER_FIELD in (news as object) &&
+          !(SERIALIZED_PROVIDER_FIELD in (olds as object))
+        ) {
           if (kind.updates) return { changes: true, replaces, deleteBeforeReplace };
-          return { changes: true, replaces: [...replaces, PROVIDER_KEY], deleteBeforeReplace };
+          return { changes: true, replaces: [...replaces, SERIALIZED_PROVIDER_FIELD], deleteBeforeReplace };
         }
         return { changes, replaces, deleteBeforeReplace };
       }),

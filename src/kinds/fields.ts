@@ -3,6 +3,12 @@
  * and its code picks or drops them by those lists rather than by destructuring each name again.
  */
 
+/**
+ * Where Pulumi's dynamic provider host keeps the serialized provider, in a resource's inputs and outputs
+ * alike: a kind keeps it out of what it sends and compares, the dynamic face checks it is recorded.
+ */
+export const SERIALIZED_PROVIDER_FIELD = "__provider";
+
 /** The fields `keys` of `record`, each present (possibly undefined) so a schema check names what is missing. */
 export function pick<T extends object, K extends keyof T>(record: T, keys: readonly K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((key) => [key, record[key]])) as Pick<T, K>;

@@ -8,6 +8,7 @@
  */
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
+import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
 import { FLEET_TAG } from "../kinds/fleet/spec";
 import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
 import { CommandError } from "./errors";
@@ -179,7 +180,7 @@ function changedOutputs(
   now: Record<string, unknown> | undefined,
 ): string[] {
   const keys = new Set([...Object.keys(old ?? {}), ...Object.keys(now ?? {})]);
-  keys.delete("__provider");
+  keys.delete(SERIALIZED_PROVIDER_FIELD);
   return [...keys].filter((k) => JSON.stringify(old?.[k]) !== JSON.stringify(now?.[k])).sort();
 }
 

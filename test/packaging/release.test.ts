@@ -25,6 +25,17 @@ const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json
 const STANDALONE = process.platform === "linux" && process.arch === "x64";
 const STANDALONE_ARCHIVE = `pulumi-resource-gamehost-v${VERSION}-linux-amd64-standalone.tar.gz`;
 /** The plugin entry of docs/languages.md's YAML program (a project that installed the npm package). */
+/** `pulumi plugin install` of this version's plugin from a release archive, as docs/languages.md gives it. */
+const installFrom = (archive: string) => [
+  "plugin",
+  "install",
+  "resource",
+  "gamehost",
+  VERSION,
+  "--file",
+  archive,
+];
+
 const DOCS_PLUGIN_ENTRY = "path: ./node_modules/pulumi-gamehost/plugin";
 
 /** The file `name` resolves to on the suite's CLI PATH. */
@@ -117,24 +128,15 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     );
     const project = new CliProject(dir, root);
     const archive = path.join(out, `pulumi-resource-gamehost-v${VERSION}-linux-amd64.tar.gz`);
-    await project.ok(["plugin", "install", "resource", "gamehost", VERSION, "--file", archive]);
+    await project.ok(installFrom(archive));
     expect(await project.ok(["plugin", "ls"])).toMatch(new RegExp(`gamehost\\s+resource\\s+${VERSION}`));
     // An installed plugin of the same version (an earlier build of it, marked here by a file) is kept by a
     // second install, which says nothing; only `--reinstall` replaces it (docs/languages.md).
     const marker = path.join(project.home, "plugins", `resource-gamehost-v${VERSION}`, "an-earlier-build");
     fs.writeFileSync(marker, "");
-    await project.ok(["plugin", "install", "resource", "gamehost", VERSION, "--file", archive]);
+    await project.ok(installFrom(archive));
     expect(fs.existsSync(marker)).toBe(true);
-    await project.ok([
-      "plugin",
-      "install",
-      "resource",
-      "gamehost",
-      VERSION,
-      "--file",
-      archive,
-      "--reinstall",
-    ]);
+    await project.ok([...installFrom(archive), "--reinstall"]);
     expect(fs.existsSync(marker)).toBe(false);
 
     await project.configure({
@@ -170,15 +172,7 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
       const dir = path.join(root, "standalone-installed");
       fs.mkdirSync(dir);
       const project = new CliProject(dir, root);
-      await project.ok([
-        "plugin",
-        "install",
-        "resource",
-        "gamehost",
-        VERSION,
-        "--file",
-        path.join(out, STANDALONE_ARCHIVE),
-      ]);
+      await project.ok(installFrom(path.join(out, STANDALONE_ARCHIVE)));
       const installed = walk(project.home).filter((f) => path.basename(f) === "pulumi-resource-gamehost");
       expect(installed).toHaveLength(1);
       expect(fs.statSync(installed[0] as string).size).toBe(

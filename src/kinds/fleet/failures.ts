@@ -25,6 +25,32 @@ export function bySameReason(failed: ReadonlyArray<readonly [label: string, reas
   return [...groups.values()].map(({ labels, reason }) => `${labels.join(", ")}: ${reason}`);
 }
 
+/**
+ * What a fleet's destroy says went wrong: the deletes that failed, grouped by reason, of `attempted`, and
+ * the failed list of the live servers the state missed; that list's failure is said once, when it shares
+ * the deletes' cause (a service that does not answer fails both alike).
+ */
+export function destroyProblems(
+  failed: ReadonlyArray<readonly [serverId: string, reason: string]>,
+  attempted: number,
+  listFailure: string | undefined,
+): string[] {
+  const problems: string[] = [];
+  if (failed.length > 0) {
+    problems.push(
+      `Deleting the fleet's servers failed for ${failed.length} of ${attempted} (${bySameReason(failed).join("; ")}).`,
+    );
+  }
+  if (listFailure !== undefined) {
+    const listing = "Listing the fleet's live servers (to delete those the state missed)";
+    const shared = failed.some(([, reason]) => causeOf(reason) === causeOf(listFailure));
+    problems.push(
+      shared ? `${listing} failed too, for the same reason.` : `${listing} failed: ${listFailure}`,
+    );
+  }
+  return problems;
+}
+
 /** Failures of one datacenter's batch, kept until the run records what exists. */
 export class BatchFailed extends Error {}
 

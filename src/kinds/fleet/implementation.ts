@@ -12,7 +12,7 @@ import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { readyDeadline, serverKind } from "../server/implementation";
 import { missingForReady, type ServerOutputs } from "../server/spec";
 import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
-import { BatchFailed, bySameReason, causeOf, failureOf, reasonOf } from "./failures";
+import { BatchFailed, bySameReason, destroyProblems, failureOf, reasonOf } from "./failures";
 import { datacenterIds, liveMembers } from "./lookups";
 import { nextBatch, resolveBounds } from "./planner";
 import { awaitReady, type FleetLister, sharedLister } from "./readiness";
@@ -339,20 +339,7 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
     const failed = outcomes.flatMap(([serverId, r]) =>
       r.status === "rejected" ? [[serverId, reasonOf(r.reason)] as const] : [],
     );
-    const problems = [
-      ...(failed.length > 0
-        ? [
-            `Deleting the fleet's servers failed for ${failed.length} of ${outcomes.length} (${bySameReason(failed).join("; ")}).`,
-          ]
-        : []),
-      ...(listFailure === undefined
-        ? []
-        : failed.some(([, reason]) => causeOf(reason) === causeOf(listFailure))
-          ? [
-              "Listing the fleet's live servers (to delete those the state missed) failed too, for the same reason.",
-            ]
-          : [`Listing the fleet's live servers (to delete those the state missed) failed: ${listFailure}`]),
-    ];
+    const problems = destroyProblems(failed, outcomes.length, listFailure);
     if (problems.length > 0) {
       throw new GamehostError(
         `${problems.join(" ")} The fleet stays in the stack; run \`pulumi destroy\` again.`,

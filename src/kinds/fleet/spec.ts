@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { CreateServerRequest, Uuid } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
+import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 import type { CheckContext } from "../kind";
 import {
   checkServerInputs,
@@ -160,7 +161,16 @@ const KNOB_KEYS = FleetKnobs.keyof().options as readonly string[];
 
 /** Validates raw inputs: the template by the Server's rules, the rest by the fleet's schemas. */
 export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] {
-  const { gameId, environmentId, template, datacenters, rollout, fleetKey: _key, __provider, ...rest } = news;
+  const {
+    gameId,
+    environmentId,
+    template,
+    datacenters,
+    rollout,
+    fleetKey: _key,
+    [SERIALIZED_PROVIDER_FIELD]: _provider,
+    ...rest
+  } = news;
   const knobs = Object.fromEntries(Object.entries(rest).filter(([k]) => KNOB_KEYS.includes(k)));
   const unknown = Object.keys(rest).filter((k) => !KNOB_KEYS.includes(k));
   const failures: CheckFailure[] = unknown.map((property) => ({ property, reason: "is not a known field" }));

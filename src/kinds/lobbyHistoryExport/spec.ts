@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ExportLobbyHistoryRequest, Rfc3339, Uint64, Uuid } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
+import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 
 /**
  * A span bound: an RFC 3339 string or integer epoch milliseconds (the resource class turns a `Date`
@@ -69,7 +70,15 @@ export function checkExportInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
   failures: CheckFailure[];
 } {
-  const { gameId, queryStart, queryEnd, triggers, summarize, __provider, ...unknownKeys } = news;
+  const {
+    gameId,
+    queryStart,
+    queryEnd,
+    triggers,
+    summarize,
+    [SERIALIZED_PROVIDER_FIELD]: _provider,
+    ...unknownKeys
+  } = news;
   const inputs: Record<string, unknown> = {
     ...news,
     queryStart: toEpochMs(queryStart),

@@ -14,7 +14,7 @@ import {
   Uuid,
 } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks";
-import { omit, pick } from "../fields";
+import { omit, pick, SERIALIZED_PROVIDER_FIELD } from "../fields";
 import type { CheckContext } from "../kind";
 
 import { IDEMPOTENCY_TAG } from "./tags";
@@ -113,7 +113,7 @@ export const ServerComputedOutputs = z.object({
 });
 
 /** Fields the provider keeps in a Server's inputs beside what the user declares (never sent as such). */
-export const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", "__provider"] as const;
+export const INTERNAL_FIELDS = ["resourceScope", "idempotencyKey", SERIALIZED_PROVIDER_FIELD] as const;
 
 /** The scope's fields in camelCase (the create's path, not its body), from their schema. */
 const SCOPE_FIELDS = ServerScope.keyof().options.map(snakeToCamel) as ("gameId" | "environmentId")[];
