@@ -104,6 +104,11 @@ export interface KindDeclaration {
   readonly computed: PropertySource;
   /** Output properties that are secrets (the plugin wraps them; both classes declare them). */
   readonly secretOutputs: readonly string[];
+  /**
+   * Output values that may hold their owner's secrets (a server's environment), as property paths: a read
+   * with no recorded value there to say whether it was secret (`get`, `import`) keeps them secret.
+   */
+  readonly secretWhenUnrecorded: readonly (readonly string[])[];
 }
 
 /** One resource a kind's listing found: an id its `read` imports (a plugin's `List` answers with these). */
@@ -166,7 +171,7 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
 }
 
 /** What most kinds share, and {@link defineKind} fills in. */
-type Defaulted = "secretOutputs" | "preview" | "update" | "delete";
+type Defaulted = "secretOutputs" | "secretWhenUnrecorded" | "preview" | "update" | "delete";
 
 /** A kind as written: {@link ResourceKind} with the shared parts optional. */
 export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted | "updates"> &
@@ -180,6 +185,7 @@ export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted 
 export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): ResourceKind<I, O> {
   return {
     secretOutputs: [],
+    secretWhenUnrecorded: [],
     preview: (inputs) => inputs,
     update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
     delete: async () => {},

@@ -77,3 +77,24 @@ export function markSecret(props: PropertyMap, names: readonly string[]): Proper
   }
   return result;
 }
+
+/**
+ * `props` with the value at `path` (property names, outermost first) marked secret; unchanged when the
+ * path is absent, unknown, or already under a secret.
+ */
+export function markSecretAt(props: PropertyMap, path: readonly string[]): PropertyMap {
+  const [name, ...rest] = path;
+  if (name === undefined || !(name in props)) return props;
+  const value = props[name] as Json;
+  if (value === UNKNOWN || isSecret(value)) return props;
+  if (rest.length === 0) return { ...props, [name]: secret(value) };
+  return isObject(value) ? { ...props, [name]: markSecretAt(value, rest) } : props;
+}
+
+/** Whether `props` hold a value at `path` (through secrets): what a recorded state says of it. */
+export function holdsPath(props: Json, path: readonly string[]): boolean {
+  const [name, ...rest] = path;
+  if (name === undefined) return true;
+  const open = isSecret(props) ? props.value : props;
+  return isObject(open) && name in open && holdsPath(open[name] as Json, rest);
+}

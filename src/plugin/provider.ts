@@ -21,7 +21,7 @@ import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, explicitProviderName, lookupOf, SECRET_CONFIG } from "./config";
 import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
-import { keepSecrecy, markSecret, type PropertyMap, reveal } from "./propertyValues";
+import { holdsPath, keepSecrecy, markSecret, markSecretAt, type PropertyMap, reveal } from "./propertyValues";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { FUNCTION_ENTRIES, functionOf, RESOURCES, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
@@ -389,8 +389,12 @@ export class GamehostProvider {
       const res = new provproto.ReadResponse();
       if (!found) return res; // An empty id: the resource is gone.
       const secrecy = { ...wireOutputs, ...wireInputs };
+      // What another stack's program made secret is read here in clear: with no recorded value to say
+      // otherwise, a value that may be a secret stays one.
+      const unrecorded = kind.secretWhenUnrecorded.filter((at) => !holdsPath(secrecy, at));
+      const outputs = unrecorded.reduce(markSecretAt, this.outputsOf(kind, found.outputs, secrecy));
       res.setId(found.id);
-      res.setProperties(toStruct(this.outputsOf(kind, found.outputs, secrecy)));
+      res.setProperties(toStruct(outputs));
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(found.inputs)) as PropertyMap, secrecy)));
       return res;
     });

@@ -1,6 +1,6 @@
 /**
  * Features of the plugin face through the real `pulumi` CLI: `Server.get` of a server made outside
- * Pulumi, `pulumi up --target`, `pulumi refresh --preview-only` (no state change) and `customTimeouts`
+ * Pulumi (its environment kept secret), `pulumi up --target`, `pulumi refresh --preview-only` (no state change) and `customTimeouts`
  * ending the readiness wait of a server that is never placed. (The secret output, the export's URL, is
  * checked on both faces in quickstart.test.ts.)
  */
@@ -30,11 +30,13 @@ describe.skipIf(!realCli)(realCliTitle("the plugin face"), () => {
     const { emulator } = cli;
     const ids = fixtureIds(emulator);
     const client = userClient(emulator);
-    const made = await client.createServer(
-      ids.gameId,
-      ids.environmentId,
-      wireServerBody(ids.datacenterId, ids.buildId, { role: "made-by-hand" }),
-    );
+    // Made by another team's stack, which keeps its environment's values secret.
+    const byHand = wireServerBody(ids.datacenterId, ids.buildId, { role: "made-by-hand" });
+    const password = "another-stacks-db-password";
+    const made = await client.createServer(ids.gameId, ids.environmentId, {
+      ...byHand,
+      runtime: { ...byHand.runtime, environment: { DB_PASSWORD: password } },
+    });
     const project = programProject(cli.root, "servers-plugin", SERVERS_PROGRAM, {
       name: SERVERS_PROJECT,
       plugin: true,
@@ -60,6 +62,11 @@ describe.skipIf(!realCli)(realCliTitle("the plugin face"), () => {
     expect(found.other?.[0]).toBe(made.id);
     expect(found.other?.[1]).toEqual({ role: "made-by-hand" });
     const webId = (await project.stateIds([SERVER])).web;
+    // Read with no state of its own, its environment may hold that stack's secrets: it is kept secret.
+    const other = (await project.exported()).find((r) => r.urn === urnOf("other"));
+    const runtime = other?.outputs?.runtime as Record<string, unknown> | undefined;
+    expect(runtime?.environment).toMatchObject({ ciphertext: expect.any(String) });
+    expect(await project.ok(["stack", "export"])).not.toContain(password);
 
     // --target: only the named server is made; web's pending change (new tags) waits.
     await project.setConfig(

@@ -317,6 +317,31 @@ describe("secrets", () => {
     expect(isSecret((made.properties.tags as Props).owner)).toBe(true);
   });
 
+  it("keeps a server's environment secret when read with no recorded state (get, import), as recorded on refresh", async () => {
+    const environment = { DB_PASSWORD: "hunter2" };
+    const { name, inputs } = await checked({ runtime: { ...(spec().runtime as Props), environment } });
+    const made = await driver.create(SERVER, name, inputs);
+    const envOf = (props: Props) => (props.runtime as Props).environment;
+    // Made by another stack, which may have made the values secret: `get` and `import` cannot know.
+    const byId = `${target.gameId}/${target.environmentId}/${made.id}`;
+    const imported = await driver.read(SERVER, "adopted", byId);
+    expect(envOf(imported.properties)).toEqual(secret(environment));
+    // The import's inputs are what `pulumi import` writes into the program: the values themselves.
+    expect(envOf(imported.inputs)).toEqual(environment);
+    const scope = { gameId: target.gameId, environmentId: target.environmentId };
+    const got = await driver.read(SERVER, "looked-up", made.id, scope);
+    expect(envOf(got.properties)).toEqual(secret(environment));
+    // A refresh has the recorded values: plain stays plain, a secret stays a secret.
+    const refreshed = await driver.read(SERVER, name, made.id, made.properties, inputs);
+    expect(envOf(refreshed.properties)).toEqual(environment);
+    const secretInputs = {
+      ...inputs,
+      runtime: { ...(inputs.runtime as Props), environment: secret(environment) },
+    };
+    const refreshedSecret = await driver.read(SERVER, name, made.id, made.properties, secretInputs);
+    expect(envOf(refreshedSecret.properties)).toEqual(secret(environment));
+  });
+
   it("marks the export URL secret", async () => {
     const news = { gameId: target.gameId, queryStart: 0, queryEnd: Date.now() };
     const { inputs, failures } = await driver.check(EXPORT, "history", news);

@@ -10,7 +10,7 @@ import { containsUnknown } from "../checks";
 import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { readyDeadline, serverKind } from "../server/implementation";
-import { missingForReady, type ServerOutputs } from "../server/spec";
+import { ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
 import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
 import { BatchFailed, bySameReason, destroyProblems, failureOf, reasonOf } from "./failures";
 import { datacenterIds, liveMembers } from "./lookups";
@@ -253,6 +253,7 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
   hostSubpath: "fleet",
   inputs: [ServerScope, FleetSpec, FleetKnobs],
   computed: FleetComputedOutputs,
+  secretWhenUnrecorded: [["template", ...ENVIRONMENT_PATH]],
 
   check: checkFleet,
 

@@ -16,6 +16,7 @@ import {
   changedSpecFields,
   checkServerInputs,
   DEFAULT_READY_TIMEOUT_SECONDS,
+  ENVIRONMENT_PATH,
   IDEMPOTENCY_TAG,
   isIdempotencyKey,
   isLegacyIdempotencyKey,
@@ -252,6 +253,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   hostSubpath: "server",
   inputs: [ServerScope, CreateServerRequest, ServerKnobs],
   computed: ServerComputedOutputs,
+  secretWhenUnrecorded: [ENVIRONMENT_PATH],
   listing: serverListing,
 
   check(olds, news, ctx) {

@@ -21,8 +21,10 @@ import { IDEMPOTENCY_TAG } from "./tags";
 
 export { IDEMPOTENCY_TAG };
 
+/** Where a server's environment variables are: values its owner may have made secrets. */
+export const ENVIRONMENT_PATH = ["runtime", "environment"] as const;
 /** camelCase paths whose object values are maps keyed by user data. */
-export const SERVER_MAP_PATHS: MapPaths = [["tags"], ["runtime", "environment"], ["network", "ports"]];
+export const SERVER_MAP_PATHS: MapPaths = [["tags"], ENVIRONMENT_PATH, ["network", "ports"]];
 
 /** The create body in camelCase: the wire schema, renamed. */
 export type ServerSpecBody = Camelize<CreateServerRequest>;
