@@ -51,6 +51,12 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * What a failure's message says of its cause: the message without the closing `[request: answer]` that every
+ * error of this package ends with, which differs per request (its path, its ray id) for one cause.
+ */
+export const causeOf = (message: string) => message.replace(/ \[[^\]]*\]$/, "");
+
+/**
  * Base class of every error this package throws. Each message names the cause and the fix on its own,
  * so a Pulumi program that fails with one prints the message alone: the SDK's language host prints
  * only the message of an error it recognizes as a `RunError` (by this duck-typed brand, the way it

@@ -5,6 +5,7 @@ import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import type { FunctionDefinition } from "../kinds/functions";
 import { checkFunctionOptions } from "./providerOptions";
+import { firstOfItsCause } from "./reportedOnce";
 import { settledApart } from "./settledApart";
 
 // The client (undici) and the data sources' checks (zod) are loaded by the first data source a program
@@ -30,21 +31,14 @@ export function functionClient(
   });
 }
 
-/**
- * Configuration errors met by data sources, by message. Every data source of a program that meets the
- * same missing setting throws the same error object, which the language host then prints once.
- */
-const configErrors = new Map<string, GamehostConfigError>();
-
 function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostClient {
   try {
     return functionClient({ tokenRequired: definition.needsToken });
   } catch (error) {
     if (!(error instanceof GamehostConfigError)) throw error;
     withLookalikeHint(error, Object.keys(pulumi.runtime.allConfig()), pulumi.getProject());
-    const first = configErrors.get(error.message) ?? error;
-    configErrors.set(error.message, first);
-    throw first;
+    // Every data source meets the same missing setting: one error, printed once.
+    throw firstOfItsCause(error);
   }
 }
 
@@ -58,7 +52,7 @@ export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: un
     try {
       return await definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
     } catch (error) {
-      throw callsModule().dataSourceFailure(error);
+      throw firstOfItsCause(callsModule().dataSourceFailure(error));
     }
   });
 }

@@ -4,6 +4,7 @@ import { CONFIG_KEYS } from "../api/config";
 import { PACKAGE_VERSION } from "../version";
 import { whenParentEnds } from "../whenParentEnds";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./emulator";
+import { stopOnSignals } from "./stopOnSignals";
 
 const USAGE = `Usage: gamehost-emulator [options]
 
@@ -161,16 +162,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   process.stdout.write(`${banner(emu, parsed.options)}\n`);
-  let stopping = false;
-  const stop = (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${why}, stopping…\n`);
-    emu.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
+  const stop = stopOnSignals(() => emu.stop(), {
+    write: (text) => process.stdout.write(text),
+    exit: (code) => process.exit(code),
+  });
   process.on("SIGINT", () => stop("Received SIGINT"));
   process.on("SIGTERM", () => stop("Received SIGTERM"));
   whenLauncherEnds(() => stop("The npx that started it has ended"));

@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostError } from "../api/errors";
+import { firstOfItsCause } from "../dynamic/reportedOnce";
 import { dependencyReady } from "../dynamic/runFunction";
 import { settledApart } from "../dynamic/settledApart";
 import { FUNCTIONS } from "../kinds/lazyFunctions";
@@ -16,7 +17,7 @@ const token = (name: string) => `gamehost:index:${name}`;
  * `invocation of <token> returned an error: `, or `Invoke of '<token>' failed: ` for argument
  * failures): such an error prints with its stack trace. The plugin's message already names the cause
  * and the fix, so it is rethrown alone, as the package's own error (printed as its message only), the
- * way the program-side data sources fail.
+ * way the program-side data sources fail, and once per cause as they are.
  */
 function invokeError(name: string, error: unknown): unknown {
   if (!(error instanceof Error)) return error;
@@ -25,7 +26,8 @@ function invokeError(name: string, error: unknown): unknown {
     `Invoke of '${token(name)}' failed: `,
   ];
   const prefix = prefixes.find((p) => error.message.startsWith(p)) ?? "";
-  return new GamehostError(error.message.slice(prefix.length));
+  // A cause every invoke meets (a wrong token) is printed once: see firstOfItsCause.
+  return firstOfItsCause(new GamehostError(error.message.slice(prefix.length)));
 }
 
 /**

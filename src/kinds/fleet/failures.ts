@@ -3,10 +3,9 @@
  * kept apart until the run has recorded what exists.
  */
 
-export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+import { causeOf } from "../../api/errors";
 
-/** A failure's reason without the request it names (`… [DELETE /games/…: no answer]`): what failures share. */
-export const causeOf = (reason: string) => reason.replace(/ \[[^\]]*\]$/, "");
+export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Failures of many servers, one entry per reason: a batch refused by one rate-limit window fails every
