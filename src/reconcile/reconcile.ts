@@ -10,7 +10,7 @@ import { ConcurrentUpdateError, type Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { type DriftReport, drift, exportedState, hasDrift, stateServerDeclarers } from "./drift";
 import { CommandError, UsageError } from "./errors";
-import { type RepairReport, repair } from "./repair";
+import { type RepairReport, repairStack } from "./repair";
 import { serverScope } from "./state";
 import { cliMessage } from "./workspace";
 
@@ -83,8 +83,10 @@ export async function reconcilePass(
   };
   let repaired: RepairReport | undefined;
   try {
-    repaired = await repair(stack, client);
-    const report = await drift(stack, client, options.others);
+    const repairing = await repairStack(stack, client);
+    repaired = repairing.report;
+    // The state repair read, when it wrote none: drift reads it from there, not from another export.
+    const report = await drift(stack, client, options.others, repairing.unchanged);
     const result: PassResult = {
       ...base,
       durationMs: 0,
