@@ -94,7 +94,9 @@ export async function reconcilePass(
       drift: report,
     };
     if (options.remediate && (report.drifted.length > 0 || report.pendingCreates.length > 0)) {
-      const up = await stack.up({ refresh: true });
+      // The Automation API reads the run's summary after it (`stack history`): without showSecrets: false it
+      // passes --show-secrets, and decrypts every secret of the stack's history for counts that hold none.
+      const up = await stack.up({ refresh: true, showSecrets: false });
       result.remediated = Object.fromEntries(
         Object.entries(up.summary.resourceChanges ?? {}).map(([op, n]) => [op, Number(n)]),
       );

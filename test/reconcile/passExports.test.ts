@@ -106,6 +106,30 @@ describe("a reconcile pass's state exports", () => {
   });
 });
 
+describe("a remediating pass's up", () => {
+  it("asks for its summary without --show-secrets (the Automation API's `stack history` after the up)", async () => {
+    const urn = "urn:pulumi:dev::p::gamehost:index:Server::a";
+    const { stack } = fakeStack({ resources: [] });
+    const ups: unknown[] = [];
+    Object.assign(stack, {
+      previewRefresh: async (opts: { onEvent: (e: unknown) => void }) => {
+        opts.onEvent({
+          resOutputsEvent: { metadata: { op: "refresh", urn, type: "gamehost:index:Server", old: {} } },
+        });
+        return {};
+      },
+      up: async (opts: unknown) => {
+        ups.push(opts);
+        return { summary: { resourceChanges: { create: 1 } } };
+      },
+    });
+    const result = await reconcilePass(stack, emptyService, { remediate: true, pass: 1, trigger: "start" });
+    expect(result.error).toBeUndefined();
+    expect(result.remediated).toEqual({ create: 1 });
+    expect(ups).toEqual([{ refresh: true, showSecrets: false }]);
+  });
+});
+
 describe("drift's and repair's state export", () => {
   it("runs `pulumi stack export` without --show-secrets", async () => {
     const { stack, calls, runs } = fakeStack({ resources: [] });
