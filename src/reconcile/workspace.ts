@@ -189,10 +189,12 @@ const EXPORT_MAX_BYTES = 1024 * 1024 * 1024;
  */
 export async function exportEncrypted(stack: Stack): Promise<{ version: number; deployment?: unknown }> {
   const ws = stack.workspace;
+  // As the Automation API runs the CLI (its workspace's settings, marked as an Automation API run).
   const env = {
     ...process.env,
     ...(ws.pulumiHome ? { PULUMI_HOME: ws.pulumiHome } : {}),
     ...ws.envVars,
+    PULUMI_AUTOMATION_API: "true",
   };
   const args = ["stack", "export", "--stack", stack.name, "--non-interactive"];
   const stdout = await new Promise<string>((resolve, reject) => {
