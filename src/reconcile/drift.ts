@@ -21,7 +21,7 @@ import {
   type StateResource,
   serverScope,
 } from "./state";
-import { cliMessage } from "./workspace";
+import { cliMessage, exportEncrypted } from "./workspace";
 
 export interface DriftedResource {
   urn: string;
@@ -85,7 +85,7 @@ export function sharedTags(declarers: readonly StateResource[]): Record<string, 
 
 /** The stack's current deployment (checked), from `pulumi stack export`. */
 export async function exportedState(stack: Stack): Promise<Deployment> {
-  const exported = await stack.exportStack().catch((error: unknown) => {
+  const exported = await exportEncrypted(stack).catch((error: unknown) => {
     throw new CommandError(`cannot export stack ${stack.name}: ${cliMessage(error)}`);
   });
   return Deployment.parse(exported.deployment ?? {});
@@ -205,11 +205,13 @@ function driftOf(event: EngineEvent): DriftedResource | undefined {
  * Drift of `stack`: a refresh preview, pending creates and strays. The refresh preview (a CLI run that
  * reads every resource, the long part) starts at once; the state export, the stack's config (behind
  * `client`; a function is called once the export is back) and the service's lists run beside it.
+ * `exported`: the stack's state as just read (a reconcile pass's repair), so that it is not exported again.
  */
 export async function drift(
   stack: Stack,
   client: GamehostClient | Promise<GamehostClient> | (() => Promise<GamehostClient>),
   others: readonly Stack[] = [],
+  exported?: Deployment,
 ): Promise<DriftReport> {
   const drifted: DriftedResource[] = [];
   const preview = stack
@@ -227,10 +229,11 @@ export async function drift(
   try {
     // A client made on demand (the command's first pass: loading the HTTP client and reading the config)
     // is made once the export is back, by when the preview's CLI run has started.
+    const state = () => (exported ? Promise.resolve(exported) : exportedState(stack));
     const [deployment, service] =
       typeof client === "function"
-        ? await exportedState(stack).then(async (d) => [d, await client()] as const)
-        : await Promise.all([exportedState(stack), client]);
+        ? await state().then(async (d) => [d, await client()] as const)
+        : await Promise.all([state(), client]);
     // A Fleet's servers are the stack's as a Server is: their scope and tags count alike.
     const declarers = stateServerDeclarers(deployment);
     const scopes = declarers.flatMap((s) => {

@@ -10,7 +10,7 @@ import { ConcurrentUpdateError, type Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { type DriftReport, drift, exportedState, hasDrift, stateServerDeclarers } from "./drift";
 import { CommandError, UsageError } from "./errors";
-import { type RepairReport, repair } from "./repair";
+import { type RepairReport, repairStack } from "./repair";
 import { serverScope } from "./state";
 import { cliMessage } from "./workspace";
 
@@ -83,8 +83,10 @@ export async function reconcilePass(
   };
   let repaired: RepairReport | undefined;
   try {
-    repaired = await repair(stack, client);
-    const report = await drift(stack, client, options.others);
+    const repairing = await repairStack(stack, client);
+    repaired = repairing.report;
+    // The state repair read, when it wrote none: drift reads it from there, not from another export.
+    const report = await drift(stack, client, options.others, repairing.unchanged);
     const result: PassResult = {
       ...base,
       durationMs: 0,
@@ -92,7 +94,9 @@ export async function reconcilePass(
       drift: report,
     };
     if (options.remediate && (report.drifted.length > 0 || report.pendingCreates.length > 0)) {
-      const up = await stack.up({ refresh: true });
+      // The Automation API reads the run's summary after it (`stack history`): without showSecrets: false it
+      // passes --show-secrets, and decrypts every secret of the stack's history for counts that hold none.
+      const up = await stack.up({ refresh: true, showSecrets: false });
       result.remediated = Object.fromEntries(
         Object.entries(up.summary.resourceChanges ?? {}).map(([op, n]) => [op, Number(n)]),
       );

@@ -30,7 +30,7 @@ import {
   type StateResource,
   serverScope,
 } from "./state";
-import { cliMessage } from "./workspace";
+import { cliMessage, exportEncrypted } from "./workspace";
 
 /** What repair did with one pending create (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`). */
 export type RepairOutcome =
@@ -172,10 +172,10 @@ function recorded(op: PendingOperation, outcome: { serverId: string; fleet?: tru
 
 /**
  * `stack.importStack`, without leaving the state behind. The Automation API writes the deployment it
- * imports (exported with `--show-secrets`: the token in plaintext) to `<tmpdir>/automation-<n>`, readable
- * by all, and leaves it there when `pulumi stack import` fails (a stack locked by another update). It is
- * pointed at a folder of its own (mode 0700), removed whatever happens. Nothing else of this process runs
- * meanwhile (repair is the first step of a pass).
+ * imports to `<tmpdir>/automation-<n>`, readable by all, and leaves it there when `pulumi stack import`
+ * fails (a stack locked by another update). Its secrets are encrypted (exported without `--show-secrets`),
+ * but the rest of the state is the user's too: it is pointed at a folder of its own (mode 0700), removed
+ * whatever happens. Nothing else of this process runs meanwhile (repair is the first step of a pass).
  */
 async function importPrivately(stack: Stack, state: Parameters<Stack["importStack"]>[0]): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-repair-"));
@@ -192,7 +192,21 @@ async function importPrivately(stack: Stack, state: Parameters<Stack["importStac
 
 /** Resolves every pending create of `stack`. With `dryRun`, reports what it would do and changes nothing. */
 export async function repair(stack: Stack, client: GamehostClient, dryRun = false): Promise<RepairReport> {
-  const exported = await stack.exportStack().catch((error: unknown) => {
+  return (await repairStack(stack, client, dryRun)).report;
+}
+
+/**
+ * {@link repair}, with the state it read when it left the state as it was (`unchanged`): a reconcile pass
+ * hands it to drift, which then runs no second `pulumi stack export`. Kept out of the report, which
+ * `repair --json` prints.
+ */
+export async function repairStack(
+  stack: Stack,
+  client: GamehostClient,
+  dryRun = false,
+): Promise<{ report: RepairReport; unchanged?: Deployment }> {
+  // Its secrets left encrypted: repair reads none, and `stack import` takes them back as they are.
+  const exported = await exportEncrypted(stack).catch((error: unknown) => {
     throw new CommandError(`cannot export stack ${stack.name}: ${cliMessage(error)}`);
   });
   const deployment = Deployment.parse(exported.deployment ?? {});
@@ -204,7 +218,7 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
   for (const op of pending) outcomes.push(await resolve(client, op, standing));
   const report = { stack: stack.name, pending: pending.length, outcomes };
   const done = outcomes.filter((o) => o.action !== "kept");
-  if (dryRun || done.length === 0) return report;
+  if (dryRun || done.length === 0) return { report, unchanged: deployment };
 
   const byUrn = new Map(outcomes.map((o) => [o.urn, o]));
   const imported: StateResource[] = [];
@@ -235,7 +249,7 @@ export async function repair(stack: Stack, client: GamehostClient, dryRun = fals
       );
     });
   }
-  return report;
+  return { report };
 }
 
 /** One line per pending create, for people. */
