@@ -118,9 +118,15 @@ export const stateFleetKeys = (d: Deployment): string[] =>
     return key ? [key] : [];
   });
 
-/** What `d` tracks. */
+/**
+ * What `d` tracks. A Server pending deletion (`delete: true`: a replaced one whose delete failed) is the
+ * stack's too: the next `up` deletes it, so it is no stray, and adopting it would hand the stack's next
+ * `up` a server it then destroys.
+ */
 export const trackedBy = (d: Deployment): Tracked => ({
-  ids: new Set(stateServers(d).map((s) => s.id ?? "")),
+  ids: new Set(
+    (d.resources ?? []).flatMap((r) => (isServerType(r.type) && r.id !== undefined ? [r.id] : [])),
+  ),
   fleetKeys: new Set(stateFleetKeys(d)),
 });
 
