@@ -41,7 +41,7 @@ const e2e = [
   // The gamehost command's scenarios through the real CLI (its usage errors and message text need none).
   ...[
     ...["adopt", "drift", "fleet", "pendingDelete", "remediateProgramError"],
-    ...["repair", "repairKilled", "repairReplacement"],
+    ...["repair", "repairKilled", "repairReplacement", "stateCommands"],
   ].map((name) => `test/reconcile/${name}.test.ts`),
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
