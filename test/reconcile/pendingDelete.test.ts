@@ -3,7 +3,7 @@
  * leaves the replaced server in the state, marked for deletion (`delete: true`): the next `pulumi up`
  * deletes it. The `gamehost` commands must count it as the stack's: `adopt` offered it for import (and the
  * next `up` then destroyed the server just adopted), `drift` called it a stray and `sweep` said no stack
- * tracks it.
+ * tracks it. `drift` reports it as a pending delete, and `reconcile --remediate` has the `up` delete it.
  */
 import { describe, expect, it } from "vitest";
 import { configure, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
@@ -22,7 +22,7 @@ import { runGamehost } from "./helpers";
 describe.skipIf(!realCli)(realCliTitle("gamehost commands and a server pending deletion"), () => {
   const setup = useCliEnvironment("pending-delete", { admin: true });
 
-  it("a replaced server whose delete failed is the stack's: not adopted, not a stray, deleted by the next up", {
+  it("a replaced server whose delete failed is the stack's: not adopted, not a stray, a pending delete that reconcile --remediate deletes", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "pending-delete";
@@ -52,14 +52,20 @@ describe.skipIf(!realCli)(realCliTitle("gamehost commands and a server pending d
     expect(adopt.code, adopt.stderr).toBe(0);
     expect(JSON.parse(adopt.stdout)).toEqual({ resources: [] });
     const drift = await runGamehost(cli, ["drift", "--json"]);
-    expect(drift.code, drift.stdout + drift.stderr).toBe(0);
-    expect(JSON.parse(drift.stdout)).toMatchObject({ strays: [] });
+    expect(drift.code, drift.stdout + drift.stderr).toBe(3);
+    expect(JSON.parse(drift.stdout)).toMatchObject({
+      drifted: [],
+      strays: [],
+      pendingDeletes: [{ urn, id: before.lobby }],
+    });
     const sweep = await runGamehost(cli, ["sweep", ...scope, "--json"]);
     expect(sweep.code, sweep.stdout + sweep.stderr).toBe(0);
     expect(JSON.parse(sweep.stdout)).toMatchObject({ strays: [] });
 
-    // The next up deletes it: one live server, the state's.
-    await cli.ok(["up", "--yes", "--skip-preview"]);
+    // A remediating pass's up deletes it: one live server, the state's.
+    const pass = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(pass.code, pass.stdout + pass.stderr).toBe(0);
+    expect(pass.stdout).toContain("1 pending deletes; remediated by up (delete-replaced 1)");
     const after = await cli.stateIds([SERVER_TYPE]);
     expect(liveTagged(setup.emulator, "run", run).map((s) => s.id)).toEqual([after.lobby]);
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
