@@ -39,9 +39,10 @@ const unit = [
 const e2e = [
   "test/cli/**/*.test.ts",
   // The gamehost command's scenarios through the real CLI (its usage errors and message text need none).
-  ...["adopt", "drift", "fleet", "remediateProgramError", "repair", "repairKilled", "repairReplacement"].map(
-    (name) => `test/reconcile/${name}.test.ts`,
-  ),
+  ...[
+    ...["adopt", "drift", "fleet", "pendingDelete", "remediateProgramError"],
+    ...["repair", "repairKilled", "repairReplacement", "stateCommands"],
+  ].map((name) => `test/reconcile/${name}.test.ts`),
   "test/packaging/**/*.test.ts",
   "test/lint/**/*.test.ts",
   "test/engine/demo.test.ts",

@@ -7,8 +7,8 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { FLEET_TAG } from "../kinds/fleet/spec";
-import { findStrays, type Stray, trackedByStacks } from "./drift";
-import { FLEET_TYPES, SERVER_TYPES } from "./state";
+import { exportedState, findStrays, type Stray, trackedBy, trackedByStacks } from "./drift";
+import { FLEET_TYPES, nameOfUrn, SERVER_TYPES } from "./state";
 
 /** One entry of a `pulumi import --file` file: the plugin's Server, or its Fleet (docs/fleets.md, import). */
 export interface ImportEntry {
@@ -35,9 +35,16 @@ function serverNameOf(stray: Stray, nameTag: string): string {
 /**
  * The `pulumi import --file` document for `strays`. A server of a Fleet is not adopted alone: as a Server
  * it would have two owners (the fleet still counts it, scales it away, rolls it); its fleet is one entry.
+ * Names are unique in the file and apart from `inState`, the names the stack's resources have.
  */
-export function importFile(strays: readonly Stray[], nameTag: string): { resources: ImportEntry[] } {
-  const taken = new Set<string>();
+export function importFile(
+  strays: readonly Stray[],
+  nameTag: string,
+  inState: Iterable<string> = [],
+): { resources: ImportEntry[] } {
+  // The stack's own names are taken too: `pulumi import` refuses a URN the state has (`already exists`),
+  // as after `pulumi state delete` and an `up`, when the forgotten server and the new one share a name tag.
+  const taken = new Set<string>(inState);
   const fleets = new Set<string>();
   const resources: ImportEntry[] = [];
   for (const s of strays) {
@@ -75,8 +82,26 @@ export async function untracked(
   scope: Scope,
   madeHere: boolean,
 ): Promise<Stray[]> {
-  const tracked = await trackedByStacks(stacks);
-  return findStrays(client, [scope], scope.tags, tracked, madeHere);
+  return (await untrackedWithNames(client, stacks, scope, madeHere)).strays;
+}
+
+/** {@link untracked}, and the resource names of the first stack's state (where `adopt` imports). */
+export async function untrackedWithNames(
+  client: GamehostClient,
+  stacks: readonly Stack[],
+  scope: Scope,
+  madeHere: boolean,
+): Promise<{ strays: Stray[]; names: string[] }> {
+  const [first, ...rest] = stacks;
+  const own = first ? await exportedState(first) : {};
+  const ours = trackedBy(own);
+  const theirs = await trackedByStacks(rest);
+  const tracked = {
+    ids: new Set([...ours.ids, ...theirs.ids]),
+    fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
+  };
+  const strays = await findStrays(client, [scope], scope.tags, tracked, madeHere);
+  return { strays, names: (own.resources ?? []).map((r) => nameOfUrn(r.urn)) };
 }
 
 /** Deletes `strays`; returns the ids deleted. */

@@ -270,15 +270,15 @@ function written(resources: ReadonlyArray<{ type: string }>, isFleetType: (type:
 
 async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
   const scope = await scopeOf(values);
-  const { importFile, untracked } = await import("./adopt");
+  const { importFile, untrackedWithNames } = await import("./adopt");
   const { isFleetType } = await import("./state");
   const { openStack } = await import("./workspace");
   const { stackClient } = await import("./connection");
   const stack = await openStack(target(values));
   const others = await otherStacks(values);
   const client = await stackClient(stack);
-  const strays = await untracked(client, [stack, ...others], scope, false);
-  const file = importFile(strays, values["name-tag"] ?? "name");
+  const { strays, names } = await untrackedWithNames(client, [stack, ...others], scope, false);
+  const file = importFile(strays, values["name-tag"] ?? "name", names);
   const text = `${JSON.stringify(file, null, 2)}\n`;
   if (values.out) {
     fs.writeFileSync(values.out, text);

@@ -49,12 +49,17 @@ export interface DriftReport {
   strays: Stray[];
   /** Pending creates left by a hard interruption (run `gamehost repair`). */
   pendingCreates: string[];
+  /**
+   * Servers and Fleets the state keeps for deletion (a replaced one whose delete failed, or waited for a
+   * dependent an `up` left out): still live, and deleted by the next `pulumi up`.
+   */
+  pendingDeletes: Array<{ urn: string; id: string }>;
   /** The tags a live server must carry to count as this stack's stray (besides the reserved key tag). */
   strayTags: Record<string, string>;
 }
 
 export const hasDrift = (r: DriftReport): boolean =>
-  r.drifted.length > 0 || r.strays.length > 0 || r.pendingCreates.length > 0;
+  r.drifted.length > 0 || r.strays.length > 0 || r.pendingCreates.length > 0 || r.pendingDeletes.length > 0;
 
 /** The tags a recorded Server declares, or a Fleet declares on each of its servers (`template.tags`). */
 function declaredTags(resource: StateResource): unknown {
@@ -118,9 +123,15 @@ export const stateFleetKeys = (d: Deployment): string[] =>
     return key ? [key] : [];
   });
 
-/** What `d` tracks. */
+/**
+ * What `d` tracks. A Server pending deletion (`delete: true`: a replaced one whose delete failed) is the
+ * stack's too: the next `up` deletes it, so it is no stray, and adopting it would hand the stack's next
+ * `up` a server it then destroys.
+ */
 export const trackedBy = (d: Deployment): Tracked => ({
-  ids: new Set(stateServers(d).map((s) => s.id ?? "")),
+  ids: new Set(
+    (d.resources ?? []).flatMap((r) => (isServerType(r.type) && r.id !== undefined ? [r.id] : [])),
+  ),
   fleetKeys: new Set(stateFleetKeys(d)),
 });
 
@@ -248,6 +259,12 @@ export async function drift(
       ids: new Set([...ours.ids, ...theirs.ids]),
       fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
     };
+    // Live until the next `up` deletes them: the stack is not what its program declares until then.
+    const pendingDeletes = (deployment.resources ?? []).flatMap((r) =>
+      (isServerType(r.type) || isFleetType(r.type)) && r.delete === true && r.id !== undefined
+        ? [{ urn: r.urn, id: r.id }]
+        : [],
+    );
     const pendingCreates = (deployment.pending_operations ?? [])
       .filter((op) => op.type === "creating")
       .map((op) => op.resource.urn);
@@ -264,7 +281,7 @@ export async function drift(
     if (Object.keys(strayTags).length > 0) strays = await findStrays(service, scopes, strayTags, tracked);
     else if (first) await service.listServers(first.gameId, first.environmentId, { tags: strayTags });
     await preview;
-    return { stack: stack.name, drifted, strays, pendingCreates, strayTags };
+    return { stack: stack.name, drifted, strays, pendingCreates, pendingDeletes, strayTags };
   } catch (error) {
     // The service's or the state's failure is the one reported; the preview's CLI run ends first.
     await preview.catch(() => undefined);
@@ -287,10 +304,15 @@ export function driftLines(r: DriftReport): string[] {
     ...r.pendingCreates.map(
       (u) => `pending  ${nameOfUrn(u)}: a create left pending (run \`gamehost repair\`)`,
     ),
+    ...r.pendingDeletes.map(
+      (p) =>
+        `pending  ${nameOfUrn(p.urn)} ${p.id}: replaced, kept for deletion (the next \`pulumi up\` deletes it)`,
+    ),
   ];
   const gone = r.drifted.filter((d) => d.kind === "gone").length;
   const summary = hasDrift(r)
-    ? `${r.stack}: drift: ${gone} gone, ${r.drifted.length - gone} changed, ${r.strays.length} strays, ${r.pendingCreates.length} pending creates`
+    ? `${r.stack}: drift: ${gone} gone, ${r.drifted.length - gone} changed, ${r.strays.length} strays, ${r.pendingCreates.length} pending creates` +
+      (r.pendingDeletes.length > 0 ? `, ${r.pendingDeletes.length} pending deletes` : "")
     : `${r.stack}: no drift`;
   return [...lines, summary];
 }

@@ -36,7 +36,8 @@ export function passLine(r: PassResult): string {
     ? hasDrift(d)
       ? `drift: ${d.drifted.map((x) => `${x.kind} ${x.name}`).join(", ") || "none tracked"}` +
         (d.strays.length > 0 ? `; ${d.strays.length} strays` : "") +
-        (d.pendingCreates.length > 0 ? `; ${d.pendingCreates.length} pending creates` : "")
+        (d.pendingCreates.length > 0 ? `; ${d.pendingCreates.length} pending creates` : "") +
+        (d.pendingDeletes.length > 0 ? `; ${d.pendingDeletes.length} pending deletes` : "")
       : "no drift"
     : "";
   const fixed = r.remediated
@@ -93,13 +94,19 @@ export async function reconcilePass(
       repaired: repaired.outcomes.filter((o) => o.action !== "kept").length,
       drift: report,
     };
-    if (options.remediate && (report.drifted.length > 0 || report.pendingCreates.length > 0)) {
+    const untidy = report.drifted.length + report.pendingCreates.length + report.pendingDeletes.length;
+    if (options.remediate && untidy > 0) {
       // The Automation API reads the run's summary after it (`stack history`): without showSecrets: false it
       // passes --show-secrets, and decrypts every secret of the stack's history for counts that hold none.
       const up = await stack.up({ refresh: true, showSecrets: false });
       result.remediated = Object.fromEntries(
         Object.entries(up.summary.resourceChanges ?? {}).map(([op, n]) => [op, Number(n)]),
       );
+      // The engine's summary leaves out the deletes of resources kept for deletion, which an up that
+      // succeeds has made (its step is `delete-replaced`): counted here, else the line says "no changes".
+      if (report.pendingDeletes.length > 0)
+        result.remediated["delete-replaced"] =
+          (result.remediated["delete-replaced"] ?? 0) + report.pendingDeletes.length;
     }
     result.durationMs = Date.now() - started;
     return result;

@@ -59,6 +59,12 @@ const RUN_BY: readonly RunBy[] = [
     test: "test/cli/listServers.test.ts",
   })),
   { page: "docs/reference/server.md", section: "List", lang: "sh", test: "test/cli/listServers.test.ts" },
+  {
+    page: "docs/reconcile.md",
+    section: "After Pulumi's state commands",
+    lang: "sh",
+    test: "test/reconcile/stateCommands.test.ts",
+  },
   { page: "docs/fleets.md", section: "Fleets", lang: "typescript", test: "test/cli/fleetDocProgram.test.ts" },
   {
     page: "docs/installation-configuration.md",

@@ -1,6 +1,7 @@
 /**
  * `gamehost adopt`'s import file: the plugin's type tokens (the dynamic host cannot import), names from the
- * name tag made valid and unique in the file, and a fleet's servers adopted once, as their Fleet.
+ * name tag made valid and unique in the file and apart from the stack's names, and a fleet's servers adopted
+ * once, as their Fleet.
  */
 import { describe, expect, it } from "vitest";
 import { FLEET_TAG } from "../../src/kinds/fleet/spec";
@@ -54,5 +55,14 @@ describe("importFile", () => {
       { type: "gamehost:index:Fleet", name: "fleet-f1e2d3c4", id: `${GAME}/${ENV}/${fleetKey}` },
       { type: "gamehost:index:Server", name: "fleet-f1e2d3c4-2", id: `${GAME}/${ENV}/eeeeeeee-0002` },
     ]);
+  });
+
+  it("names apart from the stack's resources (pulumi import refuses a name the state has)", () => {
+    const { resources } = importFile(
+      [stray("aaaaaaaa-0001", { name: "lobby" }), stray("bbbbbbbb-0002")],
+      "name",
+      ["gamehost-dev", "lobby", "server-bbbbbbbb"],
+    );
+    expect(resources.map((r) => r.name)).toEqual(["lobby-2", "server-bbbbbbbb-2"]);
   });
 });

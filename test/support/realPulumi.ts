@@ -308,6 +308,8 @@ export interface ExportedResource {
   custom?: boolean;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  /** Set on a resource the next update deletes (a replaced one whose delete failed). */
+  delete?: boolean;
 }
 
 /** A temp root for a file's projects. */
