@@ -5,6 +5,7 @@ import * as fs from "node:fs";
  * `pulumi` on PATH does every deployment). Exit codes: 0 done (no drift), 1 error, 2 usage, 3 drift.
  */
 import { parseArgs } from "node:util";
+import type { Stack } from "@pulumi/pulumi/automation";
 import { GamehostError } from "../api/errors";
 import { PACKAGE_VERSION } from "../version";
 import type { Scope } from "./adopt";
@@ -66,8 +67,8 @@ resource destroyed out of band (gone) or changed; the service's server lists rep
 in the stack's games and environments, with the tags all the stack's servers share, that the state does
 not track); pending creates left by a hard interruption count too.
 
-  --other-stack NAME  a stack whose servers are its own, not strays (repeatable): another stack with servers
-                      of the same tags in these environments; another project's as org/project/stack
+  --other-stack NAME  a stack of another project whose servers are its own, not strays (repeatable), as
+                      org/project/stack (the other stacks of this project count without it)
 
 Exit codes: 0 no drift, 3 drift, 1 error, 2 usage (a CI drift gate, like \`terraform plan -detailed-exitcode\`).
 
@@ -106,9 +107,9 @@ Then \`pulumi import --file FILE --out code\` adopts them and writes the code th
 ${SCOPE}
   --out FILE        where to write the file (default: stdout)
   --name-tag KEY    the tag holding a server's resource name (default: name)
-  --other-stack NAME  a stack whose servers are not offered (repeatable; as drift's): another stack with
-                    servers in this environment, another project's as org/project/stack. Adopted, its
-                    servers would have two owners.
+  --other-stack NAME  a stack of another project whose servers are not offered (repeatable; as drift's),
+                    as org/project/stack (the other stacks of this project count without it). Adopted,
+                    its servers would have two owners.
 
 Exit codes: 0 written, 1 error, 2 usage.
 
@@ -117,10 +118,10 @@ ${COMMON}`;
 HELP.sweep = `Usage: gamehost sweep --game ID --environment ID [--stack NAME]... [--delete --yes] [options]
 
 Lists the live servers of the game's environment that this package created (they carry its reserved
-tag pulumi-gamehost/idempotency-key) and that none of the given stacks (--stack, repeatable; default the
-selected one) tracks, with their age: what a removed stack or an interrupted script left behind.
-Name every stack with servers in the environment: one of another project as org/project/stack (the
-servers of a stack not named are listed). Deletes them only with both --delete and --yes.
+tag pulumi-gamehost/idempotency-key) and that no stack tracks, with their age: what a removed stack or
+an interrupted script left behind. Every stack of the project counts; the first --stack (repeatable;
+default the selected one) gives the connection; name the stacks of other projects with servers in the
+environment as org/project/stack (theirs are listed otherwise). Deletes them only with both --delete and --yes.
 
 ${SCOPE}
   --delete          delete the servers listed (needs --yes too)
@@ -172,7 +173,7 @@ async function runDrift(values: ParsedValues, out: Print): Promise<number> {
   opening.catch(() => undefined); // awaited below, after the imports
   const { drift, driftLines, hasDrift } = await import("./drift");
   const stack = await opening;
-  const others = await otherStacks(values);
+  const others = await otherStacks(values, stack);
   // The HTTP client (undici, the wire schemas: half a second to load on a busy machine) and the stack's
   // config are needed only for the strays: drift asks for them once its refresh preview has started.
   const client = () => import("./connection").then(({ stackClient }) => stackClient(stack));
@@ -201,7 +202,7 @@ async function runReconcile(values: ParsedValues, out: Print): Promise<number> {
   const { stackClient } = await import("./connection");
   const intervalMs = parseInterval(values.interval ?? "5m");
   const stack = await openStack(target(values));
-  const others = await otherStacks(values);
+  const others = await otherStacks(values, stack);
   const client = await stackClient(stack);
   const stop = new AbortController();
   const onSignal = (signal: string) => {
@@ -275,7 +276,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
   const { openStack } = await import("./workspace");
   const { stackClient } = await import("./connection");
   const stack = await openStack(target(values));
-  const others = await otherStacks(values);
+  const others = await otherStacks(values, stack);
   const client = await stackClient(stack);
   const { strays, names } = await untrackedWithNames(client, [stack, ...others], scope, false);
   const file = importFile(strays, values["name-tag"] ?? "name", names);
@@ -297,7 +298,7 @@ async function runAdopt(values: ParsedValues, out: Print): Promise<number> {
 async function runSweep(values: ParsedValues, out: Print): Promise<number> {
   const scope = await scopeOf(values);
   const { deleteStrays, untracked } = await import("./adopt");
-  const { openStack } = await import("./workspace");
+  const { openStack, siblingStacks } = await import("./workspace");
   const { stackClient } = await import("./connection");
   const cwd = values.cwd ?? process.cwd();
   const names = values.stack && values.stack.length > 0 ? values.stack : [undefined];
@@ -305,6 +306,8 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
   for (const name of names) stacks.push(await openStack({ cwd, stack: name }, { anyProject: true }));
   const first = stacks[0];
   if (!first) throw new CommandError("no stack to compare with");
+  // Every stack of the project tracks its own servers, named or not.
+  stacks.push(...(await siblingStacks(first, stacks)));
   const client = await stackClient(first);
   const strays = await untracked(client, stacks, scope, true);
   const deleting = values.delete && values.yes;
@@ -329,13 +332,16 @@ async function runSweep(values: ParsedValues, out: Print): Promise<number> {
   return strays.length > 0 && !deleting ? EXIT.drift : EXIT.ok;
 }
 
-/** The stacks named by --other-stack (drift, reconcile, adopt): another project's in full, as org/project/stack. */
-async function otherStacks(values: ParsedValues) {
-  const { openStack } = await import("./workspace");
+/**
+ * The stacks whose servers are not `stack`'s strays (drift, reconcile, adopt): those named by --other-stack
+ * (another project's in full, as org/project/stack), and every other stack of `stack`'s project.
+ */
+async function otherStacks(values: ParsedValues, stack: Stack) {
+  const { openStack, siblingStacks } = await import("./workspace");
   const others = [];
   for (const name of values["other-stack"] ?? [])
     others.push(await openStack({ cwd: values.cwd ?? process.cwd(), stack: name }, { anyProject: true }));
-  return others;
+  return [...others, ...(await siblingStacks(stack, others))];
 }
 
 /** The one stack of a command that takes one. */

@@ -214,3 +214,21 @@ export async function exportEncrypted(stack: Stack): Promise<{ version: number; 
     throw new Error("pulumi stack export printed no deployment version");
   return { version: exported.version, deployment: exported.deployment };
 }
+
+/** Whether two stack names name one stack: as given (`prod`) or qualified (`org/project/prod`). */
+const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+
+/**
+ * The other stacks of `stack`'s project (its folder's backend), but those in `known`. Each owns its servers
+ * whether a command names it or not: a sweep from `prod` must not delete `staging`'s servers, adopt must not
+ * offer them, drift must not call them strays. Only their states are read.
+ */
+export async function siblingStacks(stack: Stack, known: readonly Stack[] = []): Promise<Stack[]> {
+  const dir = stack.workspace.workDir;
+  const listed = await stack.workspace.listStacks().catch((error: unknown) => {
+    throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
+  });
+  const taken = [stack, ...known].map((s) => s.name);
+  const siblings = listed.filter(({ name }) => !taken.some((t) => sameStack(t, name)));
+  return Promise.all(siblings.map(({ name }) => Stack.select(name, stack.workspace)));
+}

@@ -115,12 +115,30 @@ describe.skipIf(!realCli)(realCliTitle("gamehost adopt and sweep"), () => {
     );
     await cli.ok(["up", "--yes", "--skip-preview"]);
     const left = await cli.stateIds(["pulumi-nodejs:dynamic/gamehost:Server"]);
+    const live = () => liveTagged(setup.emulator, "run", run);
+    const scope = ["--game", ids.gameId, "--environment", ids.environmentId, "--tag", `run=${run}`];
+    // While the preview stack exists its servers are its own, though no command names it: not strays of prod's
+    // drift, not offered by its adopt, not swept.
+    const drift = await runGamehost(cli, ["drift", "--stack", "prod", "--json"]);
+    expect(drift.code, drift.stdout).toBe(0);
+    const offered = await runGamehost(cli, ["adopt", ...scope, "--stack", "prod", "--json"]);
+    expect(JSON.parse(offered.stdout)).toEqual({ resources: [] });
+    const siblings = await runGamehost(cli, [
+      "sweep",
+      ...scope,
+      "--stack",
+      "prod",
+      "--delete",
+      "--yes",
+      "--json",
+    ]);
+    expect(siblings.code, siblings.stderr).toBe(0);
+    expect(JSON.parse(siblings.stdout)).toMatchObject({ strays: [], deleted: [] });
+    expect(live()).toHaveLength(3);
     // The preview stack is removed with its servers still running.
     await cli.ok(["stack", "rm", "preview", "--force", "--yes"]);
     await cli.ok(["stack", "select", "prod"]);
-    const live = () => liveTagged(setup.emulator, "run", run);
     expect(live()).toHaveLength(3);
-    const scope = ["--game", ids.gameId, "--environment", ids.environmentId, "--tag", `run=${run}`];
 
     const listed = await runGamehost(cli, ["sweep", ...scope, "--stack", "prod", "--json"]);
     expect(listed.code, listed.stderr).toBe(3);
