@@ -67,6 +67,17 @@ function fakeStack(deployment: object) {
 }
 
 /** A client whose service has no live server. */
+/** A create the state kept pending (a hard interruption), of a dynamic Server with key `k1`. */
+const pendingCreate = (urn: string) => ({
+  type: "creating",
+  resource: {
+    urn,
+    type: "pulumi-nodejs:dynamic/gamehost:Server",
+    custom: true,
+    inputs: { gameId: GAME, environmentId: ENV, idempotencyKey: "k1" },
+  },
+});
+
 const emptyService = { listServers: async () => [] } as unknown as GamehostClient;
 
 const pass = (stack: Stack) =>
@@ -86,17 +97,7 @@ describe("a reconcile pass's state exports", () => {
     const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/gamehost:Server::a";
     const { stack, calls, runs } = fakeStack({
       resources: [],
-      pending_operations: [
-        {
-          type: "creating",
-          resource: {
-            urn,
-            type: "pulumi-nodejs:dynamic/gamehost:Server",
-            custom: true,
-            inputs: { gameId: GAME, environmentId: ENV, idempotencyKey: "k1" },
-          },
-        },
-      ],
+      pending_operations: [pendingCreate(urn)],
     });
     const result = await pass(stack);
     expect(result.error).toBeUndefined();
@@ -155,17 +156,7 @@ describe("drift's and repair's state export", () => {
           inputs: { token: secret },
         },
       ],
-      pending_operations: [
-        {
-          type: "creating",
-          resource: {
-            urn,
-            type: "pulumi-nodejs:dynamic/gamehost:Server",
-            custom: true,
-            inputs: { gameId: GAME, environmentId: ENV, idempotencyKey: "k1" },
-          },
-        },
-      ],
+      pending_operations: [pendingCreate(urn)],
     });
     const imported: unknown[] = [];
     (stack as unknown as { importStack: (s: unknown) => Promise<void> }).importStack = async (s) => {
