@@ -20,7 +20,6 @@ import { liveServers } from "../support/emulator";
 import { type CliConfigEntry, CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 import {
   describeFailure,
-  installNode,
   latestVersion,
   npmInstall,
   type Packed,
@@ -29,6 +28,7 @@ import {
   readmeSnippet,
   removeTempDirs,
   runCommand,
+  sharedNode,
   TEMPLATE_PACKAGE_JSON,
   TEMPLATE_TSCONFIG,
   type TemplateGeneration,
@@ -281,10 +281,10 @@ const USER_CODE = [
 ];
 const COMPILER_NAMES = Object.keys(COMPILERS) as Compiler[];
 
-/** The node binary of a major: this process's, or the registry's `node` package. */
+/** The node binary of a major: this process's, or the registry's `node` package (once per run). */
 async function nodeOf(major: number): Promise<string> {
   if (process.versions.node.split(".")[0] === String(major)) return process.execPath;
-  return installNode(major, tempDir(`node${major}`));
+  return sharedNode(major);
 }
 
 /** A program to run: its directory, its stack config, what `up` creates and what its outputs must be. */
