@@ -85,7 +85,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: e2e,
-          ...overDist,
+          // Besides the dist/ guard: the run's folder of work several files share (test/support/sharedWork.ts).
+          globalSetup: [...overDist.globalSetup, "test/support/sharedWork.ts"],
           sequence: { groupOrder: 1 },
           // A real-CLI scenario keeps about 0.65 of a core busy (test/cli/failures: 52 s of CPU in 81 s, the rest is
           // the emulator's placement and readiness delays and process start-up): three at once fill two cores.

@@ -16,12 +16,12 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import {
-  installNode,
   latestVersion,
   mustRun,
   npmInstall,
-  packBuilt,
   readmeSnippet,
+  sharedNode,
+  sharedPackBuilt,
   TEMPLATE_TSCONFIG,
   writeJson,
 } from "../packaging/support";
@@ -202,10 +202,11 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
     beforeAll(async () => {
       const work = path.join(cli.root, "node22-work");
       fs.mkdirSync(work, { recursive: true });
-      node22 = await installNode(22, work);
+      // Node 22 and the tarball: made once per run, shared with test/packaging.
+      node22 = await sharedNode(22);
       sdkVersion = await latestVersion("@pulumi/pulumi", work);
       // The built package as npm publishes it (dist is built before the suite runs).
-      const tarball = await packBuilt(work);
+      const tarball = await sharedPackBuilt();
       project = await mistakeProject(
         cli.root,
         "node22",

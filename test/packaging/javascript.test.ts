@@ -21,11 +21,11 @@ import { liveServers } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle } from "../support/realPulumi";
 import {
   describeFailure,
-  installNode,
   npmInstall,
-  packBuilt,
   removeTempDirs,
   runCommand,
+  sharedNode,
+  sharedPackBuilt,
   TEMPLATE_PACKAGE_JSON,
   TEMPLATE_TSCONFIG,
   tempDir,
@@ -155,7 +155,7 @@ let projectDir: string;
 
 beforeAll(async () => {
   const work = tempDir("javascript");
-  const tarball = await packBuilt(work);
+  const tarball = await sharedPackBuilt();
   projectDir = path.join(work, "project");
   fs.mkdirSync(projectDir);
   writeJson(path.join(projectDir, "package.json"), { name: "gamehost-javascript", ...JAVASCRIPT_TEMPLATE });
@@ -197,7 +197,7 @@ describe.skipIf(!realCli).concurrent(realCliTitle("a JavaScript program on the p
           await on20.configure(connection(emulator));
           expect(await on20.fails(["up", "--yes", "--skip-preview"])).toContain(onNode20);
         }
-        const nodePath = node === 20 ? process.execPath : await installNode(node, tempDir(`node${node}`));
+        const nodePath = node === 20 ? process.execPath : await sharedNode(node);
         const project = new CliProject(dir, tempDir(`cli-${folder}`), {
           PATH: cliPath(path.dirname(nodePath)),
         });

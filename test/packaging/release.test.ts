@@ -18,7 +18,7 @@ import { dist, REPO_ROOT } from "../support/dist";
 import { docBlock } from "../support/docBlocks";
 import { liveServers, startTestEmulator } from "../support/emulator";
 import { CliProject, cliPath, realCli, realCliTitle, tempRoot, walk } from "../support/realPulumi";
-import { mustRun, packBuilt, readJson } from "./support";
+import { mustRun, readJson, sharedPackBuilt } from "./support";
 
 const VERSION = readJson<{ version: string }>(path.join(REPO_ROOT, "package.json")).version;
 /** The release script builds the single-executable plugin on linux-x64 only (it copies the `node` it runs on). */
@@ -59,7 +59,7 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     emulator = await startTestEmulator();
     // Packed as built: `npm pack` in the repo would rebuild the dist/ other files load (test/packaging packs with
     // the build, as publishing does).
-    const tarball = await packBuilt(root);
+    const tarball = await sharedPackBuilt();
     await mustRun("bash", ["scripts/release.sh"], {
       cwd: REPO_ROOT,
       // The single-executable plugin adds its build (a bundle and a 100 MB copy of node) to the SDKs'. A hang

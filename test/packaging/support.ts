@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT } from "../support/dist";
+import { sharedOnce } from "../support/sharedWork";
 
 /** A finished command: its exit code, its stdout, and stdout and stderr interleaved. */
 export interface CommandResult {
@@ -300,6 +301,30 @@ export async function installNode(major: number, dir: string): Promise<string> {
   const version = (await mustRun(binary, ["--version"], { cwd: dir })).stdout.trim();
   if (!version.startsWith(`v${major}.`)) throw new Error(`${binary} is ${version}, not Node ${major}`);
   return binary;
+}
+
+/**
+ * {@link installNode} once per run, shared by the test files that run programs on that major (the binary is
+ * a means, not a scenario: each file still runs its own programs on it).
+ */
+export async function sharedNode(major: number): Promise<string> {
+  const dir = await sharedOnce(`node${major}`, async (work) => {
+    await installNode(major, work);
+  });
+  return path.join(dir, "node_modules", "node", "bin", "node");
+}
+
+/**
+ * {@link packBuilt} once per run, shared by the test files that install the tarball of the built tree (the
+ * tarball is the same bytes for each; packaging.test.ts packs on its own, with the build, as publishing does).
+ */
+export async function sharedPackBuilt(): Promise<string> {
+  const dir = await sharedOnce("pack-built", async (work) => {
+    await packBuilt(work);
+  });
+  const [tarball] = fs.readdirSync(dir).filter((f) => f.endsWith(".tgz"));
+  if (!tarball) throw new Error(`npm pack left no tarball in ${dir}`);
+  return path.join(dir, tarball);
 }
 
 /** The TypeScript code block under README.md's "Using the package", as written. */
