@@ -109,12 +109,6 @@ export interface KindDeclaration {
    * with no recorded value there to say whether it was secret (`get`, `import`) keeps them secret.
    */
   readonly secretWhenUnrecorded: readonly (readonly string[])[];
-  /**
-   * Whether the engine reads the resource before each `up` and preview (the plugin face; the dynamic
-   * provider host cannot ask for it): for a resource standing for servers that can die or go behind its
-   * back (a Fleet), so that every `up` restores what is declared, not only one run with `--refresh`.
-   */
-  readonly refreshBeforeUpdate: boolean;
 }
 
 /** One resource a kind's listing found: an id its `read` imports (a plugin's `List` answers with these). */
@@ -177,13 +171,7 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
 }
 
 /** What most kinds share, and {@link defineKind} fills in. */
-type Defaulted =
-  | "secretOutputs"
-  | "secretWhenUnrecorded"
-  | "refreshBeforeUpdate"
-  | "preview"
-  | "update"
-  | "delete";
+type Defaulted = "secretOutputs" | "secretWhenUnrecorded" | "preview" | "update" | "delete";
 
 /** A kind as written: {@link ResourceKind} with the shared parts optional. */
 export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted | "updates"> &
@@ -198,7 +186,6 @@ export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): Re
   return {
     secretOutputs: [],
     secretWhenUnrecorded: [],
-    refreshBeforeUpdate: false,
     preview: (inputs) => inputs,
     update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
     delete: async () => {},

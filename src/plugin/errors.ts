@@ -23,27 +23,20 @@ export class OperationAborted extends Error {
   }
 }
 
-/** How a partial create or update is recorded: its properties as the engine stores them (secrets marked). */
-export interface PartialRecord {
-  finish(properties: PropertyMap): PropertyMap;
-  /** Whether the engine reads the resource before its next update (the kind's rule). */
-  refreshBeforeUpdate: boolean;
-}
-
-/** The gRPC error of a failed operation; `partial` records a partial create or update. */
+/**
+ * The gRPC error of a failed operation. `finish` turns the properties of a partial create into what
+ * the engine stores (secrets marked).
+ */
 export function grpcError(
   error: unknown,
-  partial: PartialRecord = { finish: (p) => p, refreshBeforeUpdate: false },
+  finish: (properties: PropertyMap) => PropertyMap = (p) => p,
 ): ServerErrorResponse {
   // Any error, ours or not, within the bound: a status past about 70 KiB never reaches the engine.
   const message = boundText(error instanceof Error ? error.message : String(error));
   if (error instanceof PartialCreateError) {
     const detail = new provproto.ErrorResourceInitFailed();
     detail.setId(error.id);
-    detail.setProperties(
-      toStruct(partial.finish(JSON.parse(JSON.stringify(error.properties)) as PropertyMap)),
-    );
-    detail.setRefreshBeforeUpdate(partial.refreshBeforeUpdate);
+    detail.setProperties(toStruct(finish(JSON.parse(JSON.stringify(error.properties)) as PropertyMap)));
     // The engine shows only the reasons (`provider_plugin.go: parseError` drops the status message).
     detail.setReasonsList(error.reasons.slice(0, 4).map((reason) => boundText(reason)));
     const any = new anyproto.Any();

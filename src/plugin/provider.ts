@@ -20,7 +20,7 @@ import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } fr
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, explicitProviderName, lookupOf, SECRET_CONFIG } from "./config";
 import { warnUser } from "./engineLog";
-import { grpcError, OperationAborted, type PartialRecord } from "./errors";
+import { grpcError, OperationAborted } from "./errors";
 import { holdsPath, keepSecrecy, markSecret, markSecretAt, type PropertyMap, reveal } from "./propertyValues";
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { FUNCTION_ENTRIES, functionOf, RESOURCES, type ResourceEntry, resourceOf } from "./registry";
@@ -119,26 +119,16 @@ export class GamehostProvider {
     } as unknown as UntypedServiceImplementation;
   }
 
-  /** How a partial create or update of `type` is recorded (secrets marked as in its full answer). */
-  private partialOf(type: string, wireInputs: PropertyMap): PartialRecord | undefined {
-    const entry = resourceOf(type);
-    if (!entry) return undefined;
-    return {
-      finish: (p) => this.outputsOf(entry.kind, p, wireInputs),
-      refreshBeforeUpdate: entry.kind.refreshBeforeUpdate,
-    };
-  }
-
   /** Runs an answer-producing step and sends its result or its error (never throws). */
   private async answer<Res>(
     callback: sendUnaryData<Res>,
     work: () => Res | Promise<Res>,
-    partial?: PartialRecord,
+    finish?: (properties: PropertyMap) => PropertyMap,
   ): Promise<void> {
     try {
       callback(null, await work());
     } catch (error) {
-      const failure = grpcError(error, partial);
+      const failure = grpcError(error, finish);
       callback(failure, null, failure.metadata);
     }
   }
@@ -352,14 +342,15 @@ export class GamehostProvider {
 
   create: Handler<provider_pb.CreateRequest, provider_pb.CreateResponse> = (call, callback) => {
     const req = call.request;
+    const entry = resourceOf(req.getType());
     const wire = fromStruct(req.getProperties());
+    const finish = (p: PropertyMap) => (entry ? this.outputsOf(entry.kind, p, wire) : p);
     void this.answer(
       callback,
       async () => {
         const { kind } = this.entryOf(req.getType());
         const inputs = reveal(wire);
         const res = new provproto.CreateResponse();
-        res.setRefreshBeforeUpdate(kind.refreshBeforeUpdate);
         if (req.getPreview()) {
           // A preview: what is known before anything is created, without a request to the service.
           res.setProperties(toStruct(this.outputsOf(kind, kind.preview(inputs), wire)));
@@ -374,7 +365,7 @@ export class GamehostProvider {
         res.setProperties(toStruct(this.outputsOf(kind, outputs, wire)));
         return res;
       },
-      this.partialOf(req.getType(), wire),
+      finish,
     );
   };
 
@@ -403,7 +394,6 @@ export class GamehostProvider {
       const unrecorded = kind.secretWhenUnrecorded.filter((at) => !holdsPath(secrecy, at));
       const outputs = unrecorded.reduce(markSecretAt, this.outputsOf(kind, found.outputs, secrecy));
       res.setId(found.id);
-      res.setRefreshBeforeUpdate(kind.refreshBeforeUpdate);
       res.setProperties(toStruct(outputs));
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(found.inputs)) as PropertyMap, secrecy)));
       return res;
@@ -412,7 +402,9 @@ export class GamehostProvider {
 
   update: Handler<provider_pb.UpdateRequest, provider_pb.UpdateResponse> = (call, callback) => {
     const req = call.request;
+    const entry = resourceOf(req.getType());
     const wireNews = fromStruct(req.getNews());
+    const finish = (p: PropertyMap) => (entry ? this.outputsOf(entry.kind, p, wireNews) : p);
     void this.answer(
       callback,
       async () => {
@@ -420,7 +412,6 @@ export class GamehostProvider {
         const olds = reveal(fromStruct(req.getOlds())) as Record<string, unknown>;
         const news = reveal(wireNews);
         const res = new provproto.UpdateResponse();
-        res.setRefreshBeforeUpdate(kind.refreshBeforeUpdate);
         if (req.getPreview()) {
           // What the update will keep (the old computed outputs) and what the new inputs say.
           res.setProperties(toStruct(this.outputsOf(kind, { ...olds, ...kind.preview(news) }, wireNews)));
@@ -432,7 +423,7 @@ export class GamehostProvider {
         res.setProperties(toStruct(this.outputsOf(kind, outputs, wireNews)));
         return res;
       },
-      this.partialOf(req.getType(), wireNews),
+      finish,
     );
   };
 

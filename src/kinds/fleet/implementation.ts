@@ -254,8 +254,6 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
   inputs: [ServerScope, FleetSpec, FleetKnobs],
   computed: FleetComputedOutputs,
   secretWhenUnrecorded: [["template", ...ENVIRONMENT_PATH]],
-  // A dead member (a crash, a kill, a failed destroy's deletes) is seen, and replaced, by the next `up`.
-  refreshBeforeUpdate: true,
 
   check: checkFleet,
 
