@@ -105,6 +105,9 @@ const missing = (name: string, dir: string, known: readonly string[], anyProject
       (anyProject ? "; name a stack of another project in full, as org/project/stack" : ""),
   );
 
+/** Whether two stack names name one stack: as given (`prod`) or qualified (`org/project/prod`). */
+const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+
 /**
  * `error` as reported: when the CLI failed because the stack does not exist (a stack opened with
  * `verify: false`), the same one-line message as {@link openStack} gives (one `pulumi stack ls`, only on
@@ -114,9 +117,7 @@ export async function unknownStack(stack: Stack, error: unknown): Promise<unknow
   const text = error instanceof Error ? error.message : String(error);
   // Only this stack: a refresh may also read another stack (a StackReference) that is gone.
   const named = [...text.matchAll(NO_STACK)].map((m) => m[1] ?? "");
-  const ours = (n: string) =>
-    n === stack.name || n.endsWith(`/${stack.name}`) || stack.name.endsWith(`/${n}`);
-  if (!named.some(ours)) return error;
+  if (!named.some((n) => sameStack(n, stack.name))) return error;
   const known = await stack.workspace.listStacks().then(
     (stacks) => stacks.map((s) => s.name),
     () => undefined,
@@ -214,9 +215,6 @@ export async function exportEncrypted(stack: Stack): Promise<{ version: number; 
     throw new Error("pulumi stack export printed no deployment version");
   return { version: exported.version, deployment: exported.deployment };
 }
-
-/** Whether two stack names name one stack: as given (`prod`) or qualified (`org/project/prod`). */
-const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
 
 /**
  * The other stacks of `stack`'s project (its folder's backend), but those in `known`. Each owns its servers
