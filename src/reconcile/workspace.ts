@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, Stack, type StackSummary } from "@pulumi/pulumi/automation";
 import { CommandError } from "./errors";
 
 /** Where to find the stack. */
@@ -105,6 +105,12 @@ const missing = (name: string, dir: string, known: readonly string[], anyProject
       (anyProject ? "; name a stack of another project in full, as org/project/stack" : ""),
   );
 
+/**
+ * The `pulumi stack ls` each workspace's {@link openStack} ran, for {@link siblingStacks} of the same
+ * command: the stacks do not change between the two, and each listing is a CLI run (about 0.15 CPU-s).
+ */
+const listings = new WeakMap<LocalWorkspace, Promise<StackSummary[]>>();
+
 /** Whether two stack names name one stack: as given (`prod`) or qualified (`org/project/prod`). */
 const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
 
@@ -157,7 +163,9 @@ export async function openStack(target: StackTarget, options: OpenOptions = {}):
   workspace.selectStack = async () => {};
   if (target.stack !== undefined && options.verify === false) return Stack.select(target.stack, workspace);
   // One `pulumi stack ls` answers both which stack is selected and which exist.
-  const stacks = await workspace.listStacks().catch((error: unknown) => {
+  const listing = workspace.listStacks();
+  listings.set(workspace, listing);
+  const stacks = await listing.catch((error: unknown) => {
     throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
   });
   const name = target.stack ?? stacks.find((s) => s.current)?.name;
@@ -223,7 +231,10 @@ export async function exportEncrypted(stack: Stack): Promise<{ version: number; 
  */
 export async function siblingStacks(stack: Stack, known: readonly Stack[] = []): Promise<Stack[]> {
   const dir = stack.workspace.workDir;
-  const listed = await stack.workspace.listStacks().catch((error: unknown) => {
+  const workspace = stack.workspace;
+  const listing =
+    (workspace instanceof LocalWorkspace ? listings.get(workspace) : undefined) ?? workspace.listStacks();
+  const listed = await listing.catch((error: unknown) => {
     throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
   });
   const taken = [stack, ...known].map((s) => s.name);

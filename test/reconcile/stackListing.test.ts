@@ -1,0 +1,58 @@
+/**
+ * A `gamehost` command lists its project's stacks once: openStack's `pulumi stack ls` (which stack is selected,
+ * which exist) also answers siblingStacks (the stacks that own their servers whether the command names them or
+ * not). Each listing is a CLI run of its own, about 0.15 CPU-s, in every drift, sweep and adopt.
+ *
+ * The CLI is a stand-in on PATH that logs its arguments and answers `version` and `stack ls`.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStack, siblingStacks } from "../../src/reconcile/workspace";
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-stack-listing-"));
+const runsFile = path.join(root, "runs");
+const STACKS = [
+  { name: "dev", current: true, updateInProgress: false },
+  { name: "staging", current: false, updateInProgress: false },
+];
+
+const savedPath = process.env.PATH;
+beforeAll(() => {
+  const bin = path.join(root, "bin");
+  fs.mkdirSync(bin);
+  fs.writeFileSync(
+    path.join(bin, "pulumi"),
+    [
+      "#!/bin/sh",
+      `echo "$*" >> ${JSON.stringify(runsFile)}`,
+      'case "$1" in',
+      "  version) echo v3.274.1 ;;",
+      `  stack) echo '${JSON.stringify(STACKS)}' ;;`,
+      "esac",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  fs.writeFileSync(path.join(root, "Pulumi.yaml"), "name: listing\nruntime: nodejs\n");
+  process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
+});
+afterAll(() => {
+  process.env.PATH = savedPath;
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const stackLists = () =>
+  fs
+    .readFileSync(runsFile, "utf8")
+    .split("\n")
+    .filter((run) => run.startsWith("stack ls"));
+
+describe("a command's stacks", () => {
+  it("are listed once for the stack it opens and the project's other stacks", async () => {
+    const stack = await openStack({ cwd: root, stack: "dev" });
+    const siblings = await siblingStacks(stack);
+    expect(siblings.map((s) => s.name)).toEqual(["staging"]);
+    expect(stackLists()).toHaveLength(1);
+  });
+});
