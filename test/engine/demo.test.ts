@@ -1,5 +1,5 @@
 /**
- * `scripts/demo.mjs` (what `npm run demo` runs after the build): deploys the quickstart against its own
+ * `harness/demo.mjs` (what `npm run demo` runs after the build): deploys the quickstart against its own
  * emulator, prints the stack outputs, destroys the stack. Run as a user would, in a child process.
  */
 import { spawn } from "node:child_process";
@@ -14,7 +14,7 @@ const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, "scripts", "demo.mjs")], {
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, "harness", "demo.mjs")], {
       cwd: REPO_ROOT,
       // Offline npm: the demo's `npx pulumi` probe must not download the CLI package in a test run.
       env: { ...process.env, npm_config_offline: "true", NODE_OPTIONS: undefined },

@@ -1,6 +1,6 @@
 /**
  * Shared pieces of the engine scenarios: stack config built from the emulator's fixture (as
- * `scripts/demo.mjs` builds it), the config-driven `servers` program, and the check that the API token
+ * `harness/demo.mjs` builds it), the config-driven `servers` program, and the check that the API token
  * never leaks into a checkpoint or a run's diagnostics.
  */
 import * as fs from "node:fs";
@@ -133,7 +133,7 @@ export function connectionConfig(emulator: RunningEmulator): Record<string, Conf
   };
 }
 
-/** The quickstart's stack config, as `scripts/demo.mjs` builds it: names only, no UUID. */
+/** The quickstart's stack config, as `harness/demo.mjs` builds it: names only, no UUID. */
 export function quickstartConfig(emulator: RunningEmulator): Record<string, ConfigEntry> {
   return {
     ...connectionConfig(emulator),

@@ -5,14 +5,14 @@
 // Engine: the `pulumi` CLI from PATH, else the one `npm run pulumi:build` built (.pulumi-cli/bin), else the
 // `pulumi` npm package (it fetches the CLI where the internet is reachable). Where neither can run, the same unchanged program runs through the two
 // processes the CLI itself starts — the SDK's language host and dynamic-provider host — driven by
-// this repo's engine harness (harness/). `--require-cli` fails instead of falling back.
+// the engine harness beside this file (harness/src). `--require-cli` fails instead of falling back.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadHarness } from "../harness/load.mjs";
-import { describeOutputs, stackOutputs } from "./lib/stack-outputs.mjs";
+import { describeOutputs, stackOutputs } from "../scripts/lib/stack-outputs.mjs";
+import { loadHarness } from "./load.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(path.join(repo, "package.json"));
