@@ -1,8 +1,11 @@
 /**
  * A Server create adopts a server found by its idempotency key only when it never learnt what its POST
  * did (issue 28 §1): a lost answer, the service's own time cap, a gateway without the service's answer.
- * An error answer from the service says the create failed and nothing was kept: the create posts again
- * (5xx) or fails (4xx), and never looks up or adopts a server carrying its key.
+ * An error answer from the service says the create failed, and it is never adopted; but only a 429 and the
+ * emulator's 503 `EMULATOR_STATE_NOT_SAVED` say nothing was kept. After any other 5xx (`ERROR` is "any
+ * internal error", which may come after the server was made) the create deletes what carries its key, then
+ * posts again: a server the service kept despite its error would otherwise run, billed, in no state. A 4xx
+ * fails at once.
  */
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
@@ -71,6 +74,7 @@ function service(first: (res: ServerResponse) => void) {
       return json(res, 200, { server: serverOf(req.body, MADE) });
     }
     if (req.method === "GET" && posted) return json(res, 200, { servers: [serverOf(posted, LIED_ABOUT)] });
+    if (req.method === "DELETE") return json(res, 200, {});
     return json(res, 400, { code: "API_BAD_QUERY", message: "unexpected" });
   };
 }
@@ -84,11 +88,10 @@ const lookups = (seen: SeenRequest[]) => seen.filter((r) => r.method === "GET").
 const posts = (seen: SeenRequest[]) => seen.filter((r) => r.method === "POST").length;
 
 describe("a create the service answered with an error", () => {
-  it.each([
-    ["500 ERROR", 500, "ERROR"],
-    ["503 with a retryable code (a journal write failed)", 503, "API_SERVICE_UNAVAILABLE"],
-  ])("is posted again, never looked up nor adopted: %s", async (_label, status, code) => {
-    const s = await scripted(service((res) => json(res, status, { code, message: "failed" })));
+  it("is posted again without a lookup after the emulator's 503 EMULATOR_STATE_NOT_SAVED (it made nothing)", async () => {
+    const s = await scripted(
+      service((res) => json(res, 503, { code: "EMULATOR_STATE_NOT_SAVED", message: "not saved" })),
+    );
     const checked = inputs();
     const { id, outputs } = await serverKind.create(context(s.url), checked);
     expect(id).toBe(MADE);
@@ -99,6 +102,25 @@ describe("a create the service answered with an error", () => {
     const keys = s.seen.map((r) => (JSON.parse(r.body) as { tags: Record<string, string> }).tags);
     expect(keys.map((t) => t[IDEMPOTENCY_TAG])).toEqual([checked.idempotencyKey, checked.idempotencyKey]);
   });
+
+  it.each([
+    ["500 ERROR", 500, "ERROR"],
+    ["503 with a code of the service's", 503, "API_SERVICE_UNAVAILABLE"],
+  ])(
+    "deletes what the failed POST kept, never adopting it, then posts again: %s",
+    async (_label, status, code) => {
+      const s = await scripted(service((res) => json(res, status, { code, message: "failed" })));
+      const checked = inputs();
+      const { id } = await serverKind.create(context(s.url), checked);
+      expect(id).toBe(MADE);
+      expect(s.seen.map((r) => `${r.method} ${r.url.split("?")[0]?.split("/").pop()}`)).toEqual([
+        "POST servers",
+        "GET servers",
+        `DELETE ${LIED_ABOUT}`,
+        "POST servers",
+      ]);
+    },
+  );
 
   it("fails on a 4xx at once, naming the service's answer, without a lookup", async () => {
     const s = await scripted(
@@ -111,15 +133,37 @@ describe("a create the service answered with an error", () => {
     expect(posts(s.seen)).toBe(1);
   });
 
-  it("reports the last error after every attempt failed, never a server it was told failed", async () => {
+  it("reports the last error after every attempt failed, and leaves none of the servers those POSTs kept", async () => {
+    const kept: string[] = [];
     const s = await scripted((req, res) => {
-      if (req.method === "POST") return json(res, 500, { code: "ERROR", message: "An internal error" });
-      return json(res, 200, { servers: [] });
+      if (req.method === "POST") {
+        // Each failed POST keeps a server anyway, as an internal error after the write would.
+        kept.push(`00000000-0000-4000-8000-${String(kept.length + 1).padStart(12, "0")}`);
+        return json(res, 500, { code: "ERROR", message: "An internal error" });
+      }
+      if (req.method === "DELETE") {
+        kept.splice(kept.indexOf(req.url.split("/").pop() ?? ""), 1);
+        return json(res, 200, {});
+      }
+      return json(res, 200, { servers: kept.map((id) => serverOf(s.seen[0]?.body ?? "{}", id)) });
     });
     const error = await serverKind.create(context(s.url), inputs()).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 500, code: "ERROR" });
     expect((error as Error).message).not.toMatch(/may have created/);
-    expect(lookups(s.seen)).toBe(0);
+    expect(posts(s.seen)).toBeGreaterThan(1);
+    expect(kept).toEqual([]);
+  });
+
+  it("says where to look when the lookup after a 500 fails, and posts no more", async () => {
+    const s = await scripted((req, res) => {
+      if (req.method === "POST") return json(res, 500, { code: "ERROR", message: "An internal error" });
+      return json(res, 500, { code: "ERROR", message: "list failed too" });
+    });
+    const checked = inputs();
+    const error = await serverKind.create(context(s.url), checked).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/may have created this server/);
+    expect((error as Error).message).toContain(`${IDEMPOTENCY_TAG}=${checked.idempotencyKey}`);
+    expect(posts(s.seen)).toBe(1);
   });
 });
 
@@ -145,11 +189,13 @@ describe("a create whose outcome was never told", () => {
     expect(posts(s.seen)).toBe(1);
   });
 
-  it("treats a 502 that carries the service's own error body as the service's answer", async () => {
+  it("treats a 502 that carries the service's own error body as the service's answer: what it kept is deleted", async () => {
     const s = await scripted(service((res) => json(res, 502, { code: "ERROR", message: "upstream" })));
     const { id } = await serverKind.create(context(s.url), inputs());
     expect(id).toBe(MADE);
-    expect(lookups(s.seen)).toBe(0);
+    expect(s.seen.filter((r) => r.method === "DELETE").map((r) => r.url.split("/").pop())).toEqual([
+      LIED_ABOUT,
+    ]);
   });
 });
 

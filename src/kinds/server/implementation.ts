@@ -57,48 +57,42 @@ function isAmbiguous(error: unknown): boolean {
 }
 
 /**
- * A create the service said failed (5xx with its error body; 503 is its "kept nothing, retry"), or a
- * request that never left: nothing was kept, so it is posted again, never looked up and adopted.
+ * A create refused before anything was made, so it is posted again without a lookup: a request that never
+ * left, a 429 (the service did not accept it), or the emulator's 503 `EMULATOR_STATE_NOT_SAVED` (it made no
+ * change it could not write).
  */
-function isRetryableBeforeCommit(error: unknown): boolean {
+function keptNothing(error: unknown): boolean {
+  if (error instanceof GamehostNetworkError) return !error.mayHaveCommitted;
   return (
-    (error instanceof GamehostNetworkError && !error.mayHaveCommitted) ||
-    (error instanceof GamehostApiError && (error.status === 429 || error.status >= 500))
+    error instanceof GamehostApiError && (error.status === 429 || error.code === ERROR_CODES.stateNotSaved)
   );
 }
 
-async function findByKeyDroppingDuplicates(
-  client: GamehostClient,
-  inputs: ServerInputs,
-): Promise<Server | undefined> {
-  const found = await client.listServers(inputs.gameId, inputs.environmentId, {
-    tags: { [IDEMPOTENCY_TAG]: inputs.idempotencyKey },
-  });
-  const [newest, ...extra] = found;
-  // Two live servers with one key can only come from a service that committed a create twice:
-  // keep the newest, remove the rest, so the stack never pays for a duplicate.
-  for (const dup of extra) await client.deleteServer(inputs.gameId, inputs.environmentId, dup.id);
-  return newest;
+/**
+ * A create the service answered with a 5xx of its own (`ERROR` is "any internal error"): it failed, but
+ * nothing says the server was not made first. What carries the create's key is deleted, never adopted
+ * (issue 28 §1), and the create posts again.
+ */
+function failedMaybeKept(error: unknown): boolean {
+  return error instanceof GamehostApiError && error.status >= 500;
 }
 
-/** Lookups that try to learn what an ambiguous POST did, before the create gives up. */
+/** Lookups that try to learn what an ambiguous or failed POST did, before the create gives up. */
 const CONFIRM_ATTEMPTS = 4;
 
 /**
- * After an ambiguous POST: the server this create made, `null` if a lookup proved it made none, or an
- * error saying how to recover when no lookup could tell. Lookups back off like create attempts.
+ * The live servers carrying this create's key, or an error saying how to recover when no lookup could
+ * tell. Lookups back off like create attempts.
  */
-async function confirmCreate(
-  client: GamehostClient,
-  inputs: ServerInputs,
-  attempt: number,
-): Promise<Server | null> {
+async function lookUpByKey(client: GamehostClient, inputs: ServerInputs, attempt: number): Promise<Server[]> {
   let lookupError: unknown;
   for (let lookup = 0; lookup < CONFIRM_ATTEMPTS; lookup++) {
     // Not cut short by a cancel: these few bounded lookups are all that can tell which server exists.
     await sleep(backoffMs(attempt + lookup));
     try {
-      return (await findByKeyDroppingDuplicates(client, inputs)) ?? null;
+      return await client.listServers(inputs.gameId, inputs.environmentId, {
+        tags: { [IDEMPOTENCY_TAG]: inputs.idempotencyKey },
+      });
     } catch (error) {
       lookupError = error;
     }
@@ -112,8 +106,42 @@ async function confirmCreate(
 }
 
 /**
+ * After an ambiguous POST: the server this create made, or `null` if a lookup proved it made none. Two live
+ * servers with one key can only come from a service that committed a create twice: the newest is kept, the
+ * rest deleted, so the stack never pays for a duplicate.
+ */
+async function confirmCreate(
+  client: GamehostClient,
+  inputs: ServerInputs,
+  attempt: number,
+): Promise<Server | null> {
+  const [newest, ...extra] = await lookUpByKey(client, inputs, attempt);
+  for (const dup of extra) await client.deleteServer(inputs.gameId, inputs.environmentId, dup.id);
+  return newest ?? null;
+}
+
+/** After a POST the service answered with `failure`: deletes whatever it made anyway, adopting nothing. */
+async function discardKept(
+  client: GamehostClient,
+  inputs: ServerInputs,
+  failure: GamehostApiError,
+): Promise<void> {
+  // The service answered, so whatever it made is made: the lookups need not wait longer on later attempts.
+  for (const kept of await lookUpByKey(client, inputs, 0)) {
+    await client.deleteServer(inputs.gameId, inputs.environmentId, kept.id).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new GamehostError(
+        `The service answered the create with ${failure.status} ${failure.code} yet kept server ${kept.id}, ` +
+          `and deleting it failed: ${reason} Delete it (or adopt it with adoptServerId) before the next \`pulumi up\`.`,
+      );
+    });
+  }
+}
+
+/**
  * POST with the reserved tag; on a lost or ambiguous answer, adopt what that POST made (found by this
- * create's key) or try again. The key is this create's own, so nothing else is ever adopted.
+ * create's key) or try again; on a 5xx, delete what it made anyway and try again. The key is this create's
+ * own, so nothing else is ever adopted or deleted.
  */
 async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<Server> {
   const client = ctx.client();
@@ -133,7 +161,9 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
       if (isAmbiguous(error)) {
         const made = await confirmCreate(client, inputs, attempt);
         if (made) return made;
-      } else if (isRetryableBeforeCommit(error)) {
+      } else if (keptNothing(error) || failedMaybeKept(error)) {
+        if (!keptNothing(error) && error instanceof GamehostApiError)
+          await discardKept(client, inputs, error);
         // A 429 names when to come back; a wait that cannot fit the operation fails now, saying until when.
         const wait = retryAfterWait({
           what: `the create of a server in environment ${inputs.environmentId}`,
