@@ -5,7 +5,7 @@ import { type CreateServerRequest, routingOf, SERVER_DEFAULTS, type Server } fro
 export interface ServerRecord {
   server: Server;
   gameId: string;
-  /** Creation order; ties of `created_at` are broken by it (newest first, cursor "strictly older"). */
+  /** Creation order; ties of `created_at` are broken by it in the newest-first order (not by `cursor`). */
   seq: number;
   /** When SIGKILL would land after delete (epoch ms): destroyed_at + the effective kill timeout. */
   killAt?: number;

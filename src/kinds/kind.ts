@@ -128,7 +128,8 @@ export interface KindListing {
   readonly inputs: PropertySource;
   /**
    * Up to `limit` resources (0: all) matching `query`, after the one `after` names (a previous page's
-   * `next`). `next` is set when more may follow.
+   * `next`). `next` is set when more may follow. A listing may exceed `limit` where a shorter page could
+   * not be resumed (the Server listing keeps servers created in one millisecond on one page).
    */
   list(
     ctx: OperationContext,

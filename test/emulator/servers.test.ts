@@ -15,6 +15,16 @@ async function create(overrides: Record<string, unknown> = {}, path = ids(emu).s
   return ServerResponse.parse(res.body).server;
 }
 
+/**
+ * Resolves once the clock has moved past the current millisecond: servers created on either side of it
+ * differ in `created_at`, so a cursor at the later one counts the earlier as older (the service compares
+ * creation times, and two servers of one millisecond are neither older than the other).
+ */
+async function nextMillisecond(): Promise<void> {
+  const now = Date.now();
+  while (Date.now() === now) await new Promise((resolve) => setImmediate(resolve));
+}
+
 async function get(id: string, path = ids(emu).serversPath) {
   return call(emu, "GET", `${path}/${id}`);
 }
@@ -284,10 +294,12 @@ describe("list", () => {
     const { gameId, staging } = ids(emu);
     const path = `/games/${gameId}/environments/${staging.id}/servers`;
     const build = staging.builds[0]?.id as string;
-    const make = async (tags: Record<string, string>) =>
-      ServerResponse.parse(
+    const make = async (tags: Record<string, string>) => {
+      await nextMillisecond();
+      return ServerResponse.parse(
         (await call(emu, "POST", path, { body: serverBody(emu, { runtime: { build }, tags }) })).body,
       ).server;
+    };
     const a = await make({ team: "red", mode: "ranked" });
     const b = await make({ team: "blue", mode: "ranked" });
     const c = await make({ team: "red", mode: "casual" });
@@ -310,10 +322,12 @@ describe("list", () => {
     const { gameId, staging, serversPath } = ids(emu);
     const tags = { run: crypto.randomUUID() };
     const older = await create({ tags });
+    await nextMillisecond();
     const elsewhere = await create(
       { runtime: { build: staging.builds[0]?.id as string }, tags },
       `/games/${gameId}/environments/${staging.id}/servers`,
     );
+    await nextMillisecond();
     const newer = await create({ tags });
     const filter = `tags_json=${encodeURIComponent(JSON.stringify(tags))}`;
     const list = async (query: string) =>
@@ -324,6 +338,43 @@ describe("list", () => {
     expect(await list(`&cursor=${elsewhere.id}`)).toEqual([older.id]);
     // An id no server has matches nothing older.
     expect(await list(`&cursor=${crypto.randomUUID()}`)).toEqual([]);
+  });
+
+  it("counts as strictly older only a server created before the cursor's millisecond, not one of the same (docs/service-contract.md §4)", async () => {
+    // A clock the test moves: servers made while it stands still share their `created_at`, as servers
+    // created in one millisecond do on the service, whose cursor compares creation times.
+    let at = 1_800_000_000_000;
+    const own = await start({ now: () => at });
+    try {
+      const tags = { run: crypto.randomUUID() };
+      const make = async () => {
+        const res = await call(own, "POST", ids(own).serversPath, { body: serverBody(own, { tags }) });
+        return ServerResponse.parse(res.body).server.id;
+      };
+      const oldest = await make();
+      at += 1;
+      const first = await make();
+      const second = await make();
+      at += 1;
+      const newest = await make();
+      const list = async (cursor: string) =>
+        ListServersResponse.parse(
+          (
+            await call(
+              own,
+              "GET",
+              `${ids(own).serversPath}?tags_json=${encodeURIComponent(JSON.stringify(tags))}&cursor=${cursor}`,
+            )
+          ).body,
+        ).servers.map((s) => s.id);
+      expect(await list(newest)).toEqual([expect.any(String), expect.any(String), oldest]);
+      expect(new Set((await list(newest)).slice(0, 2))).toEqual(new Set([first, second]));
+      // Neither of the two is older than the other: each cursor skips both.
+      expect(await list(second)).toEqual([oldest]);
+      expect(await list(first)).toEqual([oldest]);
+    } finally {
+      await own.stop();
+    }
   });
 
   it("rejects bad query parameters with 400 API_BAD_QUERY_PARAMETER naming them", async () => {

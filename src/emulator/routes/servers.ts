@@ -120,12 +120,18 @@ export const listServers: Handler = (core, ctx) => {
   const { environment } = scope(core, ctx, principal);
   const inEnvironment = [...core.servers.values()].filter((r) => r.server.environment === environment.id);
   // Any server's id, of another environment too: the service compares with that server's age wherever it
-  // is. An unknown cursor matches nothing older, as the service's "older than" query does.
+  // is. An unknown cursor matches nothing older, as the service's "older than" query does. Older means
+  // created in an earlier millisecond: a server created in the cursor's own millisecond is not older,
+  // whichever was created first (the service compares creation times; docs/service-contract.md §4).
   const cursor = query.cursor === undefined ? undefined : core.servers.get(query.cursor);
   const servers = inEnvironment
     .filter((r) => query.include_destroyed === true || r.server.destroyed_at === undefined)
     .filter((r) => tagsContain(r.server.tags, query.tags))
-    .filter((r) => query.cursor === undefined || (cursor !== undefined && newestFirst(cursor, r) < 0))
+    .filter(
+      (r) =>
+        query.cursor === undefined ||
+        (cursor !== undefined && r.server.created_at < cursor.server.created_at),
+    )
     .sort(newestFirst)
     .map((r) => r.server);
   return okNow({ servers });

@@ -4,7 +4,7 @@
  * request, newest first. Each one is answered by its import id, so `pulumi import` takes it as listed.
  */
 import { z } from "zod";
-import { parseWith, ServerScope, StringMap } from "../../api/schemas";
+import { parseWith, type Server, ServerScope, StringMap } from "../../api/schemas";
 import type { KindListing, OperationContext } from "../kind";
 
 /** The query of a listing: where to look and which servers to keep (camelCase, as the schema shows it). */
@@ -42,7 +42,7 @@ export const serverListing: KindListing = {
       },
       ctx.signal ? { signal: ctx.signal } : {},
     );
-    const kept = page.limit > 0 ? servers.slice(0, page.limit) : servers;
+    const kept = page.limit > 0 ? pageOf(servers, page.limit) : servers;
     const last = kept.at(-1);
     return {
       items: kept.map((s) => ({ id: importIdOf(q.gameId, q.environmentId, s.id) })),
@@ -50,3 +50,22 @@ export const serverListing: KindListing = {
     };
   },
 };
+
+/**
+ * The first `limit` servers (newest first), cut where the next page can resume. The service's `cursor`
+ * lists only servers created strictly before the cursor's millisecond (docs/service-contract.md §4), so a
+ * page that ended inside a run of servers created in one millisecond would lose the rest of the run. A
+ * page ends before such a run, or, when the run starts the page, after it: longer than `limit`, rather
+ * than a page that never moves on.
+ */
+export function pageOf<S extends Pick<Server, "created_at">>(servers: readonly S[], limit: number): S[] {
+  if (servers.length <= limit) return [...servers];
+  const boundary = (servers[limit - 1] as S).created_at;
+  if ((servers[limit] as S).created_at !== boundary) return servers.slice(0, limit);
+  let start = limit - 1;
+  while (start > 0 && (servers[start - 1] as S).created_at === boundary) start--;
+  if (start > 0) return servers.slice(0, start);
+  let end = limit;
+  while (end < servers.length && (servers[end] as S).created_at === boundary) end++;
+  return servers.slice(0, end);
+}
