@@ -4,7 +4,8 @@
  * a Fleet and a LobbyHistoryExport made by the plugin move to the dynamic face: no server is created or
  * deleted, and `refresh` works after it (the state lacked the dynamic face's provider, and refresh and
  * destroy failed with "code must be a string, not undefined"); then back, by the page's block: no change
- * and no call that changes anything; `destroy` leaves no server.
+ * and no call that changes anything; then into a component by docs/_index.md's block (an alias of its old
+ * parent): the same server, nothing changed at the service; `destroy` leaves no server.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,6 +20,11 @@ import { installPackage } from "./docCommands";
 import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const BLOCK = docBlock("docs/languages.md", "Moving a resource between the faces", "typescript").text;
+const INTO_COMPONENT = docBlock(
+  "docs/_index.md",
+  "Components, stack references and transforms",
+  "typescript",
+).text;
 const DYNAMIC_SERVER = "pulumi-nodejs:dynamic/gamehost:Server";
 
 /** How each resource is declared: its class and, if any, the alias of its old type. */
@@ -121,6 +127,24 @@ describe.skipIf(!realCli)(realCliTitle("resources moved between the faces by ali
     expect(changing()).toEqual([]);
     expect(live()).toEqual(made);
     expect((await cli.exported()).find((r) => r.urn.endsWith("::lobby"))?.type).toBe("gamehost:index:Server");
+
+    // Into a component, by docs/_index.md's block as written: the same server, now the component's child.
+    write(
+      program(
+        ids,
+        (kind) => ({ cls: `gamehost.native.${kind}`, alias: `pulumi-nodejs:dynamic/gamehost:${kind}` }),
+        INTO_COMPONENT,
+      ),
+    );
+    setup.emulator.resetRequests();
+    await cli.ok(["up", "--yes", "--skip-preview"]);
+    expect(changing()).toEqual([]);
+    expect(live()).toEqual(made);
+    const moved = (await cli.exported()).filter((r) => r.urn.endsWith("::lobby"));
+    expect(moved.map((r) => r.urn)).toEqual([
+      expect.stringContaining("acme:index:Lobbies$gamehost:index:Server::lobby"),
+    ]);
+    await cli.ok(["preview", "--expect-no-changes"]);
 
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);

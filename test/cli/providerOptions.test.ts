@@ -7,7 +7,8 @@
  * server went to the stack's service, not the provider's). `customTimeouts` on a dynamic resource warn
  * that the dynamic provider host ignores them. On the native face, an explicit provider left without a token or a
  * base URL says so of that provider: it read "Configuration gamehost:token is not set: run `pulumi config set …`",
- * which the stack already had and an explicit provider does not read.
+ * which the stack already had and an explicit provider does not read. Transforms that change inputs (a tag by a
+ * component's `transforms`, the size by a stack transformation) reach both faces' servers (docs/_index.md).
  */
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -86,6 +87,17 @@ describe.skipIf(!realCli)(realCliTitle("provider and timeout options on the dyna
     const noUrl = await preview(project, "nativeUrl", true);
     expect(noUrl).toContain('The baseUrl of provider "bare" is not set: give the provider a baseUrl');
     expect(noUrl).not.toContain("pulumi config set");
+
+    // Transforms that change inputs reach both faces' servers, which are made as transformed and stay so.
+    await project.setConfig({ [`${PROJECT}:case`]: { value: "inputs" } });
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    const made = emulator.servers().filter((s) => s.destroyed_at === undefined);
+    expect(made.map((s) => [s.tags.role, s.tags.team, s.resources.cpu])).toEqual([
+      ["inputs", "blue", 500],
+      ["inputs", "blue", 500],
+    ]);
+    await project.ok(["preview", "--expect-no-changes"]);
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
 
     expect(liveIds(emulator)).toEqual([]);
     project.expectNoLeak(emulator.tokens.user);

@@ -78,6 +78,12 @@ const RUN_BY: readonly RunBy[] = [
     lang: "typescript",
     test: "test/cli/faceMoves.test.ts",
   },
+  {
+    page: "docs/_index.md",
+    section: "Components, stack references and transforms",
+    lang: "typescript",
+    test: "test/cli/faceMoves.test.ts",
+  },
   { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Go", lang: "go", test: "test/cli/fleetLanguages.test.ts" },

@@ -41,3 +41,30 @@ if (which === "transform")
 if (which === "timeouts") new gamehost.Server("match", args, { customTimeouts: { create: "5m" } });
 if (which === "nativeToken") gamehost.native.getGamesOutput({ provider: eu });
 if (which === "nativeUrl") new gamehost.native.Provider("bare", {});
+// Transforms that change a gamehost resource's inputs (docs/_index.md, "Components, stack references and
+// transforms"), on both faces: a `transforms` option on a component reaching its children adds a tag, and a
+// stack transformation sizes every Server.
+if (which === "inputs") {
+  const servers = ["pulumi-nodejs:dynamic/gamehost:Server", "gamehost:index:Server"];
+  pulumi.runtime.registerStackTransformation((a) =>
+    servers.includes(a.type)
+      ? { props: { ...a.props, resources: { cpu: 500, memory: 256 } }, opts: a.opts }
+      : undefined,
+  );
+  class Team extends pulumi.ComponentResource {
+    constructor(name: string, opts: pulumi.ComponentResourceOptions) {
+      super("test:index:Team", name, {}, opts);
+      new gamehost.Server(`${name}-dynamic`, args, { parent: this });
+      new gamehost.native.Server(`${name}-native`, args, { parent: this });
+      this.registerOutputs({});
+    }
+  }
+  new Team("blue", {
+    transforms: [
+      (a) =>
+        servers.includes(a.type)
+          ? { props: { ...a.props, tags: { ...a.props.tags, team: "blue" } }, opts: a.opts }
+          : undefined,
+    ],
+  });
+}
