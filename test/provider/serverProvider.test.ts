@@ -147,7 +147,11 @@ describe("Server provider against the emulator", () => {
     emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "error_500" });
     emulator.resetRequests();
     const { id } = await impl.create(checked);
-    expect(emulator.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["POST 500", "GET 200", "POST 200"]);
+    expect(emulator.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+      "POST 500",
+      "GET 200",
+      "POST 200",
+    ]);
     const withKey = liveServers(emulator).filter((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey);
     expect(withKey.map((s) => s.id)).toEqual([id]);
   });
