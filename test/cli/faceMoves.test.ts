@@ -115,13 +115,11 @@ describe.skipIf(!realCli)(realCliTitle("resources moved between the faces by ali
     expect(live()).toEqual(made);
 
     // Back to the plugin, the Server by the docs' block as written: nothing changes.
-    write(
-      program(
-        ids,
-        (kind) => ({ cls: `gamehost.native.${kind}`, alias: `pulumi-nodejs:dynamic/gamehost:${kind}` }),
-        BLOCK,
-      ),
-    );
+    const nativeFromDynamic = (kind: string) => ({
+      cls: `gamehost.native.${kind}`,
+      alias: `pulumi-nodejs:dynamic/gamehost:${kind}`,
+    });
+    write(program(ids, nativeFromDynamic, BLOCK));
     setup.emulator.resetRequests();
     await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(changing()).toEqual([]);
@@ -129,13 +127,7 @@ describe.skipIf(!realCli)(realCliTitle("resources moved between the faces by ali
     expect((await cli.exported()).find((r) => r.urn.endsWith("::lobby"))?.type).toBe("gamehost:index:Server");
 
     // Into a component, by docs/_index.md's block as written: the same server, now the component's child.
-    write(
-      program(
-        ids,
-        (kind) => ({ cls: `gamehost.native.${kind}`, alias: `pulumi-nodejs:dynamic/gamehost:${kind}` }),
-        INTO_COMPONENT,
-      ),
-    );
+    write(program(ids, nativeFromDynamic, INTO_COMPONENT));
     setup.emulator.resetRequests();
     await cli.ok(["up", "--yes", "--skip-preview"]);
     expect(changing()).toEqual([]);
