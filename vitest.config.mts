@@ -40,7 +40,7 @@ const e2e = [
   "test/cli/**/*.test.ts",
   // The gamehost command's scenarios through the real CLI (its usage errors and message text need none).
   ...[
-    ...["adopt", "drift", "fleet", "pendingDelete", "remediateProgramError"],
+    ...["adopt", "drift", "fleet", "pendingDelete"],
     ...["repair", "repairKilled", "repairReplacement", "stateCommands"],
   ].map((name) => `test/reconcile/${name}.test.ts`),
   "test/packaging/**/*.test.ts",

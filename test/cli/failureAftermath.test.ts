@@ -1,11 +1,19 @@
 /**
- * What a failure leaves, through the real `pulumi` CLI on both faces: a create whose answer is lost is
- * adopted (exactly one server, in the state); a base URL with a wrong path prefix makes `refresh` and
- * `destroy` fail and keep every server, where forgetting them would orphan them; a program without a token
+ * What a failure leaves, through the real `pulumi` CLI on both faces: a base URL with a wrong path prefix makes
+ * `refresh` and `destroy` fail and keep every server, where forgetting them would orphan them; then, on the same
+ * stack, a create whose answer is lost is adopted (exactly one server, in the state); a program without a token
  * fails in its data sources, before any call. The printed words of each failure are test/cli/failures'.
  */
 import { describe, expect, it } from "vitest";
-import { FACES, IDEMPOTENCY_TAG, ROUTES, serverArgs, serversTagged, TYPES } from "../engine/helpers";
+import {
+  FACES,
+  IDEMPOTENCY_TAG,
+  ROUTES,
+  SERVERS_KEY,
+  serverArgs,
+  serversTagged,
+  TYPES,
+} from "../engine/helpers";
 import { liveServers } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
@@ -17,53 +25,17 @@ describe.skipIf(!realCli)(realCliTitle("what a failure leaves"), () => {
   describe.each(FACES)("the %s face", (face) => {
     const serverType = TYPES[face].server;
 
-    it("a create whose answer is lost adopts the server the service made: exactly one, in the state", {
+    // One stack for both: the up that records the right base URL again also makes the server whose answer is lost
+    // (a stack of its own made, deployed and destroyed the same program a second time).
+    it("a base URL with a wrong path prefix: refresh and destroy fail and keep every server; a create whose answer is lost adopts the server the service made", {
       timeout: SCENARIO_TIMEOUT_MS,
     }, async () => {
       const { emulator } = env;
-      const cli = await serversProject(
-        env.root,
-        `lost-${face}`,
-        emulator,
-        { lost: serverArgs(emulator, { tags: { role: `lost-answer-${face}` } }) },
-        { face },
-      );
-      emulator.resetRequests();
-      emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
-
-      expect(await cli.stepsOf(["up", "--yes", "--skip-preview"], [serverType])).toEqual([
-        ["create", "lost"],
-      ]);
-
-      expect(emulator.faults.pending()).toEqual([]);
-      // The one POST was committed, then its connection dropped (status 0): the answer never arrived.
-      const posts = emulator.requests.filter((r) => r.route === ROUTES.createServer);
-      expect(posts.map((r) => r.status)).toEqual([0]);
-      const { lost: id } = await cli.stateIds([serverType]);
-      const { idempotencyKeys } = (await cli.outputsJson()) as { idempotencyKeys: Record<string, string> };
-      const withKey = serversTagged(emulator, IDEMPOTENCY_TAG, idempotencyKeys.lost ?? "");
-      expect(withKey.map((s) => s.id)).toEqual([id]);
-      expect(withKey[0]?.destroyed_at).toBeUndefined();
-      expect(withKey[0]?.started_at).toBeDefined();
-
-      await cli.ok(["destroy", "--yes", "--skip-preview"]);
-      expect(liveServers(emulator).filter((s) => s.id === id)).toEqual([]);
-    });
-
-    it("a base URL with a wrong path prefix: refresh and destroy fail and keep every server", {
-      timeout: SCENARIO_TIMEOUT_MS,
-    }, async () => {
-      const { emulator } = env;
-      const cli = await serversProject(
-        env.root,
-        `prefix-${face}`,
-        emulator,
-        {
-          a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
-          b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
-        },
-        { face },
-      );
+      const servers = {
+        a: serverArgs(emulator, { tags: { role: `prefix-a-${face}` } }),
+        b: serverArgs(emulator, { tags: { role: `prefix-b-${face}` } }),
+      };
+      const cli = await serversProject(env.root, `prefix-${face}`, emulator, servers, { face });
       await cli.ok(["up", "--yes", "--skip-preview"]);
       const ids = await cli.stateIds([serverType]);
       expect(Object.keys(ids).sort()).toEqual(["a", "b"]);
@@ -87,10 +59,36 @@ describe.skipIf(!realCli)(realCliTitle("what a failure leaves"), () => {
       const live = liveServers(emulator).map((s) => s.id);
       expect(live).toEqual(expect.arrayContaining(Object.values(ids)));
 
-      await cli.setConfig({ "gamehost:baseUrl": { value: emulator.url } });
-      await cli.ok(["up", "--yes", "--skip-preview"]);
+      // The right base URL again, and a third server whose create's answer is lost: the service makes it, the
+      // connection drops before the answer (status 0), and the provider adopts it: exactly one, in the state.
+      await cli.setConfig({
+        "gamehost:baseUrl": { value: emulator.url },
+        [SERVERS_KEY]: {
+          value: JSON.stringify({
+            ...servers,
+            lost: serverArgs(emulator, { tags: { role: `lost-answer-${face}` } }),
+          }),
+        },
+      });
+      emulator.resetRequests();
+      emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });
+      expect((await cli.stepsOf(["up", "--yes", "--skip-preview"], [serverType])).sort()).toEqual([
+        ["create", "lost"],
+        ["same", "a"],
+        ["same", "b"],
+      ]);
+      expect(emulator.faults.pending()).toEqual([]);
+      const posts = emulator.requests.filter((r) => r.route === ROUTES.createServer);
+      expect(posts.map((r) => r.status)).toEqual([0]);
+      const { lost: lostId } = await cli.stateIds([serverType]);
+      const { idempotencyKeys } = (await cli.outputsJson()) as { idempotencyKeys: Record<string, string> };
+      const withKey = serversTagged(emulator, IDEMPOTENCY_TAG, idempotencyKeys.lost ?? "");
+      expect(withKey.map((s) => s.id)).toEqual([lostId]);
+      expect(withKey[0]?.destroyed_at).toBeUndefined();
+      expect(withKey[0]?.started_at).toBeDefined();
+
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
-      const left = liveServers(emulator).filter((s) => Object.values(ids).includes(s.id));
+      const left = liveServers(emulator).filter((s) => [...Object.values(ids), lostId].includes(s.id));
       expect(left).toEqual([]);
       cli.expectNoLeak(emulator.tokens.user);
     });

@@ -3,8 +3,11 @@
  * server"): `pulumi up --replace <urn>`, `replaceOnChanges` on a provider-only setting and
  * `replacementTrigger` each end with exactly one live server, the new one, tracked by the stack, on both
  * faces, except `replaceOnChanges` on the dynamic face: an update that keeps the server and calls no API
- * (the dynamic provider host reports no changed keys; docs/_index.md).
+ * (the dynamic provider host reports no changed keys; docs/_index.md). Then what `pulumi preview --diff` shows
+ * for a tag change (a replacement) on each face, against what docs/_index.md says of the idempotency key.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   fixtureIds,
@@ -14,8 +17,16 @@ import {
   serverArgs,
   TYPES,
 } from "../engine/helpers";
+import { REPO_ROOT } from "../support/dist";
 import { type CliProject, programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { connection, expectTokenNowhere, liveIds, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+
+const INDEX = fs.readFileSync(path.join(REPO_ROOT, "docs", "_index.md"), "utf8");
+
+it("docs/_index.md says where the key shows", () => {
+  expect(INDEX).toContain("With the plugin (`pulumi-gamehost/native`) the key never\n  shows as a diff");
+  expect(INDEX).toContain("on the dynamic face a replacement's preview lists `idempotencyKey`");
+});
 
 describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
   realCliTitle("replacements, %s face"),
@@ -37,7 +48,7 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       return { ops: steps.filter(([, name]) => name === "web").map(([op]) => op), id };
     }
 
-    it("--replace, replaceOnChanges and replacementTrigger each leave one live server, the tracked one", {
+    it("--replace, replaceOnChanges and replacementTrigger each leave one live server, the tracked one; a tag change's preview --diff", {
       timeout: SCENARIO_TIMEOUT_MS,
     }, async () => {
       const { emulator } = cli;
@@ -89,6 +100,23 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       expect(emulator.servers().filter((s) => s.environment === ids.environmentId)).toHaveLength(
         face === "dynamic" ? 3 : 4,
       );
+
+      // A tag change's `pulumi preview --diff`, against what docs/_index.md says of the idempotency key: the
+      // plugin's detailed diff names the changed spec fields only; the dynamic provider host gives the engine no
+      // detailed diff, so the engine compares every input and the replacement's new key shows. (On this stack
+      // rather than one of its own, which made, deployed and destroyed the same program a second time.)
+      await declare(project, serverArgs(emulator, { readyTimeoutSeconds: 11, tags: { role: "web-2" } }), {
+        ...options,
+        replacementTrigger: "v2",
+      });
+      const preview = await project.ok(["preview", "--diff"]);
+      expect(preview).toMatch(/\+-(pulumi-nodejs:dynamic\/gamehost|gamehost:index):Server: \(replace\)/);
+      expect(preview).toContain('~ role: "web" => "web-2"');
+      // The property's own line (the program's `idempotencyKeys` stack output is another matter).
+      const keyLine = /~ idempotencyKey\s*: "[0-9a-f-]{36}" => "[0-9a-f-]{36}"/;
+      if (face === "plugin") expect(preview).not.toMatch(keyLine);
+      else expect(preview).toMatch(keyLine);
+      expect(preview).not.toContain("pulumi-gamehost/idempotency-key");
 
       await project.ok(["destroy", "--yes", "--skip-preview"]);
       expect(liveIds(emulator)).toEqual([]);

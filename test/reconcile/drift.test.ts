@@ -4,7 +4,8 @@
  * replaces it and it is ready; the next drift is clean (exit 0). A server a script made with the stack's
  * tags is a stray. A stack locked by another `up`, and a rejected token, are one-line errors that change
  * nothing. A change to the stack's game under the loop starts a pass without waiting for the interval,
- * and SIGTERM ends the loop between passes.
+ * and SIGTERM ends the loop between passes. `reconcile --remediate` on a program that throws names the
+ * program's exception in the pass's line.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -25,7 +26,7 @@ interface DriftJson {
 describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
   const setup = useCliEnvironment("drift");
 
-  it("drift names a destroyed server and strays; reconcile remediates; lock and token errors are one line", {
+  it("drift names a destroyed server and strays; reconcile remediates; lock and token errors are one line; a program that throws is named", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const run = "drift";
@@ -127,6 +128,28 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     expect(ended.code, ended.stderr).toBe(0);
     expect(ended.stdout).toContain("SIGTERM: stopping after this pass");
     expect(ended.stdout).not.toMatch(/pass 3 /);
+
+    // `reconcile --remediate` on a stack whose program throws (a bug in it, or a project whose program lives in
+    // an Automation API script, which `up` cannot run from the folder): the pass's line names the exception, not
+    // only the CLI's `Running program '…' failed with an unhandled exception:`, whose reason the CLI prints on
+    // the next line. On this stack rather than one of its own, which made and deployed the same program again.
+    await client.deleteServer(ids.gameId, ids.environmentId, (await state()).a ?? "");
+    const manifestFile = path.join(cli.dir, "Pulumi.yaml");
+    const manifest = fs.readFileSync(manifestFile, "utf8");
+    fs.mkdirSync(path.join(cli.dir, "broken"));
+    fs.writeFileSync(
+      path.join(cli.dir, "broken", "index.js"),
+      'throw new Error("the build catalog is unreachable");\n',
+    );
+    fs.writeFileSync(manifestFile, manifest.replace(/^main: .*$/m, "main: broken/"));
+    const thrown = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(thrown.code, thrown.stdout + thrown.stderr).toBe(1);
+    const lines = thrown.stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /pass 1 \(start, [\d.]+s\): error: Running program '.*' failed with an unhandled exception: Error: the build catalog is unreachable$/,
+    );
+    fs.writeFileSync(manifestFile, manifest);
 
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);

@@ -123,7 +123,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     },
   );
 
-  it("a pending create an `up` made anew is cleared; sweep then lists what it had made", {
+  it("a pending create an `up` made anew is cleared; sweep then lists what it had made; that fleet's dead servers are drift, remediated", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     const { cli, live } = await interrupted("dynamic", "fleet-repair-anew");
@@ -137,6 +137,30 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     expect(swept.code, swept.stderr).toBe(0);
     expect((JSON.parse(swept.stdout) as { deleted: string[] }).deleted.sort()).toEqual(orphans.sort());
     expect(live()).toHaveLength(COUNT);
+
+    // The fleet the `up` made anew is the stack's: no drift. Two of its servers die: drift (its `status`
+    // changed), and `reconcile --once --remediate` replaces exactly those. (On this stack rather than one of its
+    // own: that one made, deployed and destroyed the same fleet a second time.)
+    const clean = await runGamehost(cli, ["drift"]);
+    expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
+    const ids = fixtureIds(setup.emulator);
+    const victims = live()
+      .slice(0, 2)
+      .map((s) => s.id);
+    for (const id of victims) await client().deleteServer(ids.gameId, ids.environmentId, id);
+    const drifted = await runGamehost(cli, ["drift", "--json"]);
+    expect(drifted.code, drifted.stderr).toBe(3);
+    expect(JSON.parse(drifted.stdout)).toMatchObject({
+      drifted: [{ name: "arena", kind: "changed", properties: ["status"] }],
+    });
+    const fixed = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    expect(fixed.stdout).toMatch(/drift: changed arena; remediated by up/);
+    expect(live()).toHaveLength(COUNT);
+    expect(live().map((s) => s.id)).not.toContain(victims[0]);
+    const after = await runGamehost(cli, ["drift"]);
+    expect(after.code, `${after.stdout}${after.stderr}`).toBe(0);
+
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
   });
@@ -236,38 +260,5 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
     await cli.ok(["destroy", "--yes", "--skip-preview"]);
     expect(live()).toEqual([]);
     cli.expectNoLeak(setup.emulator.tokens.user);
-  });
-
-  it("servers of a fleet that died are drift; reconcile --remediate replaces exactly those", {
-    timeout: SCENARIO_TIMEOUT_MS,
-  }, async () => {
-    const run = "fleet-drift";
-    const cli = await fleetProject(setup, run, fleetArgs(setup.emulator, run));
-    const live = () => liveTagged(setup.emulator, "run", run);
-    await cli.ok(["up", "--yes", "--skip-preview"]);
-    expect(live()).toHaveLength(COUNT);
-    const clean = await runGamehost(cli, ["drift"]);
-    expect(clean.code, `${clean.stdout}${clean.stderr}`).toBe(0);
-
-    const ids = fixtureIds(setup.emulator);
-    const victims = live()
-      .slice(0, 2)
-      .map((s) => s.id);
-    for (const id of victims) await client().deleteServer(ids.gameId, ids.environmentId, id);
-    const drifted = await runGamehost(cli, ["drift", "--json"]);
-    expect(drifted.code, drifted.stderr).toBe(3);
-    expect(JSON.parse(drifted.stdout)).toMatchObject({
-      drifted: [{ name: "arena", kind: "changed", properties: ["status"] }],
-    });
-
-    const fixed = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
-    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
-    expect(fixed.stdout).toMatch(/drift: changed arena; remediated by up/);
-    expect(live()).toHaveLength(COUNT);
-    expect(live().map((s) => s.id)).not.toContain(victims[0]);
-    const after = await runGamehost(cli, ["drift"]);
-    expect(after.code, `${after.stdout}${after.stderr}`).toBe(0);
-    await cli.ok(["destroy", "--yes", "--skip-preview"]);
-    expect(live()).toEqual([]);
   });
 });
