@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace, Stack, type StackSummary } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, Stack, type StackSummary, type Workspace } from "@pulumi/pulumi/automation";
 import { CommandError } from "./errors";
 
 /** Where to find the stack. */
@@ -109,7 +109,7 @@ const missing = (name: string, dir: string, known: readonly string[], anyProject
  * The `pulumi stack ls` each workspace's {@link openStack} ran, for {@link siblingStacks} of the same
  * command: the stacks do not change between the two, and each listing is a CLI run (about 0.15 CPU-s).
  */
-const listings = new WeakMap<LocalWorkspace, Promise<StackSummary[]>>();
+const listings = new WeakMap<Workspace, Promise<StackSummary[]>>();
 
 /** Whether two stack names name one stack: as given (`prod`) or qualified (`org/project/prod`). */
 const sameStack = (a: string, b: string) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
@@ -230,14 +230,11 @@ export async function exportEncrypted(stack: Stack): Promise<{ version: number; 
  * offer them, drift must not call them strays. Only their states are read.
  */
 export async function siblingStacks(stack: Stack, known: readonly Stack[] = []): Promise<Stack[]> {
-  const dir = stack.workspace.workDir;
   const workspace = stack.workspace;
-  const listing =
-    (workspace instanceof LocalWorkspace ? listings.get(workspace) : undefined) ?? workspace.listStacks();
-  const listed = await listing.catch((error: unknown) => {
-    throw new CommandError(`cannot list the stacks of ${dir}: ${cliMessage(error)}`);
+  const listed = await (listings.get(workspace) ?? workspace.listStacks()).catch((error: unknown) => {
+    throw new CommandError(`cannot list the stacks of ${workspace.workDir}: ${cliMessage(error)}`);
   });
   const taken = [stack, ...known].map((s) => s.name);
   const siblings = listed.filter(({ name }) => !taken.some((t) => sameStack(t, name)));
-  return Promise.all(siblings.map(({ name }) => Stack.select(name, stack.workspace)));
+  return Promise.all(siblings.map(({ name }) => Stack.select(name, workspace)));
 }

@@ -73,8 +73,8 @@ function keptNothing(error: unknown): boolean {
  * nothing says the server was not made first. What carries the create's key is deleted, never adopted
  * (issue 28 §1), and the create posts again.
  */
-function failedMaybeKept(error: unknown): boolean {
-  return error instanceof GamehostApiError && error.status >= 500;
+function failedMaybeKept(error: unknown): error is GamehostApiError {
+  return error instanceof GamehostApiError && error.status >= 500 && !keptNothing(error);
 }
 
 /** Lookups that try to learn what an ambiguous or failed POST did, before the create gives up. */
@@ -162,8 +162,7 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
         const made = await confirmCreate(client, inputs, attempt);
         if (made) return made;
       } else if (keptNothing(error) || failedMaybeKept(error)) {
-        if (!keptNothing(error) && error instanceof GamehostApiError)
-          await discardKept(client, inputs, error);
+        if (failedMaybeKept(error)) await discardKept(client, inputs, error);
         // A 429 names when to come back; a wait that cannot fit the operation fails now, saying until when.
         const wait = retryAfterWait({
           what: `the create of a server in environment ${inputs.environmentId}`,
