@@ -9,7 +9,6 @@
  * ({@link startScript}). A GitHub workflow block is read as GitHub reads it ({@link jobOf}).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import * as net from "node:net";
 import { expect } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -29,18 +28,6 @@ export function installPackage(dir: string): void {
 
 /** The port the docs start the emulator on. */
 export const DOCUMENTED_PORT = "8787";
-
-/** A port nothing listens on now (the OS's choice), as text. */
-export function freePort(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(String(port)));
-    });
-  });
-}
 
 /**
  * The commands of `block` with the documented port replaced by `port` (it must occur): one per line, a line

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GamehostClient } from "../../src/api";
 import type { RunningEmulator } from "../../src/emulator";
 import { type DocBlock, docBlock } from "../support/docBlocks";
+import { freePort } from "../support/freePort";
 import { CliProject, tempRoot } from "../support/realPulumi";
-import { Background, freePort, installPackage, jobOf, onFreePort, runLine, startScript } from "./docCommands";
+import { Background, installPackage, jobOf, onFreePort, runLine, startScript } from "./docCommands";
 
 const PAGE = "docs/emulator.md";
 const FIXTURE: RunningEmulator["fixture"] = JSON.parse(

@@ -14,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GamehostClient } from "../../src/api";
 import { TEMPLATE_TSCONFIG, writeJson } from "../packaging/support";
 import { docBlock } from "../support/docBlocks";
+import { freePort } from "../support/freePort";
 import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
-import { Background, freePort, installPackage, jobOf, onFreePort, runLine } from "./docCommands";
+import { Background, installPackage, jobOf, onFreePort, runLine } from "./docCommands";
 import { SCENARIO_TIMEOUT_MS, summaryOf } from "./helpers";
 
 const EXAMPLE = docBlock("docs/_index.md", "Example", "typescript");

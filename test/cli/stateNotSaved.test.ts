@@ -16,6 +16,7 @@ import type { stateIo as StateIo } from "../../src/emulator/stateFile";
 import { FACES, SERVERS_KEY, SERVERS_PROGRAM, SERVERS_PROJECT, serverArgs } from "../engine/helpers";
 import { REPO_ROOT, requireFromRepo } from "../support/dist";
 import { liveServers, startTestEmulator } from "../support/emulator";
+import { freePort } from "../support/freePort";
 import { programProject, realCli, realCliTitle, tempRoot } from "../support/realPulumi";
 import { configure } from "./helpers";
 
@@ -48,7 +49,8 @@ describe.skipIf(!realCli)(realCliTitle("a create the emulator could not keep"), 
   beforeAll(async () => {
     root = tempRoot("state-not-saved");
     stateFile = path.join(root, "emulator-state.json");
-    emulator = await startTestEmulator({ stateFile });
+    // A port the OS does not hand out by itself: the restart below takes it again (test/support/freePort.ts).
+    emulator = await startTestEmulator({ stateFile, port: Number(await freePort()) });
   });
   afterAll(async () => {
     vi.restoreAllMocks();
