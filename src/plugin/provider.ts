@@ -235,6 +235,15 @@ export class GamehostProvider {
     }
   }
 
+  /**
+   * How a create or update of `type` answers its outputs, whole or partial (the work failed after the service
+   * kept something): {@link outputsOf} against the request's inputs. A type of no kind answers what it has.
+   */
+  private storedOutputs(type: string, wireInputs: PropertyMap): (outputs: unknown) => PropertyMap {
+    const entry = resourceOf(type);
+    return (outputs) => (entry ? this.outputsOf(entry.kind, outputs, wireInputs) : (outputs as PropertyMap));
+  }
+
   /** Outputs as the engine stores them: echoed secret inputs stay secret, secret outputs are marked. */
   private outputsOf(kind: AnyResourceKind, outputs: unknown, wireInputs: PropertyMap): PropertyMap {
     const plain = JSON.parse(JSON.stringify(outputs ?? {})) as PropertyMap;
@@ -342,9 +351,8 @@ export class GamehostProvider {
 
   create: Handler<provider_pb.CreateRequest, provider_pb.CreateResponse> = (call, callback) => {
     const req = call.request;
-    const entry = resourceOf(req.getType());
     const wire = fromStruct(req.getProperties());
-    const finish = (p: PropertyMap) => (entry ? this.outputsOf(entry.kind, p, wire) : p);
+    const stored = this.storedOutputs(req.getType(), wire);
     void this.answer(
       callback,
       async () => {
@@ -353,7 +361,7 @@ export class GamehostProvider {
         const res = new provproto.CreateResponse();
         if (req.getPreview()) {
           // A preview: what is known before anything is created, without a request to the service.
-          res.setProperties(toStruct(this.outputsOf(kind, kind.preview(inputs), wire)));
+          res.setProperties(toStruct(stored(kind.preview(inputs))));
           return res;
         }
         const { id, outputs } = await this.withContext(
@@ -362,10 +370,10 @@ export class GamehostProvider {
           (ctx) => kind.create(ctx, inputs),
         );
         res.setId(id);
-        res.setProperties(toStruct(this.outputsOf(kind, outputs, wire)));
+        res.setProperties(toStruct(stored(outputs)));
         return res;
       },
-      finish,
+      stored,
     );
   };
 
@@ -402,9 +410,8 @@ export class GamehostProvider {
 
   update: Handler<provider_pb.UpdateRequest, provider_pb.UpdateResponse> = (call, callback) => {
     const req = call.request;
-    const entry = resourceOf(req.getType());
     const wireNews = fromStruct(req.getNews());
-    const finish = (p: PropertyMap) => (entry ? this.outputsOf(entry.kind, p, wireNews) : p);
+    const stored = this.storedOutputs(req.getType(), wireNews);
     void this.answer(
       callback,
       async () => {
@@ -414,16 +421,16 @@ export class GamehostProvider {
         const res = new provproto.UpdateResponse();
         if (req.getPreview()) {
           // What the update will keep (the old computed outputs) and what the new inputs say.
-          res.setProperties(toStruct(this.outputsOf(kind, { ...olds, ...kind.preview(news) }, wireNews)));
+          res.setProperties(toStruct(stored({ ...olds, ...kind.preview(news) })));
           return res;
         }
         const outputs = await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, (ctx) =>
           kind.update(ctx, req.getId(), olds, news),
         );
-        res.setProperties(toStruct(this.outputsOf(kind, outputs, wireNews)));
+        res.setProperties(toStruct(stored(outputs)));
         return res;
       },
-      finish,
+      stored,
     );
   };
 

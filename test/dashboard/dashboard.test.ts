@@ -25,10 +25,10 @@ import { CliProject, realCli, realCliTitle, tempRoot } from "../support/realPulu
  * Where the screenshots go: docs/images (the pictures docs/emulator.md shows) when `npm run docs:images` asks
  * for them, else a temporary folder, so that a test run leaves the clone as it found it.
  */
-const IMAGES =
-  process.env.GAMEHOST_DOC_IMAGES === "1"
-    ? path.join(REPO_ROOT, "docs", "images")
-    : fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-dashboard-images-"));
+const KEEP_IMAGES = process.env.GAMEHOST_DOC_IMAGES === "1";
+const IMAGES = KEEP_IMAGES
+  ? path.join(REPO_ROOT, "docs", "images")
+  : fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-dashboard-images-"));
 /** A made-up site that resolves to this machine, as an attacker's domain would after DNS rebinding. */
 const EVIL_HOST = "evil.test";
 
@@ -43,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await emulator?.stop();
+  if (!KEEP_IMAGES) fs.rmSync(IMAGES, { recursive: true, force: true });
 });
 
 async function screenshot(page: Page, name: string): Promise<void> {

@@ -236,11 +236,11 @@ describe("resources over the wire", () => {
   });
 
   // The 300-s readiness wait outlasts the test (its timeout is a hang guard): the 1-s timeout ends it or nothing.
-  it("a timeout shorter than the readiness wait ends it, naming customTimeouts, and records the server", {
+  it("a timeout shorter than the readiness wait ends it, naming customTimeouts, and records the server, its secrets secret", {
     timeout: 60_000,
   }, async () => {
     emulator.setPlacement("never");
-    const { name, inputs } = await checked({ readyTimeoutSeconds: 300 });
+    const { name, inputs } = await checked({ readyTimeoutSeconds: 300, tags: { owner: secret("alice") } });
     const error = await failure(driver.create(SERVER, name, inputs, { timeout: 1 }));
     expect(error.message).toMatch(/not ready after 1s: still missing started_at.*raise the customTimeouts/);
     expect(error.initFailure?.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -248,6 +248,8 @@ describe("resources over the wire", () => {
     // The engine shows the reasons alone (not the status message): the one reason is the whole message.
     expect(error.initFailure?.reasons).toEqual([error.message]);
     expect(liveServers(emulator).map((s) => s.id)).toContain(error.initFailure?.id);
+    // What the partial create records keeps a secret input secret, as a whole create does.
+    expect((error.initFailure?.properties.tags as Props).owner).toEqual(secret("alice"));
   });
 
   it("Cancel ends a create waiting for readiness; the server is still recorded", async () => {
