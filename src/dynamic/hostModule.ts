@@ -8,6 +8,7 @@
 import { type CheckFailure, withoutGivenString } from "../kinds/checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
 import type { ResourceKind } from "../kinds/kind";
+import { endHostWithEngine } from "./endWithEngine";
 import { dynamicContext } from "./settings";
 
 /** What a shim calls (the SDK's `dynamic.ResourceProvider` shapes). */
@@ -55,6 +56,7 @@ async function printedByHost<T>(run: () => Promise<T>): Promise<T> {
 
 /** The dynamic host's calls of one kind, each a thin translation to the kind's own. */
 export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): DynamicHostModule<I, O> {
+  endHostWithEngine();
   return {
     check: (olds, news) =>
       printedByHost(async () => {

@@ -2,8 +2,9 @@
  * `pulumi up` killed outright (SIGKILL, as a CI job's timeout does) while its creates wait, through the real
  * CLI on both faces, then what docs/reliability.md says to do: `pulumi cancel` (the killed run's lock is
  * left), `gamehost repair`, `pulumi up`: the live servers are exactly the stack's, none twice.
- * The plugin face's plugin ends by itself once its engine is gone; it used to live on, its creates still
- * waiting (and retrying) for nobody, beside the user's next run. A LobbyHistoryExport's pending create
+ * Each face's provider ends by itself once its engine is gone: the plugin, and the SDK's dynamic provider
+ * host once it runs our code. Both used to live on, the plugin's creates still waiting (and retrying) for
+ * nobody beside the user's next run, the dynamic host idle for good (about 150 MB each). A LobbyHistoryExport's pending create
  * (the quickstart killed while it exports) is cleared by repair: kept, every later `up` warned of it.
  */
 import { describe, expect, it } from "vitest";
@@ -58,16 +59,17 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
         const up = cli.start(["up", "--yes", "--skip-preview"]);
         await until("the creates", () => live().length === COUNT);
         left = processTree(up.child.pid ?? 0).slice(1);
-        const plugins = left.filter((pid) => commandOf(pid).includes("pulumi-resource-gamehost"));
+        // The face's provider: our plugin, or the SDK's dynamic provider host (and the `sh` of its wrapper).
+        const providers = left.filter((pid) =>
+          /pulumi-resource-gamehost|pulumi-resource-pulumi-nodejs|cmd\/dynamic-provider/.test(commandOf(pid)),
+        );
         up.child.kill("SIGKILL");
         const result = await up.done;
         expect(result.signal).toBe("SIGKILL");
-        if (face === "plugin") {
-          expect(plugins).toHaveLength(1);
-          await until("the plugin to end with its engine", () => plugins.every((pid) => !alive(pid)));
-        }
+        expect(providers).toHaveLength(face === "plugin" ? 1 : 2);
+        await until("the provider to end with its engine", () => providers.every((pid) => !alive(pid)));
       } finally {
-        // The language host and the SDK's dynamic provider host are Pulumi's: they outlive the CLI.
+        // The language host is Pulumi's: it outlives the CLI.
         for (const pid of left.filter(alive)) process.kill(pid, "SIGKILL");
         setup.emulator.setPlacement("auto");
       }
