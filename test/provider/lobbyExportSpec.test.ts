@@ -53,6 +53,20 @@ describe("LobbyHistoryExport check", () => {
     expect(reason("queryEnd")).not.toContain("not a string");
   });
 
+  it("names an invalid Date (which the program passes on as its text) as one", async () => {
+    const { failures } = await check(
+      {},
+      { gameId: GAME, queryStart: String(new Date("16/08/2024")), queryEnd: 1 },
+    );
+    expect(failures).toEqual([
+      {
+        property: "queryStart",
+        reason:
+          "must be an RFC 3339 timestamp with a time and an offset (e.g. 2024-08-16T00:00:00Z) or integer epoch milliseconds: the Date given is invalid (new Date could not read the text it was made from)",
+      },
+    ]);
+  });
+
   it("requires the span to start before it ends", async () => {
     const { failures } = await check({}, { gameId: GAME, queryStart: 2000, queryEnd: 1000 });
     expect(failures).toEqual([

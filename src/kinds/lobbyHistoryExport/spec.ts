@@ -3,6 +3,9 @@ import { ExportLobbyHistoryRequest, Rfc3339, Uint64, Uuid } from "../../api/sche
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 
+/** The text of an invalid `Date` (`String(new Date(NaN))`). */
+const INVALID_DATE = "Invalid Date";
+
 /** What a span bound may be, as a reason says it. */
 const BOUND_FORMS =
   "an RFC 3339 timestamp with a time and an offset (e.g. 2024-08-16T00:00:00Z) or integer epoch milliseconds";
@@ -14,10 +17,14 @@ const BOUND_FORMS =
  */
 const BoundTimestamp = z.iso.datetime({
   offset: true,
-  error: (issue) =>
-    typeof issue.input === "string" && /^\d+$/.test(issue.input)
-      ? `must be ${BOUND_FORMS}: epoch milliseconds go as a number, not a string (a stack config value is a string: read it with config.requireNumber, or give the timestamp)`
-      : `must be ${BOUND_FORMS}`,
+  error: (issue) => {
+    if (typeof issue.input === "string" && /^\d+$/.test(issue.input))
+      return `must be ${BOUND_FORMS}: epoch milliseconds go as a number, not a string (a stack config value is a string: read it as a number, e.g. config.requireNumber, or give the timestamp)`;
+    // What a TypeScript program's invalid Date arrives as (src/programArgs/lobbyHistoryExport.ts).
+    if (issue.input === INVALID_DATE)
+      return `must be ${BOUND_FORMS}: the Date given is invalid (new Date could not read the text it was made from)`;
+    return `must be ${BOUND_FORMS}`;
+  },
 });
 
 /**
