@@ -30,8 +30,17 @@ export const ACCEPTS_BEYOND_SCHEMA: Readonly<Record<string, string>> = Object.fr
   DATE_INPUTS.map((name) => [name, "a `Date`"]),
 );
 
+/**
+ * A `Date` as its ISO string. An invalid one (`new Date("16/08/2024")`) goes as its text, "Invalid Date", for
+ * the kind's check to name the field: its toISOString would throw a RangeError here, in the program, whose
+ * stack trace names no field.
+ */
+function dateForWire(value: Date): string {
+  return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+}
+
 function timeForWire(value: TimeInput): string | number {
-  return value instanceof Date ? value.toISOString() : value;
+  return value instanceof Date ? dateForWire(value) : value;
 }
 
 /**
@@ -39,7 +48,7 @@ function timeForWire(value: TimeInput): string | number {
  * string here, before the SDK sees it, whether given directly, as a promise or as an output.
  */
 function timeProp(value: pulumi.Input<TimeInput>): pulumi.Input<string | number> {
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return dateForWire(value);
   if (pulumi.Output.isInstance(value)) return value.apply(timeForWire);
   if (value instanceof Promise) return value.then(timeForWire);
   return value as string | number;

@@ -1,9 +1,12 @@
 /**
- * examples/lobby-export as written, through the real `pulumi` CLI against the emulator: the export of the
- * fixture's sample span and its summary, which matches the CSV behind the secret URL; a second `up` changes
- * nothing; a new `generation` (a trigger) exports again; destroy calls no service.
+ * examples/lobby-export as written, through the real `pulumi` CLI against the emulator: a span bound given as
+ * epoch milliseconds in stack config (a string) refused with what a bound may be; the export of the fixture's
+ * sample span and its summary, which matches the CSV behind the secret URL; a second `up` changes nothing;
+ * refresh keeps the export and `up --replace` exports again; a new `generation` (a trigger) exports again;
+ * destroy calls no service.
  */
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
@@ -21,6 +24,7 @@ import {
 // The default fixture's sample span (see its $comment): lobbies of every inclusion case.
 const FROM = "2024-08-16T00:00:00.000Z";
 const TO = "2024-08-17T00:00:00.000Z";
+const TROUBLESHOOTING = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
 
 describe.skipIf(!realCli)(realCliTitle("examples/lobby-export"), () => {
   const setup = useCliEnvironment("lobby-export");
@@ -34,12 +38,22 @@ describe.skipIf(!realCli)(realCliTitle("examples/lobby-export"), () => {
       path.join(REPO_ROOT, "examples", "lobby-export"),
     );
     const game = setup.emulator.fixture.games[0];
+    // A new user's first try: the span in epoch milliseconds, which stack config hands the program as a
+    // string. The preview names the field, what a bound may be and how to give a number; nothing is exported.
     await project.configure({
       ...connection(setup.emulator),
       "gamehost-lobby-export:game": { value: game?.nameId ?? "" },
-      "gamehost-lobby-export:from": { value: FROM },
+      "gamehost-lobby-export:from": { value: String(Date.parse(FROM)) },
       "gamehost-lobby-export:to": { value: TO },
     });
+    setup.emulator.resetRequests();
+    const refused = await project.fails(["preview"]);
+    expect(refused).toContain(
+      `property queryStart value {${Date.parse(FROM)}} has a problem: must be an RFC 3339 timestamp with a time and an offset (e.g. 2024-08-16T00:00:00Z) or integer epoch milliseconds: epoch milliseconds go as a number, not a string`,
+    );
+    expect(refused).not.toMatch(/^\s+at /m);
+    expect(routesCalled(setup.emulator).filter((r) => r === ROUTES.exportHistory)).toEqual([]);
+    await project.setConfig({ "gamehost-lobby-export:from": { value: FROM } });
 
     await project.ok(["up", "--yes", "--skip-preview"]);
     const outputs = await project.outputsJson();
@@ -53,6 +67,19 @@ describe.skipIf(!realCli)(realCliTitle("examples/lobby-export"), () => {
     expect(JSON.stringify(await project.exported())).not.toContain(String(outputs.url));
 
     await project.ok(["up", "--yes", "--expect-no-changes"]);
+
+    // An expired or lost URL (docs/troubleshooting.md, "Lobby-history exports"): refresh keeps the export as
+    // recorded, asking the service nothing, and `up --replace <urn>` exports again, to a URL that downloads.
+    expect(TROUBLESHOOTING).toContain("Export again: `pulumi up --replace <the export's urn>`");
+    setup.emulator.resetRequests();
+    await project.ok(["refresh", "--yes", "--skip-preview"]);
+    expect(routesCalled(setup.emulator)).toEqual([]);
+    expect((await project.outputsJson()).url).toBe(outputs.url);
+    const urn = (await project.exported()).find((r) => r.type === EXPORT_TYPE)?.urn ?? "";
+    await project.ok(["up", "--yes", "--skip-preview", "--replace", urn]);
+    const replaced = await project.outputsJson();
+    expect(replaced.url).not.toBe(outputs.url);
+    expect((await fetch(String(replaced.url))).status).toBe(200);
 
     // A trigger changed: a fresh export of the same span (a new URL), made before the old one goes.
     setup.emulator.resetRequests();

@@ -159,6 +159,31 @@ describe("native resources", () => {
     expect(secretOutputsByName.get("native-export")).toEqual(["url"]);
   });
 
+  it("hand an invalid Date (new Date of text it cannot read) to the check as text, on both faces, not throw", async () => {
+    // `new Date("16/08/2024")` is an Invalid Date, whose toISOString throws a RangeError: the program ended
+    // with that error's stack trace through the package's files, naming no field. As "Invalid Date" it reaches
+    // the kind's check, which names the field and what a bound may be (test/provider/lobbyExportSpec).
+    const invalid = () => new Date("16/08/2024");
+    const made = [
+      new native.LobbyHistoryExport("native-invalid", {
+        gameId: GAME,
+        queryStart: invalid(),
+        queryEnd: Promise.resolve(invalid()),
+      }),
+      new gamehost.LobbyHistoryExport("dynamic-invalid", {
+        gameId: GAME,
+        queryStart: 1,
+        queryEnd: pulumi.output("16/08/2024").apply((text) => new Date(text)),
+      }),
+    ];
+    await Promise.all(made.map((r) => resolvedValue(r.id)));
+    expect(registration("native-invalid").inputs).toMatchObject({
+      queryStart: "Invalid Date",
+      queryEnd: "Invalid Date",
+    });
+    expect(registration("dynamic-invalid").inputs.queryEnd).toBe("Invalid Date");
+  });
+
   it("look up an existing server with get, by id and optional state, without managing it", async () => {
     const found = native.Server.get("found", `${GAME}/${ENV}/${SERVER}`);
     const narrowed = native.Server.get("narrowed", SERVER, { gameId: GAME, environmentId: ENV });

@@ -36,6 +36,37 @@ describe("LobbyHistoryExport check", () => {
     ]);
   });
 
+  it("says what a bound may be when a string is none of it: epoch ms from stack config, a date alone", async () => {
+    // `pulumi config set from 1723766400000` and `config.require("from")` give a string of digits; the
+    // reason must not answer "must be an RFC 3339 timestamp" alone to someone who gave epoch milliseconds.
+    const { failures } = await check(
+      {},
+      { gameId: GAME, queryStart: "1723766400000", queryEnd: "2024-08-17" },
+    );
+    const reason = (property: string) => failures.find((f) => f.property === property)?.reason ?? "";
+    expect(reason("queryStart")).toContain("epoch milliseconds go as a number, not a string");
+    expect(reason("queryStart")).toContain("config.requireNumber");
+    for (const property of ["queryStart", "queryEnd"]) {
+      expect(reason(property)).toContain("e.g. 2024-08-16T00:00:00Z");
+      expect(reason(property)).toContain("or integer epoch milliseconds");
+    }
+    expect(reason("queryEnd")).not.toContain("not a string");
+  });
+
+  it("names an invalid Date (which the program passes on as its text) as one", async () => {
+    const { failures } = await check(
+      {},
+      { gameId: GAME, queryStart: String(new Date("16/08/2024")), queryEnd: 1 },
+    );
+    expect(failures).toEqual([
+      {
+        property: "queryStart",
+        reason:
+          "must be an RFC 3339 timestamp with a time and an offset (e.g. 2024-08-16T00:00:00Z) or integer epoch milliseconds: the Date given is invalid (new Date could not read the text it was made from)",
+      },
+    ]);
+  });
+
   it("requires the span to start before it ends", async () => {
     const { failures } = await check({}, { gameId: GAME, queryStart: 2000, queryEnd: 1000 });
     expect(failures).toEqual([

@@ -3,11 +3,35 @@ import { ExportLobbyHistoryRequest, Rfc3339, Uint64, Uuid } from "../../api/sche
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 
+/** The text of an invalid `Date` (`String(new Date(NaN))`). */
+const INVALID_DATE = "Invalid Date";
+
+/** What a span bound may be, as a reason says it. */
+const BOUND_FORMS =
+  "an RFC 3339 timestamp with a time and an offset (e.g. 2024-08-16T00:00:00Z) or integer epoch milliseconds";
+
+/**
+ * A bound given as a string. A string that is not RFC 3339 gets a reason naming both forms: the union
+ * reports this branch's reason alone, and "must be an RFC 3339 timestamp" misleads whoever gave epoch
+ * milliseconds from stack config (a config value is a string) or a date without a time.
+ */
+const BoundTimestamp = z.iso.datetime({
+  offset: true,
+  error: (issue) => {
+    if (typeof issue.input === "string" && /^\d+$/.test(issue.input))
+      return `must be ${BOUND_FORMS}: epoch milliseconds go as a number, not a string (a stack config value is a string: read it as a number, e.g. config.requireNumber, or give the timestamp)`;
+    // What a TypeScript program's invalid Date arrives as (src/programArgs/lobbyHistoryExport.ts).
+    if (issue.input === INVALID_DATE)
+      return `must be ${BOUND_FORMS}: the Date given is invalid (new Date could not read the text it was made from)`;
+    return `must be ${BOUND_FORMS}`;
+  },
+});
+
 /**
  * A span bound: an RFC 3339 string or integer epoch milliseconds (the resource class turns a `Date`
  * into its ISO string before it reaches the provider, since a `Date` does not survive serialization).
  */
-const TimeInput = z.union([Uint64, Rfc3339], {
+const TimeInput = z.union([Uint64, BoundTimestamp], {
   error: "must be a Date, an RFC 3339 timestamp or integer epoch milliseconds",
 });
 
