@@ -20,7 +20,7 @@ function procFile(pid: number, file: "stat" | "cmdline"): string | undefined {
 }
 
 /** The parent of `pid`: the field after the state, past the command name (which may hold spaces). */
-export function parentOf(pid: number): number | undefined {
+function parentOf(pid: number): number | undefined {
   const stat = procFile(pid, "stat");
   if (stat === undefined) return undefined;
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
@@ -38,15 +38,14 @@ let watching = false;
  * started it is gone. The engine is the parent, or the wrapper shell's parent: that one changes when the
  * engine is killed (the shell lives on, orphaned). Where /proc cannot be read, the parent alone is watched.
  */
-export function endHostWithEngine(
-  exit: () => void = () => process.exit(0),
-  main: string | undefined = process.argv[1],
-): void {
-  if (watching || !isDynamicProviderHost(main)) return;
+export function endHostWithEngine(): void {
+  if (watching || !isDynamicProviderHost(process.argv[1])) return;
   watching = true;
   // The wrapper's own name is the script's (`comm`): the shell is the first word of its command line.
   const shell = procFile(process.ppid, "cmdline")?.split("\0")[0]?.split("/").pop() ?? "";
   const wrapped = WRAPPER_SHELLS.has(shell);
+  // Nobody is left to answer: the engine's calls in flight end with the process.
+  const exit = () => process.exit(0);
   if (wrapped && parentOf(process.ppid) !== undefined) {
     whenParentEnds(exit, () => parentOf(process.ppid) ?? 0);
   } else {
