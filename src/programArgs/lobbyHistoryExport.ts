@@ -31,16 +31,13 @@ export const ACCEPTS_BEYOND_SCHEMA: Readonly<Record<string, string>> = Object.fr
 );
 
 /**
- * A `Date` as its ISO string. An invalid one (`new Date("16/08/2024")`) goes as its text, "Invalid Date", for
- * the kind's check to name the field: its toISOString would throw a RangeError here, in the program, whose
- * stack trace names no field.
+ * A `Date` as its ISO string, anything else as it is. An invalid `Date` (`new Date("16/08/2024")`) goes as its
+ * text, "Invalid Date", for the kind's check to name the field: its toISOString would throw a RangeError here,
+ * in the program, whose stack trace names no field.
  */
-function dateForWire(value: Date): string {
-  return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
-}
-
 function timeForWire(value: TimeInput): string | number {
-  return value instanceof Date ? dateForWire(value) : value;
+  if (!(value instanceof Date)) return value;
+  return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
 }
 
 /**
@@ -48,7 +45,7 @@ function timeForWire(value: TimeInput): string | number {
  * string here, before the SDK sees it, whether given directly, as a promise or as an output.
  */
 function timeProp(value: pulumi.Input<TimeInput>): pulumi.Input<string | number> {
-  if (value instanceof Date) return dateForWire(value);
+  if (value instanceof Date) return timeForWire(value);
   if (pulumi.Output.isInstance(value)) return value.apply(timeForWire);
   if (value instanceof Promise) return value.then(timeForWire);
   return value as string | number;

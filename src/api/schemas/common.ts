@@ -68,8 +68,12 @@ export const Uint64 = z
   .min(0, { error: "must be ≥ 0" })
   .max(Number.MAX_SAFE_INTEGER, { error: `must be ≤ ${Number.MAX_SAFE_INTEGER}` });
 
+/** An RFC 3339 timestamp with an offset, e.g. `2024-08-16T05:35:01.123Z`, failing with `error`. */
+export const rfc3339With = (error: NonNullable<z.core.$ZodISODateTimeParams["error"]>) =>
+  z.iso.datetime({ offset: true, error });
+
 /** RFC 3339 timestamp with an offset, e.g. `2024-08-16T05:35:01.123Z`. */
-export const Rfc3339 = z.iso.datetime({ offset: true, error: "must be an RFC 3339 timestamp" });
+export const Rfc3339 = rfc3339With("must be an RFC 3339 timestamp");
 
 /** Short human-readable identifier: no special characters. */
 export const NameId = z.string().min(1);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ExportLobbyHistoryRequest, Rfc3339, Uint64, Uuid } from "../../api/schemas";
+import { ExportLobbyHistoryRequest, Rfc3339, rfc3339With, Uint64, Uuid } from "../../api/schemas";
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 
@@ -15,16 +15,13 @@ const BOUND_FORMS =
  * reports this branch's reason alone, and "must be an RFC 3339 timestamp" misleads whoever gave epoch
  * milliseconds from stack config (a config value is a string) or a date without a time.
  */
-const BoundTimestamp = z.iso.datetime({
-  offset: true,
-  error: (issue) => {
-    if (typeof issue.input === "string" && /^\d+$/.test(issue.input))
-      return `must be ${BOUND_FORMS}: epoch milliseconds go as a number, not a string (a stack config value is a string: read it as a number, e.g. config.requireNumber, or give the timestamp)`;
-    // What a TypeScript program's invalid Date arrives as (src/programArgs/lobbyHistoryExport.ts).
-    if (issue.input === INVALID_DATE)
-      return `must be ${BOUND_FORMS}: the Date given is invalid (new Date could not read the text it was made from)`;
-    return `must be ${BOUND_FORMS}`;
-  },
+const BoundTimestamp = rfc3339With((issue) => {
+  if (typeof issue.input === "string" && /^\d+$/.test(issue.input))
+    return `must be ${BOUND_FORMS}: epoch milliseconds go as a number, not a string (a stack config value is a string: read it as a number, e.g. config.requireNumber, or give the timestamp)`;
+  // What a TypeScript program's invalid Date arrives as (src/programArgs/lobbyHistoryExport.ts).
+  if (issue.input === INVALID_DATE)
+    return `must be ${BOUND_FORMS}: the Date given is invalid (new Date could not read the text it was made from)`;
+  return `must be ${BOUND_FORMS}`;
 });
 
 /**
