@@ -8,7 +8,7 @@ import { firstOfItsCause } from "../dynamic/reportedOnce";
 import { dependencyReady } from "../dynamic/runFunction";
 import { settledApart } from "../dynamic/settledApart";
 import { FUNCTIONS } from "../kinds/lazyFunctions";
-import { PACKAGE_VERSION } from "../version";
+import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../version";
 
 const token = (name: string) => `gamehost:index:${name}`;
 
@@ -32,7 +32,7 @@ function invokeError(name: string, error: unknown): unknown {
 
 /**
  * Invokes the plugin's data source `name` with plain arguments. The package's version goes with the call,
- * as with the resources, so data sources and resources share one default provider (`default_<version>`)
+ * as with the resources, so data sources and resources share one default provider (`default_<version>_<download URL>`)
  * and the engine runs the plugin of this version.
  */
 export function invokePlugin<R>(
@@ -44,7 +44,11 @@ export function invokePlugin<R>(
   // promises of the program's Outputs (see settledApart).
   return settledApart(async () => {
     try {
-      return (await pulumi.runtime.invoke(token(name), args, { version: PACKAGE_VERSION, ...opts })) as R;
+      return (await pulumi.runtime.invoke(token(name), args, {
+        version: PACKAGE_VERSION,
+        pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+        ...opts,
+      })) as R;
     } catch (error) {
       throw invokeError(name, error);
     }

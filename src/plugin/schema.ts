@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { snakeToCamel } from "../api/case";
 import { CONFIG_KEYS } from "../api/config";
-import { PACKAGE_NAME, PACKAGE_VERSION, REPOSITORY_URL } from "../version";
+import { PACKAGE_NAME, PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL, REPOSITORY_URL } from "../version";
 import { ProviderConfig, SECRET_CONFIG } from "./config";
 import { FUNCTION_ENTRIES, MODULE, PACKAGE, type PropertySource, RESOURCES } from "./registry";
 
@@ -63,6 +63,7 @@ export interface PackageSchema {
   repository: string;
   license: string;
   publisher: string;
+  pluginDownloadURL: string;
   meta: { moduleFormat: string };
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec> };
@@ -261,6 +262,8 @@ export function packageSchema(): PackageSchema {
     repository: "https://github.com/pulumi-gamehost/pulumi-gamehost",
     license: "Apache-2.0",
     publisher: "pulumi-gamehost",
+    // The generated SDKs hand it to the CLI, which downloads a missing plugin from the release archives there.
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables },
     provider: {

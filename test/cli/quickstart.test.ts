@@ -5,6 +5,7 @@
  * refresh after an out-of-band delete, destroy; the CLI's own output and `pulumi stack output`.
  */
 import { describe, expect, it } from "vitest";
+import { PLUGIN_DOWNLOAD_URL } from "../../src/version";
 import { fixtureIds, ROUTES, routesCalled, TYPES } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { userClient } from "../support/emulator";
@@ -70,10 +71,12 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       const exported = await project.exported();
       const exportState = exported.find((r) => r.type === TYPES[face].export);
       if (face === "plugin") {
-        // Data sources and resources share the one default provider of the package's version.
+        // Data sources and resources share the one default provider of the package's version and download
+        // URL (the engine names it by both, the URL in its QName form: `://` becomes `_/`).
         const providers = exported.filter((r) => r.type === "pulumi:providers:gamehost");
-        const version = dist.pkg().PACKAGE_VERSION.replaceAll(".", "_");
-        expect(providers.map((r) => r.urn.split("::").pop())).toEqual([`default_${version}`]);
+        const { PACKAGE_VERSION } = dist.pkg();
+        const name = `default_${PACKAGE_VERSION.replaceAll(".", "_")}_${PLUGIN_DOWNLOAD_URL.replace("://", "_/")}`;
+        expect(providers.map((r) => r.urn.split("::").pop())).toEqual([name]);
       }
       expect(exportState?.outputs?.url).toMatchObject(ENCRYPTED);
       const hidden = JSON.parse(await project.ok(["stack", "output", "--json"])) as Record<string, unknown>;

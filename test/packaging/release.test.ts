@@ -11,12 +11,16 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
+import { PLUGIN_DOWNLOAD_URL } from "../../src/version";
 import { dist, REPO_ROOT } from "../support/dist";
 import { docBlock } from "../support/docBlocks";
 import { liveServers, startTestEmulator } from "../support/emulator";
+import { linkNodeModules } from "../support/examples";
 import { CliProject, cliPath, realCli, realCliTitle, tempRoot, walk } from "../support/realPulumi";
 import { mustRun, readJson, sharedPackBuilt } from "./support";
 
@@ -150,6 +154,77 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
     expect(first?.display_name).toBeTruthy();
     expect(outputs.firstGame).toBe(first?.display_name);
     project.expectNoLeak(emulator.tokens.user);
+  });
+
+  it("a program that needs the plugin, none installed: the CLI downloads this release's archive from the package's pluginDownloadURL", {
+    timeout: 300_000,
+  }, async () => {
+    // The release's folder as its GitHub release would serve it; the CLI is sent there by its own setting for
+    // mirrors, PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES (docs/languages.md), matched against the package's URL.
+    const requested: string[] = [];
+    const releaseHost = createServer((req, res) => {
+      requested.push(req.url ?? "");
+      const file = path.join(out, path.basename(decodeURIComponent(req.url ?? "")));
+      if (!fs.existsSync(file) || !fs.statSync(file).isFile()) return res.writeHead(404).end();
+      res.writeHead(200, { "content-length": fs.statSync(file).size });
+      fs.createReadStream(file).pipe(res);
+    });
+    await new Promise<void>((resolve) => releaseHost.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = releaseHost.address() as AddressInfo;
+      expect(PLUGIN_DOWNLOAD_URL).toBe("github://api.github.com/pulumi-gamehost");
+      // What the CLI matches: the GitHub source of a github:// URL names the repository pulumi-<plugin>.
+      const source = `${PLUGIN_DOWNLOAD_URL}/pulumi-gamehost`.replaceAll(".", "\\.");
+      const dir = path.join(root, "downloaded");
+      fs.mkdirSync(dir);
+      // The TypeScript face of the plugin with no `plugins.providers` entry: a default provider (an invoke) and
+      // an explicit one (a registration), each carrying the URL.
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: release-download\nruntime: nodejs\n");
+      fs.writeFileSync(
+        path.join(dir, "index.ts"),
+        [
+          'import * as pulumi from "@pulumi/pulumi";',
+          'import * as gamehost from "pulumi-gamehost";',
+          "const config = new pulumi.Config();",
+          'const eu = new gamehost.native.Provider("eu", { baseUrl: config.require("euUrl"), token: config.requireSecret("euToken") });',
+          "export const firstGame = gamehost.native.getGamesOutput().games[0].displayName;",
+          "export const viaEu = gamehost.native.getGamesOutput({ provider: eu }).games.length;",
+          "",
+        ].join("\n"),
+      );
+      fs.writeFileSync(
+        path.join(dir, "package.json"),
+        JSON.stringify({ name: "release-download", main: "index.ts" }),
+      );
+      linkNodeModules(dir);
+      const project = new CliProject(dir, root, {
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+        // The suite's PATH has the repository's node_modules/.bin, where npm links `pulumi-resource-gamehost`:
+        // the CLI would run that ambient plugin instead of downloading.
+        PULUMI_IGNORE_AMBIENT_PLUGINS: "true",
+        PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${source}$=http://127.0.0.1:${port}`,
+      });
+      await project.configure({
+        "gamehost:baseUrl": { value: emulator.url },
+        "gamehost:token": { value: emulator.tokens.user, secret: true },
+        "release-download:euUrl": { value: emulator.url },
+        "release-download:euToken": { value: emulator.tokens.user, secret: true },
+      });
+      expect(await project.ok(["plugin", "ls"])).not.toMatch(/gamehost/);
+      await project.ok(["up", "--yes", "--skip-preview"]);
+      // One download, of this version's archive for this platform, installed where `plugin install` puts it.
+      const platform = `${process.platform === "darwin" ? "darwin" : "linux"}-${process.arch === "arm64" ? "arm64" : "amd64"}`;
+      expect(requested).toEqual([`/pulumi-resource-gamehost-v${VERSION}-${platform}.tar.gz`]);
+      expect(await project.ok(["plugin", "ls"])).toMatch(new RegExp(`gamehost\\s+resource\\s+${VERSION}`));
+      const outputs = await project.outputsJson();
+      const client = new (dist.api().GamehostClient)({ baseUrl: emulator.url, token: emulator.tokens.user });
+      const { games } = await client.listGames();
+      expect(outputs.firstGame).toBe(games[0]?.display_name);
+      expect(outputs.viaEu).toBe(games.length);
+      project.expectNoLeak(emulator.tokens.user);
+    } finally {
+      releaseHost.close();
+    }
   });
 
   it.skipIf(!STANDALONE)(

@@ -4,7 +4,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { type LobbyHistoryExportArgs, lobbyHistoryExportInputs } from "../../programArgs/lobbyHistoryExport";
 import { registeredInputs } from "../../programArgs/registration";
 import * as types from "../../types";
-import { PACKAGE_VERSION } from "../../version";
+import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../../version";
 
 /**
  * The provider type of the gamehost package: one per service base URL and token.
@@ -39,7 +39,11 @@ export class Provider extends pulumi.ProviderResource {
       Provider.__pulumiType,
       name,
       inputs,
-      pulumi.mergeOptions(opts, { version: PACKAGE_VERSION, additionalSecretOutputs: ["token"] }),
+      pulumi.mergeOptions(opts, {
+        version: PACKAGE_VERSION,
+        pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+        additionalSecretOutputs: ["token"],
+      }),
     );
   }
 }
@@ -79,7 +83,10 @@ export class Server extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
-    const options = pulumi.mergeOptions(opts, { version: PACKAGE_VERSION });
+    const options = pulumi.mergeOptions(opts, {
+      version: PACKAGE_VERSION,
+      pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+    });
     const given = args;
     super(
       Server.__pulumiType,
@@ -127,6 +134,7 @@ export class LobbyHistoryExport extends pulumi.CustomResource {
   constructor(name: string, args: LobbyHistoryExportArgs, opts?: pulumi.CustomResourceOptions) {
     const options = pulumi.mergeOptions(opts, {
       version: PACKAGE_VERSION,
+      pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
       additionalSecretOutputs: [...types.lobbyHistoryExportSecretOutputs],
     });
     const lookup = options.id !== undefined || options.urn !== undefined;
@@ -180,7 +188,10 @@ export class Fleet extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
-    const options = pulumi.mergeOptions(opts, { version: PACKAGE_VERSION });
+    const options = pulumi.mergeOptions(opts, {
+      version: PACKAGE_VERSION,
+      pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
+    });
     const given = args;
     super(
       Fleet.__pulumiType,
