@@ -97,6 +97,13 @@ describe.skipIf(!realCli)(realCliTitle("the release script"), () => {
       [`pulumi_gamehost-${VERSION}-py3-none-any.whl`, `pulumi_gamehost-${VERSION}.tar.gz`].sort(),
     );
     expect(fs.existsSync(path.join(out, "go", "gamehost", "server.go"))).toBe(true);
+    // The generated SDKs tell the CLI where to download the plugin (the Python SDK's file is the same).
+    expect(readJson(path.join(out, "go", "gamehost", "pulumi-plugin.json"))).toEqual({
+      resource: true,
+      name: "gamehost",
+      version: VERSION,
+      server: PLUGIN_DOWNLOAD_URL,
+    });
     const files = walk(out).filter((f) => path.basename(f) !== "SHA256SUMS");
     const sums = fs.readFileSync(path.join(out, "SHA256SUMS"), "utf8").trim().split("\n");
     expect(sums).toHaveLength(files.length);
