@@ -48,7 +48,7 @@ export function passLine(r: PassResult): string {
           .join(", ") || "no changes"
       })`
     : "";
-  const repaired = r.repaired > 0 ? `repaired ${r.repaired} pending creates; ` : "";
+  const repaired = r.repaired > 0 ? `repaired ${r.repaired} pending operations; ` : "";
   return `${head} ${repaired}${found}${fixed}`;
 }
 
