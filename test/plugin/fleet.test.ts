@@ -188,6 +188,52 @@ describe("the Fleet through the plugin", () => {
     expect(liveServers(emulator)).toHaveLength(before);
   });
 
+  it("a stopped rollout reverted keeps the servers that run the reverted template: only the stopped one's are deleted", async () => {
+    const a = fleet({
+      datacenters: { [target.datacenter]: 2 },
+      rollout: { maxSurge: 1, maxUnavailable: 0 },
+      readyTimeoutSeconds: 1,
+    });
+    const { inputs } = await driver.check(FLEET, "reverted", a);
+    const made = await driver.create(FLEET, "reverted", inputs);
+    const members = () =>
+      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
+    const onA = members()
+      .map((s) => s.id)
+      .sort();
+    // A template change whose first new server is never placed: the rollout stops after that one create, and
+    // the partial update records both servers of the old template and the new one.
+    const b = { ...a, template: { ...(a.template as Props), resources: { cpu: 500, memory: 256 } } };
+    const changed = await driver.check(FLEET, "reverted", b, inputs);
+    emulator.setPlacement("never");
+    const stopped = await driver
+      .update(FLEET, "reverted", made.id, made.properties, changed.inputs)
+      .catch((e: unknown) => e)
+      .finally(() => emulator.setPlacement("auto"));
+    const partial = (stopped as PluginCallError).initFailure?.properties;
+    expect(partial, String(stopped)).toBeDefined();
+    expect(members()).toHaveLength(3);
+
+    // The change reverted: the two servers on the old template are the declared fleet already.
+    const back = await driver.check(FLEET, "reverted", a, changed.inputs);
+    emulator.resetRequests();
+    const done = await driver.update(FLEET, "reverted", made.id, partial as Props, back.inputs);
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(onA);
+    expect(emulator.requests.filter((r) => r.method === "POST")).toEqual([]);
+    const status = done.properties.status as Record<string, { servers: { id: string }[] }>;
+    expect(
+      Object.values(status)
+        .flatMap((d) => d.servers.map((s) => s.id))
+        .sort(),
+    ).toEqual(onA);
+    await driver.delete(FLEET, "reverted", made.id, done.properties);
+    expect(members()).toEqual([]);
+  });
+
   it("the Server's attack cases on a fleet's creates and deletes (lost answers, resets, 500s, a 429): exactly the declared servers, none left", async () => {
     const { inputs } = await driver.check(
       FLEET,
