@@ -188,6 +188,41 @@ describe("the Fleet through the plugin", () => {
     expect(liveServers(emulator)).toHaveLength(before);
   });
 
+  it("a rollout to a build the environment does not have fails naming template.runtime.build, with nothing deleted", async () => {
+    const { inputs } = await driver.check(
+      FLEET,
+      "misbuilt",
+      fleet({ datacenters: { [target.datacenter]: 4 } }),
+    );
+    const made = await driver.create(FLEET, "misbuilt", inputs);
+    const members = () =>
+      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
+    const before = members()
+      .map((s) => s.id)
+      .sort();
+    const misspelt = "b1000000-0000-4000-8000-00000000000f";
+    const template = { ...(inputs.template as Props), runtime: { build: misspelt } };
+    const changed = await driver.check(FLEET, "misbuilt", { ...inputs, template }, inputs);
+    emulator.resetRequests();
+    const error = await driver
+      .update(FLEET, "misbuilt", made.id, made.properties, changed.inputs)
+      .catch((e: unknown) => e);
+    // The default bounds (25 %) let the first batch delete one ready server before its creates were refused.
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(before);
+    expect(error).toBeInstanceOf(PluginCallError);
+    expect((error as PluginCallError).message).toContain(
+      `template.runtime.build: ${misspelt} is not a build of`,
+    );
+    expect((error as PluginCallError).initFailure).toBeUndefined();
+    await driver.delete(FLEET, "misbuilt", made.id, made.properties);
+    expect(members()).toEqual([]);
+  });
+
   it("a stopped rollout reverted keeps the servers that run the reverted template: only the stopped one's are deleted", async () => {
     const a = fleet({
       datacenters: { [target.datacenter]: 2 },

@@ -63,3 +63,20 @@ export async function datacenterIds(
   if (missing.length > 0) throw new GamehostValidationError("datacenters of a Fleet", missing);
   return ids;
 }
+
+/**
+ * Fails, naming `template.runtime.build`, when the environment has no build of that id. A rollout's batch deletes
+ * before it creates, so a build the service refuses cost up to `maxUnavailable` ready servers of the first
+ * datacenter rolled before its creates were refused; asked first, nothing changes.
+ */
+export async function checkBuildExists(ctx: OperationContext, fleet: FleetInputs): Promise<void> {
+  const build = fleet.template.runtime.build;
+  const builds = await ctx.client().listBuilds(fleet.gameId, fleet.environmentId, {}, callOptions(ctx));
+  if (builds.some((b) => b.id.toLowerCase() === build.toLowerCase())) return;
+  throw new GamehostValidationError("template of a Fleet", [
+    {
+      path: "template.runtime.build",
+      message: `${build} is not a build of environment ${fleet.environmentId}: give one of its builds (getBuilds lists them); nothing was changed`,
+    },
+  ]);
+}
