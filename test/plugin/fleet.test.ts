@@ -188,6 +188,45 @@ describe("the Fleet through the plugin", () => {
     expect(liveServers(emulator)).toHaveLength(before);
   });
 
+  it("a datacenter UUID mistyped in place of the right one fails the run naming it, with nothing deleted", async () => {
+    const { inputs } = await driver.check(
+      FLEET,
+      "mistyped",
+      fleet({ datacenters: { [target.datacenter]: 2 } }),
+    );
+    const made = await driver.create(FLEET, "mistyped", inputs);
+    const members = () =>
+      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
+    const before = members()
+      .map((s) => s.id)
+      .sort();
+    const mistyped = `${target.datacenter.slice(0, -1)}${target.datacenter.endsWith("f") ? "e" : "f"}`;
+    const changed = await driver.check(
+      FLEET,
+      "mistyped",
+      { ...inputs, datacenters: { [mistyped]: 2 } },
+      inputs,
+    );
+    emulator.resetRequests();
+    const error = await driver
+      .update(FLEET, "mistyped", made.id, made.properties, changed.inputs)
+      .catch((e: unknown) => e);
+    // The old key's datacenter was emptied (its servers deleted) while the new key's creates were refused.
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(before);
+    expect(error).toBeInstanceOf(PluginCallError);
+    expect((error as PluginCallError).message).toContain(
+      `datacenters.${mistyped}: is not a datacenter of the game's cluster`,
+    );
+    expect((error as PluginCallError).initFailure).toBeUndefined();
+    await driver.delete(FLEET, "mistyped", made.id, made.properties);
+    expect(members()).toEqual([]);
+  });
+
   it("a rollout to a build the environment does not have fails naming template.runtime.build, with nothing deleted", async () => {
     const { inputs } = await driver.check(
       FLEET,
