@@ -187,8 +187,9 @@ async function runDatacenter(
           failed.push([String(slot), reasonOf(failure)]);
         }
       });
+      // Named by their slots, the numbers the fleet's status lists: "Servers 2, 3" read as ids no server has.
       errors.push(
-        ...bySameReason(failed).map((line) => `${/^\d+:/.test(line) ? "Server" : "Servers"} ${line}`),
+        ...bySameReason(failed).map((line) => `creating ${/^\d+:/.test(line) ? "slot" : "slots"} ${line}`),
       );
     }
     if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);
