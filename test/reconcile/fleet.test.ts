@@ -4,7 +4,8 @@
  * recorded, the fleet's servers) for deletion; `repair` records the fleet, and the next `up` makes no
  * second fleet. Without it the next `up` made a new fleet (a new key) beside the first: every server twice.
  * A double Ctrl-C during a scale-up, then the change reverted: `repair` refreshes the fleet, and the next `up`
- * deletes what the interrupted update made (before, it saw nothing to do and left them, in no state).
+ * deletes what the interrupted update made (before, it saw nothing to do and left them, in no state); a
+ * `reconcile --remediate` pass runs that `up` itself.
  * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`. Servers
  * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
  * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those. A stack
@@ -141,9 +142,20 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
       const pendingUpdate = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
       expect((pendingUpdate.deployment.pending_operations ?? []).map((p) => p.type)).toEqual(["updating"]);
       await cli.setConfig(fleetConfig(COUNT));
-      const refreshed = await runGamehost(cli, ["repair"]);
-      expect(refreshed.code, refreshed.stderr).toBe(0);
-      await cli.ok(["up", "--yes", "--skip-preview"]);
+      // On the plugin face as a person does it (repair, then up); on the dynamic face as a reconcile pass does
+      // (its repair refreshed the fleet, so its drift found none, and it ran no remediating up).
+      if (face === "plugin") {
+        const refreshed = await runGamehost(cli, ["repair"]);
+        expect(refreshed.code, refreshed.stderr).toBe(0);
+        expect(refreshed.stdout).toMatch(/^refreshed urn:\S+Fleet::arena: /m);
+        await cli.ok(["up", "--yes", "--skip-preview"]);
+      } else {
+        const pass = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+        expect(pass.code, `${pass.stdout}${pass.stderr}`).toBe(0);
+        expect(pass.stdout).toMatch(
+          /repaired 1 pending operations; no drift; 1 interrupted fleet update to finish; remediated by up \(update 1\)/,
+        );
+      }
       const reverted = await cli.outputsJson();
       const recordedNow = Object.values(reverted.status as Record<string, { servers: { id: string }[] }>)
         .flatMap((d) => d.servers.map((s) => s.id))
@@ -154,7 +166,6 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
           .sort(),
       ).toEqual(recordedNow);
       expect(live()).toHaveLength(COUNT);
-      expect(refreshed.stdout).toMatch(/^refreshed urn:\S+Fleet::arena: /m);
       await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
