@@ -189,6 +189,9 @@ export async function readText(
   maxBytes = Number.POSITIVE_INFINITY,
 ): Promise<string> {
   const tooLarge = () => {
+    // undici ends a body destroyed before its end with an 'error' event (RequestAbortedError) even when
+    // it had arrived whole; unheard, that event is an uncaught exception that ended the user's program.
+    res.body.on("error", () => {});
     res.body.destroy();
     return new GamehostResponseTooLargeError(method, path, maxBytes);
   };

@@ -33,6 +33,14 @@ const MAX_RETENTION_MS = 31_536_000_000;
 /** A command-line mistake: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
 
+/** The flags that take a whole number, with their largest value. */
+const INT_FLAGS = {
+  port: 65_535,
+  "placement-delay": 86_400_000,
+  "watch-hold": 49_000,
+  "destroyed-retention": MAX_RETENTION_MS,
+} as const;
+
 function intFlag(name: string, raw: string | undefined, max: number): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) > max) {
@@ -68,18 +76,31 @@ export function parseCli(argv: string[]): { help: true } | { version: true } | {
   try {
     values = parse().values;
   } catch (err) {
+    // parseArgs takes a value starting with "-" for an option and calls `--placement-delay -1` ambiguous, as if
+    // the value were missing: a negative number is named with the flag's range instead.
+    argv.forEach((arg, i) => {
+      const name = arg.replace(/^--/, "");
+      const max = (INT_FLAGS as Readonly<Record<string, number>>)[name];
+      const value = argv[i + 1];
+      if (arg.startsWith("--") && max !== undefined && value !== undefined && /^-\d/.test(value))
+        intFlag(name, value, max);
+    });
     throw new UsageError((err as Error).message);
   }
   if (values.help) return { help: true };
   if (values.version) return { version: true };
   const options: EmulatorOptions = {};
-  const port = intFlag("port", values.port, 65_535);
+  const port = intFlag("port", values.port, INT_FLAGS.port);
   if (port !== undefined) options.port = port;
-  const placementDelay = intFlag("placement-delay", values["placement-delay"], 86_400_000);
+  const placementDelay = intFlag("placement-delay", values["placement-delay"], INT_FLAGS["placement-delay"]);
   if (placementDelay !== undefined) options.placementDelayMs = placementDelay;
-  const watchHold = intFlag("watch-hold", values["watch-hold"], 49_000);
+  const watchHold = intFlag("watch-hold", values["watch-hold"], INT_FLAGS["watch-hold"]);
   if (watchHold !== undefined) options.watchHoldMs = watchHold;
-  const retention = intFlag("destroyed-retention", values["destroyed-retention"], MAX_RETENTION_MS);
+  const retention = intFlag(
+    "destroyed-retention",
+    values["destroyed-retention"],
+    INT_FLAGS["destroyed-retention"],
+  );
   if (retention !== undefined) options.destroyedRetentionMs = retention;
   if (values.fixture !== undefined) options.fixture = values.fixture;
   if (values.state !== undefined) options.stateFile = values.state;

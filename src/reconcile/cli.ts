@@ -36,7 +36,8 @@ Usage: gamehost <command> [options]
 
 Commands:
   drift      what differs between the stack and the service (gone, changed, strays); exit 3 on drift
-  repair     resolve the creates a hard interruption left pending (import the server each made, or clear it)
+  repair     resolve what a hard interruption left pending (import the server each create made, or clear it;
+             read in a fleet whose update was cut short)
   reconcile  repair + drift in a loop (every --interval, and when a game changes); --remediate runs up
   adopt      write a \`pulumi import --file\` file of the live servers the stack does not track
   sweep      list (and with --delete --yes delete) servers this package made that no given stack tracks
@@ -50,8 +51,8 @@ Run \`gamehost <command> --help\` for a command's options and exit codes.`,
 Resolves the pending creates a hard interruption (a second Ctrl-C, a killed CI job) left in the stack's
 state: the server each create made (found by the idempotency key recorded in its inputs; a Fleet's
 servers by its fleet key) is recorded in the state and refreshed, and a create that made no live server
-is cleared. After it, \`pulumi up\`
-creates nothing twice.
+is cleared. A Fleet whose update was cut short is refreshed: the servers that update made or deleted are
+read in. After it, \`pulumi up\` creates nothing twice and leaves nothing running that the state misses.
 
   --dry-run      report what would be done, change nothing
 
@@ -192,7 +193,7 @@ async function runDrift(values: ParsedValues, out: Print): Promise<number> {
 function passCode(r: PassResult | undefined, drifted: (r: DriftReport) => boolean): number {
   if (!r || r.error !== undefined) return EXIT.error;
   if (r.remediated !== undefined) return EXIT.ok;
-  return r.drift && drifted(r.drift) ? EXIT.drift : EXIT.ok;
+  return (r.drift && drifted(r.drift)) || (r.unfinished ?? 0) > 0 ? EXIT.drift : EXIT.ok;
 }
 
 async function runReconcile(values: ParsedValues, out: Print): Promise<number> {

@@ -21,6 +21,8 @@ export interface PassResult {
   startedAt: string;
   durationMs: number;
   repaired: number;
+  /** Fleets whose cut-short update repair refreshed: recorded as they are, not as declared, until an `up`. */
+  unfinished?: number;
   drift?: DriftReport;
   /** Resource changes of the remediating `up`, by operation (`create: 1`, `delete: 1`…). */
   remediated?: Record<string, number>;
@@ -40,6 +42,9 @@ export function passLine(r: PassResult): string {
         (d.pendingDeletes.length > 0 ? `; ${d.pendingDeletes.length} pending deletes` : "")
       : "no drift"
     : "";
+  const unfinished = r.unfinished
+    ? `; ${r.unfinished} interrupted fleet update${r.unfinished === 1 ? "" : "s"} to finish`
+    : "";
   const fixed = r.remediated
     ? `; remediated by up (${
         Object.entries(r.remediated)
@@ -48,8 +53,8 @@ export function passLine(r: PassResult): string {
           .join(", ") || "no changes"
       })`
     : "";
-  const repaired = r.repaired > 0 ? `repaired ${r.repaired} pending creates; ` : "";
-  return `${head} ${repaired}${found}${fixed}`;
+  const repaired = r.repaired > 0 ? `repaired ${r.repaired} pending operations; ` : "";
+  return `${head} ${repaired}${found}${unfinished}${fixed}`;
 }
 
 /** A locked stack, as one line. */
@@ -88,13 +93,18 @@ export async function reconcilePass(
     repaired = repairing.report;
     // The state repair read, when it wrote none: drift reads it from there, not from another export.
     const report = await drift(stack, client, options.others, repairing.unchanged);
+    // A fleet whose cut-short update repair refreshed matches the service now, so drift finds nothing there; it
+    // is still not as declared (the update's servers run on): an `up` finishes or undoes that update.
+    const unfinished = repaired.outcomes.filter((o) => o.action === "refreshed").length;
     const result: PassResult = {
       ...base,
       durationMs: 0,
       repaired: repaired.outcomes.filter((o) => o.action !== "kept").length,
+      ...(unfinished > 0 ? { unfinished } : {}),
       drift: report,
     };
-    const untidy = report.drifted.length + report.pendingCreates.length + report.pendingDeletes.length;
+    const untidy =
+      report.drifted.length + report.pendingCreates.length + report.pendingDeletes.length + unfinished;
     if (options.remediate && untidy > 0) {
       // The Automation API reads the run's summary after it (`stack history`): without showSecrets: false it
       // passes --show-secrets, and decrypts every secret of the stack's history for counts that hold none.

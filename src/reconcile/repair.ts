@@ -32,15 +32,19 @@ import {
 } from "./state";
 import { cliMessage, exportEncrypted } from "./workspace";
 
-/** What repair did with one pending create (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`). */
+/**
+ * What repair did with one pending operation (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`).
+ * `refreshed`: a Fleet's interrupted update, read from the service.
+ */
 export type RepairOutcome =
   | { urn: string; action: "imported"; serverId: string; fleet?: true; replaces?: string }
   | { urn: string; action: "cleared"; reason: string }
-  | { urn: string; action: "kept"; reason: string };
+  | { urn: string; action: "kept"; reason: string }
+  | { urn: string; action: "refreshed"; reason: string };
 
 export interface RepairReport {
   stack: string;
-  /** Pending creates found in the state. */
+  /** Pending operations it resolves found in the state: creates, and updates of a recorded Fleet. */
   pending: number;
   outcomes: RepairOutcome[];
 }
@@ -216,13 +220,28 @@ export async function repairStack(
     (deployment.resources ?? []).filter((r) => r.delete !== true).map((r) => [r.urn, r] as const),
   );
   for (const op of pending) outcomes.push(await resolve(client, op, standing));
-  const report = { stack: stack.name, pending: pending.length, outcomes };
+  // An update of a Fleet cut short: the state holds the fleet as it was before it, not the servers that update
+  // made or deleted. The next `up` compares the program with that record only, so one whose program is as
+  // recorded (a reverted change) changed nothing and left them running. A refresh reads them in: an `up`
+  // then finishes or undoes the update. (The engine drops the pending update at the next `up`, saying so.)
+  const updates = (deployment.pending_operations ?? []).filter(
+    (op) => op.type === "updating" && isFleetType(op.resource.type) && standing.has(op.resource.urn),
+  );
+  for (const op of updates)
+    outcomes.push({
+      urn: op.resource.urn,
+      action: "refreshed",
+      reason:
+        "its update was interrupted; the fleet is read from the service, and the next `up` converges it",
+    });
+  const report = { stack: stack.name, pending: pending.length + updates.length, outcomes };
   const done = outcomes.filter((o) => o.action !== "kept");
   if (dryRun || done.length === 0) return { report, unchanged: deployment };
 
   const byUrn = new Map(outcomes.map((o) => [o.urn, o]));
   const imported: StateResource[] = [];
   const remaining = (deployment.pending_operations ?? []).filter((op) => {
+    if (op.type === "updating") return !updates.includes(op);
     if (op.type !== "creating") return true;
     const outcome = byUrn.get(op.resource.urn);
     if (outcome?.action === "imported") imported.push(recorded(op, outcome));
@@ -242,10 +261,11 @@ export async function repairStack(
   await importPrivately(stack, { version: exported.version, deployment: edited }).catch((error: unknown) => {
     throw new CommandError(`cannot write the state of stack ${stack.name}: ${cliMessage(error)}`);
   });
-  if (imported.length > 0) {
-    await stack.refresh({ target: imported.map((r) => r.urn) }).catch((error: unknown) => {
+  const refreshed = [...imported.map((r) => r.urn), ...updates.map((op) => op.resource.urn)];
+  if (refreshed.length > 0) {
+    await stack.refresh({ target: refreshed }).catch((error: unknown) => {
       throw new CommandError(
-        `the servers are recorded, but refreshing them failed: ${cliMessage(error)} (run \`pulumi refresh\`)`,
+        `the state is repaired, but refreshing ${imported.length > 0 ? "the servers recorded" : "the interrupted fleet"} failed: ${cliMessage(error)} (run \`pulumi refresh\`)`,
       );
     });
   }
@@ -255,6 +275,7 @@ export async function repairStack(
 /** One line per pending create, for people. */
 export function repairLines(report: RepairReport): string[] {
   if (report.pending === 0) return [`${report.stack}: no pending creates, nothing to repair`];
+  const refreshed = report.outcomes.filter((o) => o.action === "refreshed").length;
   return [
     ...report.outcomes.map((o) =>
       o.action === "imported"
@@ -266,6 +287,7 @@ export function repairLines(report: RepairReport): string[] {
     ),
     `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +
       `${report.outcomes.filter((o) => o.action === "cleared").length} cleared, ` +
-      `${report.outcomes.filter((o) => o.action === "kept").length} kept`,
+      `${report.outcomes.filter((o) => o.action === "kept").length} kept` +
+      (refreshed > 0 ? `, ${refreshed} refreshed` : ""),
   ];
 }

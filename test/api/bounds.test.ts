@@ -168,6 +168,28 @@ describe("size cap on answers", () => {
     );
   });
 
+  it("refuses a short answer already received whole, and nothing is thrown after (the program went on)", async () => {
+    // An answer that arrived whole before it was refused: the body dropped unread used to end with undici's
+    // RequestAbortedError as an 'error' event nobody heard, an uncaught exception that ended the user's
+    // program (`gamehost:maxResponseBytes` 10: "Running program … failed with an unhandled exception").
+    const uncaught: unknown[] = [];
+    const heard = (error: unknown) => uncaught.push(error);
+    process.on("uncaughtException", heard);
+    try {
+      const s = await scripted((_req, res) => {
+        const body = big(2_000);
+        res.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+        res.end(body);
+      });
+      const err = await failure(client(s.url, { maxResponseBytes: 1_000 }).getBootstrap());
+      expect(err).toBeInstanceOf(GamehostResponseTooLargeError);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", heard);
+    }
+  });
+
   it("stops reading a chunked answer once it passes the cap", async () => {
     let written = 0;
     const s = await scripted((_req, res) => {

@@ -36,7 +36,8 @@ describe.skipIf(!realCli)(realCliTitle("a rate-limited Fleet"), () => {
     });
     const up = diagnostics(await cli.fails(["up", "--yes", "--skip-preview"]));
     expect(up).toMatch(
-      /In datacenter us-east-atl: Servers 2, 3, 4: The service refuses the create of a server .* until /,
+      // Named by their slots, the numbers the fleet's status lists (`Servers 2, 3, 4` read as server ids).
+      /In datacenter us-east-atl: creating slots 2, 3, 4: The service refuses the create of a server .* until /,
     );
     expect(up.match(/The service refuses the create/g)).toHaveLength(1);
     expect(live()).toHaveLength(2);

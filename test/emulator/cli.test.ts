@@ -90,6 +90,12 @@ describe("gamehost-emulator CLI", () => {
     }
     const bad = spawnSync(process.execPath, [CLI, "--port", "http"], { encoding: "utf8" });
     expect(bad.stderr).toContain("--port must be an integer");
+    // A negative number is named with the range, not as parseArgs' "argument is ambiguous … did you forget
+    // to specify the option argument", which said the value was missing.
+    const negative = spawnSync(process.execPath, [CLI, "--placement-delay", "-1"], { encoding: "utf8" });
+    expect(negative.status).toBe(2);
+    expect(negative.stderr).toContain('--placement-delay must be an integer from 0 to 86400000, got "-1"');
+    expect(negative.stderr).not.toContain("ambiguous");
   });
 
   it("names a taken port and how to get a free one", async () => {

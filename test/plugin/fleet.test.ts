@@ -188,6 +188,126 @@ describe("the Fleet through the plugin", () => {
     expect(liveServers(emulator)).toHaveLength(before);
   });
 
+  it("a datacenter UUID mistyped in place of the right one fails the run naming it, with nothing deleted", async () => {
+    const { inputs } = await driver.check(
+      FLEET,
+      "mistyped",
+      fleet({ datacenters: { [target.datacenter]: 2 } }),
+    );
+    const made = await driver.create(FLEET, "mistyped", inputs);
+    const members = () =>
+      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
+    const before = members()
+      .map((s) => s.id)
+      .sort();
+    const mistyped = `${target.datacenter.slice(0, -1)}${target.datacenter.endsWith("f") ? "e" : "f"}`;
+    const changed = await driver.check(
+      FLEET,
+      "mistyped",
+      { ...inputs, datacenters: { [mistyped]: 2 } },
+      inputs,
+    );
+    emulator.resetRequests();
+    const error = await driver
+      .update(FLEET, "mistyped", made.id, made.properties, changed.inputs)
+      .catch((e: unknown) => e);
+    // The old key's datacenter was emptied (its servers deleted) while the new key's creates were refused.
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(before);
+    expect(error).toBeInstanceOf(PluginCallError);
+    expect((error as PluginCallError).message).toContain(
+      `datacenters.${mistyped}: is not a datacenter of the game's cluster`,
+    );
+    expect((error as PluginCallError).initFailure).toBeUndefined();
+    await driver.delete(FLEET, "mistyped", made.id, made.properties);
+    expect(members()).toEqual([]);
+  });
+
+  it("a rollout to a build the environment does not have fails naming template.runtime.build, with nothing deleted", async () => {
+    const { inputs } = await driver.check(
+      FLEET,
+      "misbuilt",
+      fleet({ datacenters: { [target.datacenter]: 4 } }),
+    );
+    const made = await driver.create(FLEET, "misbuilt", inputs);
+    const members = () =>
+      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
+    const before = members()
+      .map((s) => s.id)
+      .sort();
+    const misspelt = "b1000000-0000-4000-8000-00000000000f";
+    const template = { ...(inputs.template as Props), runtime: { build: misspelt } };
+    const changed = await driver.check(FLEET, "misbuilt", { ...inputs, template }, inputs);
+    emulator.resetRequests();
+    const error = await driver
+      .update(FLEET, "misbuilt", made.id, made.properties, changed.inputs)
+      .catch((e: unknown) => e);
+    // The default bounds (25 %) let the first batch delete one ready server before its creates were refused.
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(before);
+    expect(error).toBeInstanceOf(PluginCallError);
+    expect((error as PluginCallError).message).toContain(
+      `template.runtime.build: ${misspelt} is not a build of`,
+    );
+    expect((error as PluginCallError).initFailure).toBeUndefined();
+    await driver.delete(FLEET, "misbuilt", made.id, made.properties);
+    expect(members()).toEqual([]);
+  });
+
+  it("a stopped rollout reverted keeps the servers that run the reverted template: only the stopped one's are deleted", async () => {
+    const a = fleet({
+      datacenters: { [target.datacenter]: 2 },
+      rollout: { maxSurge: 1, maxUnavailable: 0 },
+      readyTimeoutSeconds: 1,
+    });
+    const { inputs } = await driver.check(FLEET, "reverted", a);
+    const made = await driver.create(FLEET, "reverted", inputs);
+    const members = () =>
+      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
+    const onA = members()
+      .map((s) => s.id)
+      .sort();
+    // A template change whose first new server is never placed: the rollout stops after that one create, and
+    // the partial update records both servers of the old template and the new one.
+    const b = { ...a, template: { ...(a.template as Props), resources: { cpu: 500, memory: 256 } } };
+    const changed = await driver.check(FLEET, "reverted", b, inputs);
+    emulator.setPlacement("never");
+    const stopped = await driver
+      .update(FLEET, "reverted", made.id, made.properties, changed.inputs)
+      .catch((e: unknown) => e)
+      .finally(() => emulator.setPlacement("auto"));
+    const partial = (stopped as PluginCallError).initFailure?.properties;
+    expect(partial, String(stopped)).toBeDefined();
+    expect(members()).toHaveLength(3);
+
+    // The change reverted: the two servers on the old template are the declared fleet already.
+    const back = await driver.check(FLEET, "reverted", a, changed.inputs);
+    emulator.resetRequests();
+    const done = await driver.update(FLEET, "reverted", made.id, partial as Props, back.inputs);
+    expect(
+      members()
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(onA);
+    expect(emulator.requests.filter((r) => r.method === "POST")).toEqual([]);
+    const status = done.properties.status as Record<string, { servers: { id: string }[] }>;
+    expect(
+      Object.values(status)
+        .flatMap((d) => d.servers.map((s) => s.id))
+        .sort(),
+    ).toEqual(onA);
+    await driver.delete(FLEET, "reverted", made.id, done.properties);
+    expect(members()).toEqual([]);
+  });
+
   it("the Server's attack cases on a fleet's creates and deletes (lost answers, resets, 500s, a 429): exactly the declared servers, none left", async () => {
     const { inputs } = await driver.check(
       FLEET,

@@ -3,6 +3,9 @@
  * leaves a pending create whose servers carry the fleet's key. `sweep` does not offer them (nor, once
  * recorded, the fleet's servers) for deletion; `repair` records the fleet, and the next `up` makes no
  * second fleet. Without it the next `up` made a new fleet (a new key) beside the first: every server twice.
+ * A double Ctrl-C during a scale-up, then the change reverted: `repair` refreshes the fleet, and the next `up`
+ * deletes what the interrupted update made (before, it saw nothing to do and left them, in no state); a
+ * `reconcile --remediate` pass runs that `up` itself.
  * A pending create the next `up` made anew is cleared, and what it had made is left to `sweep`. Servers
  * of a fleet that die are drift (its `status` changed; before, `drift` said "no drift" and `reconcile
  * --remediate` never replaced them), and `reconcile --once --remediate` replaces exactly those. A stack
@@ -17,6 +20,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import {
+  FLEET_PROJECT,
   fleetInputs,
   fleetProject,
   SCENARIO_TIMEOUT_MS,
@@ -116,6 +120,53 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
       expect((JSON.parse(again.stdout) as { strays: unknown[] }).strays).toEqual([]);
       const drift = await runGamehost(cli, ["drift"]);
       expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
+
+      // A hard interruption of an update (a scale-up whose creates wait), then the program put back as it
+      // was (a reverted commit): the state still holds the fleet as it was before that update, so the next
+      // `up` sees inputs equal to the recorded ones and changes nothing. `repair` reads the fleet in: the
+      // `up` after it deletes the servers the interrupted update made. (Before, repair said "no pending
+      // creates, nothing to repair" and the `up` left them running, in no state: 8 live, 6 recorded.)
+      const fleetConfig = (count: number) => ({
+        [`${FLEET_PROJECT}:fleet`]: {
+          value: JSON.stringify(fleetArgs(setup.emulator, `fleet-repair-${face}`, count)),
+        },
+      });
+      await cli.setConfig(fleetConfig(COUNT + 2));
+      const scaling = await upStoppedByDoubleInterrupt(
+        cli,
+        setup.emulator,
+        "the scale-up's creates",
+        () => live().length === COUNT + 2,
+      );
+      expect(scaling.code, `${scaling.stdout}\n${scaling.stderr}`).not.toBe(0);
+      const pendingUpdate = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
+      expect((pendingUpdate.deployment.pending_operations ?? []).map((p) => p.type)).toEqual(["updating"]);
+      await cli.setConfig(fleetConfig(COUNT));
+      // On the plugin face as a person does it (repair, then up); on the dynamic face as a reconcile pass does
+      // (its repair refreshed the fleet, so its drift found none, and it ran no remediating up).
+      if (face === "plugin") {
+        const refreshed = await runGamehost(cli, ["repair"]);
+        expect(refreshed.code, refreshed.stderr).toBe(0);
+        expect(refreshed.stdout).toMatch(/^refreshed urn:\S+Fleet::arena: /m);
+        await cli.ok(["up", "--yes", "--skip-preview"]);
+      } else {
+        const pass = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+        expect(pass.code, `${pass.stdout}${pass.stderr}`).toBe(0);
+        expect(pass.stdout).toMatch(
+          /repaired 1 pending operations; no drift; 1 interrupted fleet update to finish; remediated by up \(update 1\)/,
+        );
+      }
+      const reverted = await cli.outputsJson();
+      const recordedNow = Object.values(reverted.status as Record<string, { servers: { id: string }[] }>)
+        .flatMap((d) => d.servers.map((s) => s.id))
+        .sort();
+      expect(
+        live()
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual(recordedNow);
+      expect(live()).toHaveLength(COUNT);
+      await cli.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
       expect(live()).toEqual([]);

@@ -13,7 +13,7 @@ import { readyDeadline, serverKind } from "../server/implementation";
 import { ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
 import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
 import { BatchFailed, bySameReason, destroyProblems, failureOf, reasonOf } from "./failures";
-import { datacenterIds, liveMembers } from "./lookups";
+import { checkBuildExists, datacenterIds, liveMembers } from "./lookups";
 import { nextBatch, resolveBounds } from "./planner";
 import { awaitReady, type FleetLister, sharedLister } from "./readiness";
 import {
@@ -69,8 +69,16 @@ async function converge(
   // The two lookups go out together (one round trip, not two). Before anything changes: a datacenter that
   // is not the cluster's (a misspelt slug) fails the run as it is, with nothing made or deleted, not as a
   // stopped fleet to continue.
-  const [looked, listed] = await Promise.allSettled([datacenterIds(ctx, fleet), liveMembers(ctx, fleet)]);
+  // A rollout (recorded servers of another generation) also asks for the template's build: its batches delete
+  // before they create, so a build the service refuses would cost ready servers.
+  const rollsOut = Object.values(recorded).some((dc) => dc.servers.some((s) => s.generation !== generation));
+  const [looked, listed, built] = await Promise.allSettled([
+    datacenterIds(ctx, fleet),
+    liveMembers(ctx, fleet),
+    rollsOut ? checkBuildExists(ctx, fleet) : Promise.resolve(),
+  ]);
   if (looked.status === "rejected") throw looked.reason;
+  if (built.status === "rejected") throw built.reason;
   const ids = looked.value;
   try {
     if (listed.status === "rejected") throw listed.reason;
@@ -179,8 +187,9 @@ async function runDatacenter(
           failed.push([String(slot), reasonOf(failure)]);
         }
       });
+      // Named by their slots, the numbers the fleet's status lists: "Servers 2, 3" read as ids no server has.
       errors.push(
-        ...bySameReason(failed).map((line) => `${/^\d+:/.test(line) ? "Server" : "Servers"} ${line}`),
+        ...bySameReason(failed).map((line) => `creating ${/^\d+:/.test(line) ? "slot" : "slots"} ${line}`),
       );
     }
     if (errors.length > 0) throw new BatchFailed(`In datacenter ${key}: ${errors.join(" ")}`);

@@ -22,26 +22,28 @@ export async function liveMembers(
     );
 }
 
-/** Datacenter ids of the keys of `datacenters` (slugs looked up once). */
+/**
+ * Datacenter ids of the keys of `datacenters`, slugs and UUIDs alike checked against the cluster's datacenters
+ * (one request). A UUID is checked too: one mistyped in place of the right one would empty the datacenter its
+ * old key named (a removed key) while the service refused the new key's creates.
+ */
 export async function datacenterIds(
   ctx: OperationContext,
   fleet: FleetInputs,
 ): Promise<Record<string, string>> {
   const keys = Object.keys(fleet.datacenters);
   const ids: Record<string, string> = {};
-  const slugs = keys.filter((k) => !isUuid(k));
   const known =
-    slugs.length > 0
+    keys.length > 0
       ? await ctx.client().listDatacenters(fleet.gameId, fleet.environmentId, callOptions(ctx))
       : [];
   const missing: { path: string; message: string }[] = [];
   for (const key of keys) {
-    if (isUuid(key)) {
-      ids[key] = Uuid.parse(key);
-      continue;
-    }
-    const found = known.find((d) => d.slug === key);
-    if (found) ids[key] = found.id;
+    const id = isUuid(key) ? Uuid.parse(key) : undefined;
+    const found = known.find((d) =>
+      id === undefined ? d.slug === key : d.id.toLowerCase() === id.toLowerCase(),
+    );
+    if (found) ids[key] = id ?? found.id;
     else
       missing.push({
         path: `datacenters.${key}`,
@@ -62,4 +64,21 @@ export async function datacenterIds(
   }
   if (missing.length > 0) throw new GamehostValidationError("datacenters of a Fleet", missing);
   return ids;
+}
+
+/**
+ * Fails, naming `template.runtime.build`, when the environment has no build of that id. A rollout's batch deletes
+ * before it creates, so a build the service refuses cost up to `maxUnavailable` ready servers of the first
+ * datacenter rolled before its creates were refused; asked first, nothing changes.
+ */
+export async function checkBuildExists(ctx: OperationContext, fleet: FleetInputs): Promise<void> {
+  const build = fleet.template.runtime.build;
+  const builds = await ctx.client().listBuilds(fleet.gameId, fleet.environmentId, {}, callOptions(ctx));
+  if (builds.some((b) => b.id.toLowerCase() === build.toLowerCase())) return;
+  throw new GamehostValidationError("template of a Fleet", [
+    {
+      path: "template.runtime.build",
+      message: `${build} is not a build of environment ${fleet.environmentId}: give one of its builds (getBuilds lists them); nothing was changed`,
+    },
+  ]);
 }

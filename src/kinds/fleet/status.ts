@@ -72,7 +72,8 @@ export function templateChanged(olds: FleetInputs, news: FleetInputs): boolean {
 
 /**
  * The recorded status brought up to date with the live servers: dead ones dropped (the next `up` replaces
- * exactly those), the rest as the service reports them, and servers carrying this fleet's key but missing
+ * exactly those), the rest as the service reports them (one running the template counts as of `generation`,
+ * whatever generation made it), and servers carrying this fleet's key but missing
  * from the state (made by a run that was interrupted before it could record them) taken in, so nothing
  * the fleet made is orphaned. Only this fleet puts its random key on a server, so nothing else is taken.
  */
@@ -90,7 +91,11 @@ export function reconciled(
     for (const member of entry.servers) {
       const server = byId.get(member.id);
       known.add(member.id);
-      if (server) servers.push(refreshed(member, server, fleet));
+      if (!server) continue;
+      // A server of an earlier generation that runs this template (a change reverted before its rollout
+      // ended) is current: rolled, it would be replaced by a server of the same spec.
+      const current = member.generation !== generation && matchesTemplate(server, fleet);
+      servers.push(refreshed(current ? { ...member, generation } : member, server, fleet));
     }
     out[key] = { ...entry, servers };
   }
