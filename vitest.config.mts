@@ -30,6 +30,7 @@ const unit = [
   "test/provider/fleetPlanner.test.ts",
   "test/provider/fleetReadiness.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
+  "test/provider/fleetFailures.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",

@@ -7,19 +7,29 @@ import { causeOf } from "../../api/errors";
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** An instant as the messages write it (`toISOString`). */
+const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
+
 /**
  * Failures of many servers, one entry per reason: a batch refused by one rate-limit window fails every
  * server with the same words, which said once per server buried the rest of the message. Reasons that
  * differ only in their closing `[request: status code, ray id]` are one reason, shown with the first
- * server's request.
+ * server's request. So are reasons that differ only in the instants they name: each refusal's `Retry-After`
+ * is a whole second after its own answer, so one window's refusals straddling a second name instants a
+ * second apart; the latest is shown, after which every one of them has passed.
  */
 export function bySameReason(failed: ReadonlyArray<readonly [label: string, reason: string]>): string[] {
   const groups = new Map<string, { labels: string[]; reason: string }>();
   for (const [label, reason] of failed) {
-    const key = causeOf(reason);
+    const key = causeOf(reason).replace(INSTANT, "<instant>");
     const group = groups.get(key);
-    if (group) group.labels.push(label);
-    else groups.set(key, { labels: [label], reason });
+    if (!group) groups.set(key, { labels: [label], reason });
+    else {
+      group.labels.push(label);
+      // Same-shaped ISO instants order as text; a later one keeps the first server's request.
+      const later = causeOf(reason) > causeOf(group.reason);
+      if (later) group.reason = causeOf(reason) + group.reason.slice(causeOf(group.reason).length);
+    }
   }
   return [...groups.values()].map(({ labels, reason }) => `${labels.join(", ")}: ${reason}`);
 }
