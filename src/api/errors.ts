@@ -177,6 +177,28 @@ const BASE_URL = { ...settingNames("gamehost:baseUrl", "GAMEHOST_BASE_URL"), val
 const setToken = (origins: SettingOrigins | undefined) => whereToSet("set", TOKEN, origins);
 const checkBaseUrl = (origins: SettingOrigins | undefined) => whereToSet("check", BASE_URL, origins);
 
+/**
+ * A setting named where a network error's reader changes it: a client built in code (`pulumi` false) by
+ * its option or variable, never a Pulumi config key it does not read; a Pulumi client by key and variable.
+ */
+function networkSetting(
+  setting: SettingNames,
+  origins: SettingOrigins | undefined,
+  pulumiForm: string,
+): string {
+  if (origins?.pulumi !== false) return pulumiForm;
+  return origins.sources[setting.name] === "env"
+    ? `the ${setting.envVar} environment variable`
+    : origins.sources[setting.name] === "option"
+      ? `the client option ${setting.name}`
+      : `the client option ${setting.name} or the ${setting.envVar} environment variable`;
+}
+const REQUEST_TIMEOUT = settingNames("gamehost:requestTimeoutMs", "GAMEHOST_REQUEST_TIMEOUT_MS");
+const timeoutSetting = (origins: SettingOrigins | undefined) =>
+  networkSetting(REQUEST_TIMEOUT, origins, "gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)");
+const baseUrlSetting = (origins: SettingOrigins | undefined) =>
+  networkSetting(BASE_URL, origins, "gamehost:baseUrl");
+
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
 
@@ -412,12 +434,19 @@ export class GamehostNetworkError extends GamehostError {
     const code = (cause as { code?: unknown } | undefined)?.code;
     const reason = cause instanceof Error ? cause.message : String(cause);
     const at = baseUrl ?? "the base URL";
+    // A POST that may have run is never "just retry": sending a create again can make a second server.
+    const again =
+      mayHaveCommitted && method === "POST"
+        ? /\/servers$/.test(path)
+          ? "the request was sent and may have taken effect: the server may exist, so find it by its tags with listServers before creating another"
+          : "the request was sent and may have taken effect: look its result up before sending it again"
+        : "retry";
     const fix =
       typeof code === "string" && UNREACHABLE.has(code)
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : typeof code === "string" && TIMED_OUT.has(code)
-          ? "The service did not answer in time: retry, or raise gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)."
-          : "The connection failed: retry; if it keeps failing, check the network and gamehost:baseUrl.";
+          ? `The service did not answer in time: ${again}, or raise ${timeoutSetting(origins)}.`
+          : `The connection failed: ${again}; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;
