@@ -222,7 +222,55 @@ function encodeQuery(query: Record<string, QueryValue> | undefined): string {
 
 function nonNegativeOption(issues: FieldIssue[], path: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-    issues.push({ path, message: `must be a non-negative number, got ${String(value)}` });
+    // A string "3" printed bare reads as if the number 3 had been refused.
+    const got = typeof value === "string" ? `${JSON.stringify(value)} (a string)` : String(value);
+    issues.push({ path, message: `must be a non-negative number, got ${got}` });
+  }
+}
+
+/**
+ * Every option's name, kept in step with the interfaces by `satisfies`. A name that is not one of them
+ * (`baseURL`, `timeout`, `retries` from another client's options, reaching us from JavaScript or a loosely
+ * typed object) would otherwise be dropped, and the setting the caller meant silently not made.
+ */
+const CLIENT_OPTION_NAMES = {
+  baseUrl: true,
+  token: true,
+  maxRetries: true,
+  requestTimeoutMs: true,
+  callTimeoutMs: true,
+  maxResponseBytes: true,
+  retry: true,
+  timeouts: true,
+  userAgent: true,
+  dispatcher: true,
+  onEvent: true,
+  origins: false, // internal: recorded by readSettings, never written by hand
+} satisfies Record<keyof ClientOptions, boolean>;
+const RETRY_OPTION_NAMES = {
+  maxRetries: true,
+  minDelayMs: true,
+  maxDelayMs: true,
+  maxTotalDelayMs: true,
+} satisfies Record<keyof RetryPolicy, true>;
+const TIMEOUT_OPTION_NAMES = {
+  connectMs: true,
+  headersMs: true,
+  bodyMs: true,
+  watchHeadersMs: true,
+} satisfies Record<keyof Timeouts, true>;
+
+function unknownOptions(
+  issues: FieldIssue[],
+  prefix: string,
+  given: object | undefined,
+  names: Record<string, boolean>,
+): void {
+  if (typeof given !== "object" || given === null) return;
+  const shown = Object.keys(names).filter((name) => names[name]);
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(names, key))
+      issues.push({ path: `${prefix}${key}`, message: `is not a known option (known: ${shown.join(", ")})` });
   }
 }
 
@@ -256,6 +304,12 @@ export class GamehostClient {
    * empty `token` means "no token" even when `GAMEHOST_TOKEN` is set.
    */
   constructor(options: ClientOptions = {}) {
+    // First: `{ baseURL }` is named as the misspelling it is, not reported as a missing baseUrl.
+    const issues: FieldIssue[] = [];
+    unknownOptions(issues, "", options, CLIENT_OPTION_NAMES);
+    unknownOptions(issues, "retry.", options.retry, RETRY_OPTION_NAMES);
+    unknownOptions(issues, "timeouts.", options.timeouts, TIMEOUT_OPTION_NAMES);
+    if (issues.length > 0) throw new GamehostValidationError("client options", issues);
     const env = readSettings();
     this.#origins = originsOf(options, env);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
@@ -264,7 +318,6 @@ export class GamehostClient {
       this.#origins,
     );
 
-    const issues: FieldIssue[] = [];
     nonNegativeOption(issues, "maxRetries", options.maxRetries);
     nonNegativeOption(issues, "requestTimeoutMs", options.requestTimeoutMs);
     nonNegativeOption(issues, "callTimeoutMs", options.callTimeoutMs);
