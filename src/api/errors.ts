@@ -430,8 +430,15 @@ export class GamehostNetworkError extends GamehostError {
     mayHaveCommitted: boolean,
     baseUrl?: string,
     origins?: SettingOrigins,
+    /** The client option that set the wait for headers, when not requestTimeoutMs (see TransportRequest). */
+    headersTimeoutOption?: string,
   ) {
     const code = (cause as { code?: unknown } | undefined)?.code;
+    const raise =
+      // Only a client built in code has these options (gamehost's own commands build theirs from config).
+      code === "UND_ERR_HEADERS_TIMEOUT" && headersTimeoutOption !== undefined && origins?.pulumi === false
+        ? `the client option ${headersTimeoutOption}`
+        : timeoutSetting(origins);
     const reason = cause instanceof Error ? cause.message : String(cause);
     const at = baseUrl ?? "the base URL";
     // A POST that may have run is never "just retry": sending a create again can make a second server.
@@ -445,7 +452,7 @@ export class GamehostNetworkError extends GamehostError {
       typeof code === "string" && UNREACHABLE.has(code)
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : typeof code === "string" && TIMED_OUT.has(code)
-          ? `The service did not answer in time: ${again}, or raise ${timeoutSetting(origins)}.`
+          ? `The service did not answer in time: ${again}, or raise ${raise}.`
           : `The connection failed: ${again}; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;

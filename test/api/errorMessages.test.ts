@@ -478,6 +478,26 @@ describe("errors that are not the service's", () => {
       expect(read.message).toMatch(
         /^The service did not answer in time: retry, or raise the client option requestTimeoutMs\. \[/,
       );
+      // A watch call's wait is timeouts.watchHeadersMs, and an explicit timeouts.headersMs wins over
+      // requestTimeoutMs: the message names the one that cut the call off, or raising it changes nothing.
+      const watch = (await new GamehostClient({
+        baseUrl: hanging.url,
+        token: "t",
+        maxRetries: 0,
+        timeouts: { watchHeadersMs: 200 },
+      })
+        .listGames({ watchIndex: "1" })
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      expect(watch.message).toMatch(/^[^[]*raise the client option timeouts\.watchHeadersMs\. \[/);
+      const headers = (await new GamehostClient({
+        baseUrl: hanging.url,
+        token: "t",
+        maxRetries: 0,
+        timeouts: { headersMs: 200 },
+      })
+        .listGames()
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      expect(headers.message).toMatch(/^[^[]*raise the client option timeouts\.headersMs\. \[/);
     } finally {
       await hanging.close();
       await resetting.close();
