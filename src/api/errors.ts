@@ -442,18 +442,21 @@ export class GamehostNetworkError extends GamehostError {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const at = baseUrl ?? "the base URL";
     // A POST that may have run is never "just retry": sending a create again can make a second server.
-    const again =
-      mayHaveCommitted && method === "POST"
-        ? /\/servers$/.test(path)
-          ? "the request was sent and may have taken effect: the server may exist, so find it by its tags with listServers before creating another"
-          : "the request was sent and may have taken effect: look its result up before sending it again"
-        : "retry";
+    const lookUp = !(mayHaveCommitted && method === "POST")
+      ? undefined
+      : /\/servers$/.test(path)
+        ? "find the server by its tags with listServers before creating another"
+        : "look its result up before sending it again";
     const fix =
       typeof code === "string" && UNREACHABLE.has(code)
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : typeof code === "string" && TIMED_OUT.has(code)
-          ? `The service did not answer in time: ${again}, or raise ${raise}.`
-          : `The connection failed: ${again}; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
+          ? lookUp
+            ? `The service did not answer in time, and the request may have taken effect: ${lookUp}. To wait longer, raise ${raise}.`
+            : `The service did not answer in time: retry, or raise ${raise}.`
+          : lookUp
+            ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
+            : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;
