@@ -222,7 +222,55 @@ function encodeQuery(query: Record<string, QueryValue> | undefined): string {
 
 function nonNegativeOption(issues: FieldIssue[], path: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
-    issues.push({ path, message: `must be a non-negative number, got ${String(value)}` });
+    // A string "3" printed bare reads as if the number 3 had been refused.
+    const got = typeof value === "string" ? `${JSON.stringify(value)} (a string)` : String(value);
+    issues.push({ path, message: `must be a non-negative number, got ${got}` });
+  }
+}
+
+/**
+ * Every option's name, kept in step with the interfaces by `satisfies`. A name that is not one of them
+ * (`baseURL`, `timeout`, `retries` from another client's options, reaching us from JavaScript or a loosely
+ * typed object) would otherwise be dropped, and the setting the caller meant silently not made.
+ */
+const CLIENT_OPTION_NAMES = {
+  baseUrl: true,
+  token: true,
+  maxRetries: true,
+  requestTimeoutMs: true,
+  callTimeoutMs: true,
+  maxResponseBytes: true,
+  retry: true,
+  timeouts: true,
+  userAgent: true,
+  dispatcher: true,
+  onEvent: true,
+  origins: false, // internal: recorded by readSettings, never written by hand
+} satisfies Record<keyof ClientOptions, boolean>;
+const RETRY_OPTION_NAMES = {
+  maxRetries: true,
+  minDelayMs: true,
+  maxDelayMs: true,
+  maxTotalDelayMs: true,
+} satisfies Record<keyof RetryPolicy, true>;
+const TIMEOUT_OPTION_NAMES = {
+  connectMs: true,
+  headersMs: true,
+  bodyMs: true,
+  watchHeadersMs: true,
+} satisfies Record<keyof Timeouts, true>;
+
+function unknownOptions(
+  issues: FieldIssue[],
+  prefix: string,
+  given: object | undefined,
+  names: Record<string, boolean>,
+): void {
+  if (typeof given !== "object" || given === null) return;
+  const shown = Object.keys(names).filter((name) => names[name]);
+  for (const key of Object.keys(given)) {
+    if (!Object.hasOwn(names, key))
+      issues.push({ path: `${prefix}${key}`, message: `is not a known option (known: ${shown.join(", ")})` });
   }
 }
 
@@ -241,6 +289,8 @@ export class GamehostClient {
   readonly #token: string | undefined;
   readonly #retry: ResolvedRetryPolicy;
   readonly #timeouts: ResolvedTimeouts;
+  /** Whether `timeouts.headersMs` was given (it wins over requestTimeoutMs): a timeout names it. */
+  readonly #headersMsGiven: boolean;
   readonly #callTimeoutMs: number;
   readonly #maxResponseBytes: number;
   readonly #userAgent: string;
@@ -256,6 +306,12 @@ export class GamehostClient {
    * empty `token` means "no token" even when `GAMEHOST_TOKEN` is set.
    */
   constructor(options: ClientOptions = {}) {
+    // First: `{ baseURL }` is named as the misspelling it is, not reported as a missing baseUrl.
+    const issues: FieldIssue[] = [];
+    unknownOptions(issues, "", options, CLIENT_OPTION_NAMES);
+    unknownOptions(issues, "retry.", options.retry, RETRY_OPTION_NAMES);
+    unknownOptions(issues, "timeouts.", options.timeouts, TIMEOUT_OPTION_NAMES);
+    if (issues.length > 0) throw new GamehostValidationError("client options", issues);
     const env = readSettings();
     this.#origins = originsOf(options, env);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
@@ -264,7 +320,6 @@ export class GamehostClient {
       this.#origins,
     );
 
-    const issues: FieldIssue[] = [];
     nonNegativeOption(issues, "maxRetries", options.maxRetries);
     nonNegativeOption(issues, "requestTimeoutMs", options.requestTimeoutMs);
     nonNegativeOption(issues, "callTimeoutMs", options.callTimeoutMs);
@@ -277,6 +332,7 @@ export class GamehostClient {
 
     this.#retry = resolveRetryPolicy(options.retry, options.maxRetries ?? env.maxRetries);
     this.#timeouts = resolveTimeouts(options.timeouts, options.requestTimeoutMs ?? env.requestTimeoutMs);
+    this.#headersMsGiven = options.timeouts?.headersMs !== undefined;
     // 0 turns a bound off, as it does for undici's timeouts.
     this.#callTimeoutMs = options.callTimeoutMs ?? env.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.#maxResponseBytes = options.maxResponseBytes ?? env.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -676,6 +732,11 @@ export class GamehostClient {
       ...(body !== undefined ? { body } : {}),
       signal,
       headersTimeoutMs: call.watch ? this.#timeouts.watchHeadersMs : this.#timeouts.headersMs,
+      headersTimeoutOption: call.watch
+        ? "timeouts.watchHeadersMs"
+        : this.#headersMsGiven
+          ? "timeouts.headersMs"
+          : undefined,
       bodyTimeoutMs: this.#timeouts.bodyMs,
       retry: this.#retry,
       deadline: call.deadline,

@@ -177,6 +177,28 @@ const BASE_URL = { ...settingNames("gamehost:baseUrl", "GAMEHOST_BASE_URL"), val
 const setToken = (origins: SettingOrigins | undefined) => whereToSet("set", TOKEN, origins);
 const checkBaseUrl = (origins: SettingOrigins | undefined) => whereToSet("check", BASE_URL, origins);
 
+/**
+ * A setting named where a network error's reader changes it: a client built in code (`pulumi` false) by
+ * its option or variable, never a Pulumi config key it does not read; a Pulumi client by key and variable.
+ */
+function networkSetting(
+  setting: SettingNames,
+  origins: SettingOrigins | undefined,
+  pulumiForm: string,
+): string {
+  if (origins?.pulumi !== false) return pulumiForm;
+  return origins.sources[setting.name] === "env"
+    ? `the ${setting.envVar} environment variable`
+    : origins.sources[setting.name] === "option"
+      ? `the client option ${setting.name}`
+      : `the client option ${setting.name} or the ${setting.envVar} environment variable`;
+}
+const REQUEST_TIMEOUT = settingNames("gamehost:requestTimeoutMs", "GAMEHOST_REQUEST_TIMEOUT_MS");
+const timeoutSetting = (origins: SettingOrigins | undefined) =>
+  networkSetting(REQUEST_TIMEOUT, origins, "gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)");
+const baseUrlSetting = (origins: SettingOrigins | undefined) =>
+  networkSetting(BASE_URL, origins, "gamehost:baseUrl");
+
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
 
@@ -408,16 +430,33 @@ export class GamehostNetworkError extends GamehostError {
     mayHaveCommitted: boolean,
     baseUrl?: string,
     origins?: SettingOrigins,
+    /** The client option that set the wait for headers, when not requestTimeoutMs (see TransportRequest). */
+    headersTimeoutOption?: string,
   ) {
     const code = (cause as { code?: unknown } | undefined)?.code;
+    const raise =
+      // Only a client built in code has these options (gamehost's own commands build theirs from config).
+      code === "UND_ERR_HEADERS_TIMEOUT" && headersTimeoutOption !== undefined && origins?.pulumi === false
+        ? `the client option ${headersTimeoutOption}`
+        : timeoutSetting(origins);
     const reason = cause instanceof Error ? cause.message : String(cause);
     const at = baseUrl ?? "the base URL";
+    // A POST that may have run is never "just retry": sending a create again can make a second server.
+    const lookUp = !(mayHaveCommitted && method === "POST")
+      ? undefined
+      : /\/servers$/.test(path)
+        ? "find the server by its tags with listServers before creating another"
+        : "look its result up before sending it again";
     const fix =
       typeof code === "string" && UNREACHABLE.has(code)
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : typeof code === "string" && TIMED_OUT.has(code)
-          ? "The service did not answer in time: retry, or raise gamehost:requestTimeoutMs (GAMEHOST_REQUEST_TIMEOUT_MS)."
-          : "The connection failed: retry; if it keeps failing, check the network and gamehost:baseUrl.";
+          ? lookUp
+            ? `The service did not answer in time, and the request may have taken effect: ${lookUp}. To wait longer, raise ${raise}.`
+            : `The service did not answer in time: retry, or raise ${raise}.`
+          : lookUp
+            ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
+            : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;

@@ -102,6 +102,11 @@ export interface TransportRequest {
   body?: string;
   signal?: AbortSignal | undefined;
   headersTimeoutMs: number;
+  /**
+   * The client option that set `headersTimeoutMs`, when it is not requestTimeoutMs (a watch call's
+   * `timeouts.watchHeadersMs`, an explicit `timeouts.headersMs`): a timeout's error names it.
+   */
+  headersTimeoutOption?: string | undefined;
   bodyTimeoutMs: number;
   retry: ResolvedRetryPolicy;
   /** Epoch ms by which the whole call must end: retries that cannot fit are not made. */
@@ -171,6 +176,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
       state.mayHaveCommitted || mayHaveCommitted(err),
       req.url.origin,
       req.origins,
+      req.headersTimeoutOption,
     );
   }
 }

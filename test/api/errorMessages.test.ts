@@ -8,7 +8,7 @@ import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GamehostClient } from "../../src/api/client";
 import { CONFIG_KEYS, readSettings } from "../../src/api/config";
-import { GamehostApiError } from "../../src/api/errors";
+import { GamehostApiError, GamehostNetworkError } from "../../src/api/errors";
 import type { CreateServerRequest } from "../../src/api/schemas";
 import { closeSharedDispatchers } from "../../src/api/transport";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
@@ -435,6 +435,72 @@ describe("errors that are not the service's", () => {
       expect(fromEnv.message).not.toContain("pulumi config");
     } finally {
       vi.unstubAllEnvs();
+    }
+  });
+
+  it("a client's POST whose answer is lost says it may have run, and never just to retry (a duplicate server)", async () => {
+    // docs/client.md, Retries: after a lost answer "the server may exist — find it by its tags with
+    // listServers before creating another". The message is all a script's author reads.
+    const body: CreateServerRequest = {
+      datacenter,
+      tags: { role: "match" },
+      runtime: { build },
+      network: { ports: {} },
+      resources: { cpu: 1000, memory: 1024 },
+    };
+    const hanging = await startScripted(() => new Promise(() => {}));
+    const resetting = await startScripted((_req, res) => void res.socket?.destroy());
+    try {
+      const timedOut = (await new GamehostClient({ baseUrl: hanging.url, token: "t", requestTimeoutMs: 200 })
+        .createServer(game, env, body)
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      const reset = (await new GamehostClient({ baseUrl: resetting.url, token: "t" })
+        .createServer(game, env, body)
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      for (const err of [timedOut, reset]) {
+        expect(err).toBeInstanceOf(GamehostNetworkError);
+        expect(err.mayHaveCommitted).toBe(true);
+        expect(err.message).toMatch(/^[^[]*may have (run|taken effect)/);
+        expect(err.message).toMatch(/^[^[]*listServers/);
+        expect(err.message).not.toMatch(/^[^[]*: retry[;,]/);
+        expect(err.message).not.toContain("gamehost:");
+      }
+      expect(timedOut.message).toMatch(/^[^[]*the client option requestTimeoutMs/);
+      // A GET's timeout is safe to retry, and names the option it came from.
+      const read = (await new GamehostClient({
+        baseUrl: hanging.url,
+        token: "t",
+        requestTimeoutMs: 200,
+        maxRetries: 0,
+      })
+        .listGames()
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      expect(read.message).toMatch(
+        /^The service did not answer in time: retry, or raise the client option requestTimeoutMs\. \[/,
+      );
+      // A watch call's wait is timeouts.watchHeadersMs, and an explicit timeouts.headersMs wins over
+      // requestTimeoutMs: the message names the one that cut the call off, or raising it changes nothing.
+      const watch = (await new GamehostClient({
+        baseUrl: hanging.url,
+        token: "t",
+        maxRetries: 0,
+        timeouts: { watchHeadersMs: 200 },
+      })
+        .listGames({ watchIndex: "1" })
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      expect(watch.message).toMatch(/^[^[]*raise the client option timeouts\.watchHeadersMs\. \[/);
+      const headers = (await new GamehostClient({
+        baseUrl: hanging.url,
+        token: "t",
+        maxRetries: 0,
+        timeouts: { headersMs: 200 },
+      })
+        .listGames()
+        .catch((e: unknown) => e)) as GamehostNetworkError;
+      expect(headers.message).toMatch(/^[^[]*raise the client option timeouts\.headersMs\. \[/);
+    } finally {
+      await hanging.close();
+      await resetting.close();
     }
   });
 

@@ -202,6 +202,37 @@ describe("configuration", () => {
       () => new GamehostClient({ baseUrl: "http://127.0.0.1:1", timeouts: { headersMs: Number.NaN } }),
     ).toThrow(/timeouts\.headersMs/);
   });
+
+  it("names a misspelt or unknown option instead of ignoring it, and quotes a value of the wrong type", () => {
+    // What a script in JavaScript (or with an options object typed loosely) passes: another client's
+    // names (`baseURL`, `timeout`, `retries`) would otherwise be dropped, and the setting silently not made.
+    const wrong = (options: Record<string, unknown>) => {
+      try {
+        new GamehostClient({ baseUrl: "http://127.0.0.1:1", ...options } as ClientOptions);
+      } catch (error) {
+        expect(error).toBeInstanceOf(GamehostValidationError);
+        return (error as Error).message;
+      }
+      throw new Error("expected a GamehostValidationError");
+    };
+    expect(wrong({ timeout: 5000 })).toBe(
+      "Invalid client options: timeout: is not a known option (known: baseUrl, token, maxRetries, requestTimeoutMs, callTimeoutMs, maxResponseBytes, retry, timeouts, userAgent, dispatcher, onEvent)",
+    );
+    expect(wrong({ retry: { retries: 0 } })).toBe(
+      "Invalid client options: retry.retries: is not a known option (known: maxRetries, minDelayMs, maxDelayMs, maxTotalDelayMs)",
+    );
+    expect(wrong({ timeouts: { headerMs: 500 } })).toBe(
+      "Invalid client options: timeouts.headerMs: is not a known option (known: connectMs, headersMs, bodyMs, watchHeadersMs)",
+    );
+    // Named even where the base URL it stands for is then missing (axios spells it `baseURL`).
+    expect(() => new GamehostClient({ baseURL: "http://127.0.0.1:1" } as ClientOptions)).toThrow(
+      /^Invalid client options: baseURL: is not a known option \(known: baseUrl, /,
+    );
+    // A string "3" is not the number 3: the message must not read as if 3 had been refused.
+    expect(wrong({ maxRetries: "3" })).toBe(
+      'Invalid client options: maxRetries: must be a non-negative number, got "3" (a string)',
+    );
+  });
 });
 
 describe("retries", () => {

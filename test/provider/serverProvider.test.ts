@@ -284,6 +284,26 @@ describe("Server provider against the emulator", () => {
     await expect(impl.create(missing)).rejects.toThrow(/SERVERS_SERVER_NOT_FOUND/);
   });
 
+  it("names adoptServerId and what to do when the server is missing here or destroyed", async () => {
+    // The user wrote one id, in adoptServerId: the error says it is that field, and that a server of another
+    // environment or game is not found here (docs/adopting-servers.md).
+    const missing = await inputs({ adoptServerId: "00000000-0000-4000-8000-00000000dead" });
+    const notFound = (await impl.create(missing).catch((e: unknown) => e)) as Error;
+    expect(notFound.message).toMatch(
+      /^adoptServerId 00000000-0000-4000-8000-00000000dead: no such server in environment \S+ of game \S+ \(a server of another environment or game cannot be adopted here\): check the id, or drop adoptServerId to create a new server\. \[GET \S+: 400 SERVERS_SERVER_NOT_FOUND, ray id /,
+    );
+    const existing = await impl.create(await inputs());
+    await impl.delete(existing.id, existing.outs);
+    const destroyed = (await impl
+      .create(await inputs({ adoptServerId: existing.id }))
+      .catch((e: unknown) => e)) as Error;
+    expect(destroyed.message).toMatch(
+      new RegExp(
+        `^adoptServerId ${existing.id}: the server was destroyed at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z: drop adoptServerId to create a new server\\.$`,
+      ),
+    );
+  });
+
   it("fails fast naming the config key and env var when the token is missing", async () => {
     const saved = process.env.GAMEHOST_TOKEN;
     delete process.env.GAMEHOST_TOKEN;

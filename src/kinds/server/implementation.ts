@@ -182,11 +182,24 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
 }
 
 async function adopt(ctx: OperationContext, inputs: ServerInputs, serverId: string): Promise<Server> {
-  const server = await ctx
-    .client()
-    .getServer(inputs.gameId, inputs.environmentId, serverId, callOptions(ctx));
+  let server: Server;
+  try {
+    server = await ctx.client().getServer(inputs.gameId, inputs.environmentId, serverId, callOptions(ctx));
+  } catch (error) {
+    // The id the user wrote is adoptServerId's: say so, and that another environment's or game's server
+    // is not found here. The same error (class, code, ray id) with the field named first.
+    if (error instanceof GamehostApiError && error.code === ERROR_CODES.serverNotFound) {
+      const detail = error.message.slice(Math.max(0, error.message.lastIndexOf(" [")));
+      error.message =
+        `adoptServerId ${serverId}: no such server in environment ${inputs.environmentId} of game ${inputs.gameId} ` +
+        `(a server of another environment or game cannot be adopted here): check the id, or drop adoptServerId to create a new server.${detail}`;
+    }
+    throw error;
+  }
   if (server.destroyed_at !== undefined) {
-    throw new GamehostError(`adoptServerId ${serverId}: the server was destroyed at ${server.destroyed_at}.`);
+    throw new GamehostError(
+      `adoptServerId ${serverId}: the server was destroyed at ${new Date(server.destroyed_at).toISOString()}: drop adoptServerId to create a new server.`,
+    );
   }
   const live = specOfServer(server, inputs.gameId);
   const wanted = changedSpecFields(live, inputs);
