@@ -188,78 +188,63 @@ describe("the Fleet through the plugin", () => {
     expect(liveServers(emulator)).toHaveLength(before);
   });
 
-  it("a datacenter UUID mistyped in place of the right one fails the run naming it, with nothing deleted", async () => {
+  /**
+   * A fleet of `count` servers in the target datacenter, then an update to what `change` makes of its inputs,
+   * which must fail with `message` having written nothing: no request but reads, the same servers, no partial
+   * record.
+   */
+  async function expectRefusedWithNothingChanged(
+    name: string,
+    count: number,
+    change: (inputs: Props) => Props,
+    message: string,
+  ): Promise<void> {
     const { inputs } = await driver.check(
       FLEET,
-      "mistyped",
-      fleet({ datacenters: { [target.datacenter]: 2 } }),
+      name,
+      fleet({ datacenters: { [target.datacenter]: count } }),
     );
-    const made = await driver.create(FLEET, "mistyped", inputs);
+    const made = await driver.create(FLEET, name, inputs);
     const members = () =>
-      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
-    const before = members()
-      .map((s) => s.id)
-      .sort();
-    const mistyped = `${target.datacenter.slice(0, -1)}${target.datacenter.endsWith("f") ? "e" : "f"}`;
-    const changed = await driver.check(
-      FLEET,
-      "mistyped",
-      { ...inputs, datacenters: { [mistyped]: 2 } },
-      inputs,
-    );
+      liveServers(emulator)
+        .filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey)
+        .map((s) => s.id)
+        .sort();
+    const before = members();
+    const changed = await driver.check(FLEET, name, change(inputs), inputs);
     emulator.resetRequests();
     const error = await driver
-      .update(FLEET, "mistyped", made.id, made.properties, changed.inputs)
+      .update(FLEET, name, made.id, made.properties, changed.inputs)
       .catch((e: unknown) => e);
-    // The old key's datacenter was emptied (its servers deleted) while the new key's creates were refused.
     expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
-    expect(
-      members()
-        .map((s) => s.id)
-        .sort(),
-    ).toEqual(before);
+    expect(members()).toEqual(before);
     expect(error).toBeInstanceOf(PluginCallError);
-    expect((error as PluginCallError).message).toContain(
+    expect((error as PluginCallError).message).toContain(message);
+    expect((error as PluginCallError).initFailure).toBeUndefined();
+    await driver.delete(FLEET, name, made.id, made.properties);
+    expect(members()).toEqual([]);
+  }
+
+  it("a datacenter UUID mistyped in place of the right one fails the run naming it, with nothing deleted", async () => {
+    // Before: the old key's datacenter was emptied (its servers deleted) while the new key's creates were refused.
+    const mistyped = `${target.datacenter.slice(0, -1)}${target.datacenter.endsWith("f") ? "e" : "f"}`;
+    await expectRefusedWithNothingChanged(
+      "mistyped",
+      2,
+      (inputs) => ({ ...inputs, datacenters: { [mistyped]: 2 } }),
       `datacenters.${mistyped}: is not a datacenter of the game's cluster`,
     );
-    expect((error as PluginCallError).initFailure).toBeUndefined();
-    await driver.delete(FLEET, "mistyped", made.id, made.properties);
-    expect(members()).toEqual([]);
   });
 
   it("a rollout to a build the environment does not have fails naming template.runtime.build, with nothing deleted", async () => {
-    const { inputs } = await driver.check(
-      FLEET,
-      "misbuilt",
-      fleet({ datacenters: { [target.datacenter]: 4 } }),
-    );
-    const made = await driver.create(FLEET, "misbuilt", inputs);
-    const members = () =>
-      liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === inputs.fleetKey);
-    const before = members()
-      .map((s) => s.id)
-      .sort();
+    // Before: the default bounds (25 %) let the first batch delete one ready server before its creates were refused.
     const misspelt = "b1000000-0000-4000-8000-00000000000f";
-    const template = { ...(inputs.template as Props), runtime: { build: misspelt } };
-    const changed = await driver.check(FLEET, "misbuilt", { ...inputs, template }, inputs);
-    emulator.resetRequests();
-    const error = await driver
-      .update(FLEET, "misbuilt", made.id, made.properties, changed.inputs)
-      .catch((e: unknown) => e);
-    // The default bounds (25 %) let the first batch delete one ready server before its creates were refused.
-    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
-    expect(
-      members()
-        .map((s) => s.id)
-        .sort(),
-    ).toEqual(before);
-    expect(error).toBeInstanceOf(PluginCallError);
-    expect((error as PluginCallError).message).toContain(
+    await expectRefusedWithNothingChanged(
+      "misbuilt",
+      4,
+      (inputs) => ({ ...inputs, template: { ...(inputs.template as Props), runtime: { build: misspelt } } }),
       `template.runtime.build: ${misspelt} is not a build of`,
     );
-    expect((error as PluginCallError).initFailure).toBeUndefined();
-    await driver.delete(FLEET, "misbuilt", made.id, made.properties);
-    expect(members()).toEqual([]);
   });
 
   it("a stopped rollout reverted keeps the servers that run the reverted template: only the stopped one's are deleted", async () => {
