@@ -289,8 +289,8 @@ export class GamehostClient {
   readonly #token: string | undefined;
   readonly #retry: ResolvedRetryPolicy;
   readonly #timeouts: ResolvedTimeouts;
-  /** Whether `timeouts.headersMs` was given (it wins over requestTimeoutMs): a timeout names it. */
-  readonly #headersMsGiven: boolean;
+  /** `timeouts.headersMs` when given (it wins over requestTimeoutMs): a timeout of a call names it. */
+  readonly #headersTimeoutOption: "timeouts.headersMs" | undefined;
   readonly #callTimeoutMs: number;
   readonly #maxResponseBytes: number;
   readonly #userAgent: string;
@@ -332,7 +332,7 @@ export class GamehostClient {
 
     this.#retry = resolveRetryPolicy(options.retry, options.maxRetries ?? env.maxRetries);
     this.#timeouts = resolveTimeouts(options.timeouts, options.requestTimeoutMs ?? env.requestTimeoutMs);
-    this.#headersMsGiven = options.timeouts?.headersMs !== undefined;
+    this.#headersTimeoutOption = options.timeouts?.headersMs !== undefined ? "timeouts.headersMs" : undefined;
     // 0 turns a bound off, as it does for undici's timeouts.
     this.#callTimeoutMs = options.callTimeoutMs ?? env.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.#maxResponseBytes = options.maxResponseBytes ?? env.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -732,11 +732,7 @@ export class GamehostClient {
       ...(body !== undefined ? { body } : {}),
       signal,
       headersTimeoutMs: call.watch ? this.#timeouts.watchHeadersMs : this.#timeouts.headersMs,
-      headersTimeoutOption: call.watch
-        ? "timeouts.watchHeadersMs"
-        : this.#headersMsGiven
-          ? "timeouts.headersMs"
-          : undefined,
+      headersTimeoutOption: call.watch ? "timeouts.watchHeadersMs" : this.#headersTimeoutOption,
       bodyTimeoutMs: this.#timeouts.bodyMs,
       retry: this.#retry,
       deadline: call.deadline,

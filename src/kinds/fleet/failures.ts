@@ -19,19 +19,20 @@ const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
  * second apart; the latest is shown, after which every one of them has passed.
  */
 export function bySameReason(failed: ReadonlyArray<readonly [label: string, reason: string]>): string[] {
-  const groups = new Map<string, { labels: string[]; reason: string }>();
+  /** `cause`: the reason less its request; `request`: the first server's. */
+  const groups = new Map<string, { labels: string[]; cause: string; request: string }>();
   for (const [label, reason] of failed) {
-    const key = causeOf(reason).replace(INSTANT, "<instant>");
+    const cause = causeOf(reason);
+    const key = cause.replace(INSTANT, "<instant>");
     const group = groups.get(key);
-    if (!group) groups.set(key, { labels: [label], reason });
+    if (!group) groups.set(key, { labels: [label], cause, request: reason.slice(cause.length) });
     else {
       group.labels.push(label);
-      // Same-shaped ISO instants order as text; a later one keeps the first server's request.
-      const later = causeOf(reason) > causeOf(group.reason);
-      if (later) group.reason = causeOf(reason) + group.reason.slice(causeOf(group.reason).length);
+      // Same-shaped ISO instants order as text.
+      if (cause > group.cause) group.cause = cause;
     }
   }
-  return [...groups.values()].map(({ labels, reason }) => `${labels.join(", ")}: ${reason}`);
+  return [...groups.values()].map(({ labels, cause, request }) => `${labels.join(", ")}: ${cause}${request}`);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** What a fleet asks the service before it changes anything: its live servers by tag, its datacenters' ids. */
 import type { RequestOptions } from "../../api/client";
 import { GamehostValidationError } from "../../api/errors";
-import { type Server, Uuid } from "../../api/schemas";
+import { canonicalUuid, type Server, Uuid } from "../../api/schemas";
 import type { OperationContext } from "../kind";
 import { FLEET_TAG, type FleetInputs, isUuid } from "./spec";
 
@@ -40,9 +40,8 @@ export async function datacenterIds(
   const missing: { path: string; message: string }[] = [];
   for (const key of keys) {
     const id = isUuid(key) ? Uuid.parse(key) : undefined;
-    const found = known.find((d) =>
-      id === undefined ? d.slug === key : d.id.toLowerCase() === id.toLowerCase(),
-    );
+    // `id` is canonical (Uuid's parse): the service's ids are compared in the same form.
+    const found = known.find((d) => (id === undefined ? d.slug === key : canonicalUuid(d.id) === id));
     if (found) ids[key] = id ?? found.id;
     else
       missing.push({
