@@ -31,6 +31,7 @@ const unit = [
   "test/provider/fleetReadiness.test.ts",
   "test/provider/lobbyExportSpec.test.ts",
   "test/provider/fleetFailures.test.ts",
+  "test/provider/unknownFields.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",

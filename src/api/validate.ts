@@ -90,14 +90,17 @@ function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType, value?: unkn
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
 /** The keys of the object schema at `path` inside `schema`, or undefined when it cannot be told (a union). */
-function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] | undefined {
+export function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] | undefined {
   let at = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
   let index = 0;
   for (let guard = 0; guard < 100; guard++) {
     const inner = WRAPPERS.has(at.type)
       ? at.innerType
       : at.type === "pipe"
-        ? at.in
+        ? // A preprocess is a pipe from a transform: the schema that checks the value is its output.
+          (at.in as z.ZodType)._zod.def.type === "transform"
+          ? at.out
+          : at.in
         : at.type === "lazy"
           ? (at.getter as () => unknown)()
           : undefined;

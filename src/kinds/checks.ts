@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { camelToSnake, isMapPath, type MapPaths, snakeToCamel } from "../api/case";
+import { knownKeysAt } from "../api/validate";
 
 /** The string the engine sends in place of a value not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -88,7 +89,25 @@ function givenText(camelValue: unknown, segments: readonly string[], mapPaths: M
  */
 export type SchemaKeys = "snake_case" | "camelCase";
 
-const UNKNOWN_FIELD = "is not a known field";
+/** The reason of a failure at a field the kind does not have. */
+export const UNKNOWN_FIELD = "is not a known field";
+
+/** {@link UNKNOWN_FIELD}, naming the fields there are when they are known, so a misspelt one can be corrected. */
+export function unknownFieldReason(known: readonly string[] | undefined): string {
+  return known?.length ? `${UNKNOWN_FIELD} (known: ${known.join(", ")})` : UNKNOWN_FIELD;
+}
+
+/**
+ * `failures` with each unknown top-level property's reason naming the kind's inputs: its checks name the
+ * fields of the part they check (a spec, its knobs), and only the kind knows them all.
+ */
+export function namingKnownInputs(failures: CheckFailure[], inputs: readonly string[]): CheckFailure[] {
+  return failures.map((failure) =>
+    failure.reason === UNKNOWN_FIELD && !failure.property.includes(".")
+      ? { ...failure, reason: unknownFieldReason(inputs) }
+      : failure,
+  );
+}
 
 /** What a missing field takes, in words rather than the schema library's type names. */
 const EXPECTED_WORDS: Record<string, string> = {
@@ -122,6 +141,25 @@ function reasonOf(issue: z.core.$ZodIssue, wireValue: unknown): string {
 }
 
 /**
+ * The reason of an unknown key inside an object at `path`, naming that object's fields as the user writes
+ * them. At the top level the plain reason: the schema holds only part of a kind's inputs
+ * ({@link namingKnownInputs} names them all).
+ */
+function unknownNestedReason(
+  schema: z.ZodType,
+  path: ReadonlyArray<PropertyKey>,
+  mapPaths: MapPaths,
+  keys: SchemaKeys,
+): string {
+  if (path.length === 0) return UNKNOWN_FIELD;
+  const segments = segmentsOf(path, mapPaths, keys);
+  const known = knownKeysAt(schema, path)?.map((key) =>
+    keys === "camelCase" || isMapPath(segments, mapPaths) ? key : snakeToCamel(key),
+  );
+  return unknownFieldReason(known);
+}
+
+/**
  * Validates a wire-format value and turns its issues into check failures on camelCase properties.
  * Issues at or below a value that is unknown during preview are dropped: it is checked at apply.
  */
@@ -141,7 +179,7 @@ export function checkWire(
       issue.code === "unrecognized_keys"
         ? issue.keys.map((key) => ({
             property: propertyOf([...issue.path, key], mapPaths, keys),
-            reason: UNKNOWN_FIELD,
+            reason: unknownNestedReason(schema, issue.path, mapPaths, keys),
           }))
         : [
             {
@@ -179,5 +217,8 @@ export function withStrayKeys(failures: CheckFailure[], value: unknown, mapPaths
   };
   walk(value, [], []);
   if (stray.length === 0) return failures;
-  return [...failures.filter((f) => !(f.reason === UNKNOWN_FIELD && aliases.has(f.property))), ...stray];
+  return [
+    ...failures.filter((f) => !(f.reason.startsWith(UNKNOWN_FIELD) && aliases.has(f.property))),
+    ...stray,
+  ];
 }

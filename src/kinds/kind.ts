@@ -4,9 +4,11 @@
  * A face turns its protocol into these calls; nothing here knows either protocol.
  */
 import type { z } from "zod";
+import { snakeToCamel } from "../api/case";
 import type { GamehostClient } from "../api/client";
 import { GamehostError } from "../api/errors";
-import type { CheckFailure } from "./checks";
+import { knownKeysAt } from "../api/validate";
+import { type CheckFailure, namingKnownInputs } from "./checks";
 
 /** What an operation that may call the service gets from its face. */
 export interface OperationContext {
@@ -184,6 +186,7 @@ export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted 
  * every change replaces (kept total, so a face can call it safely); a `delete` with nothing to remove.
  */
 export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): ResourceKind<I, O> {
+  let inputNames: string[] | undefined;
   return {
     secretOutputs: [],
     secretWhenUnrecorded: [],
@@ -191,8 +194,19 @@ export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): Re
     update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
     delete: async () => {},
     ...definition,
+    check: (olds, news, ctx) => {
+      const result = definition.check(olds, news, ctx);
+      if (result.failures.length === 0) return result;
+      inputNames ??= inputPropertyNames(definition.inputs);
+      return { ...result, failures: namingKnownInputs(result.failures, inputNames) };
+    },
     updates: definition.update !== undefined,
   };
+}
+
+/** A kind's input properties as a program writes them (camelCase), from its sources. */
+export function inputPropertyNames(sources: readonly PropertySource[]): string[] {
+  return sources.flatMap((source) => (knownKeysAt(source, []) ?? []).map(snakeToCamel));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: kinds of different input and output types in one list

@@ -97,7 +97,17 @@ interface Style {
   node: number;
   /** What Node.js 20 answers instead, where the docs say this way needs a newer Node.js. */
   onNode20?: string;
+  /** By resource name, the program with a misspelt argument on that (dynamic or native) server. */
+  misspelt?: Record<string, string>;
 }
+
+const COMMONJS_PROGRAM = [
+  `"use strict";`,
+  `const pulumi = require("@pulumi/pulumi");`,
+  `const gamehost = require("pulumi-gamehost");`,
+  BODY,
+  ...Object.entries(EXPORTS).map(([name, value]) => `exports.${name} = ${value};`),
+].join("\n");
 
 const STYLES: Record<string, Style> = {
   "Pulumi's javascript template (CommonJS, require)": {
@@ -105,13 +115,16 @@ const STYLES: Record<string, Style> = {
     packageJson: JAVASCRIPT_TEMPLATE,
     file: "index.js",
     node: 20,
-    program: [
-      `"use strict";`,
-      `const pulumi = require("@pulumi/pulumi");`,
-      `const gamehost = require("pulumi-gamehost");`,
-      BODY,
-      ...Object.entries(EXPORTS).map(([name, value]) => `exports.${name} = ${value};`),
-    ].join("\n"),
+    program: COMMONJS_PROGRAM,
+    misspelt: Object.fromEntries(
+      ["match", "native"].map((role) => [
+        role === "match" ? "match" : "native-match",
+        COMMONJS_PROGRAM.replace(
+          `tags: { role: "${role}" }`,
+          `readyTimeoutSecond: 600, tags: { role: "${role}" }`,
+        ),
+      ]),
+    ),
   },
   'an ES module ("type": "module", import)': {
     folder: "esm",
@@ -172,7 +185,9 @@ beforeAll(async () => {
 afterAll(removeTempDirs, 120_000);
 
 describe.skipIf(!realCli).concurrent(realCliTitle("a JavaScript program on the packed package"), () => {
-  for (const [style, { folder, packageJson, file, program, node, onNode20 }] of Object.entries(STYLES)) {
+  for (const [style, { folder, packageJson, file, program, node, onNode20, misspelt }] of Object.entries(
+    STYLES,
+  )) {
     it(`${style}: a misspelt game is named, then up and down with both faces and the data sources`, {
       timeout: DEPLOY_TIMEOUT_MS,
     }, async () => {
@@ -215,6 +230,18 @@ describe.skipIf(!realCli).concurrent(realCliTitle("a JavaScript program on the p
         expect(liveServers(emulator)).toEqual([]);
 
         await project.setConfig({ [`gamehost-${folder}:game`]: { value: game } });
+        // The next, where no compiler looks: a misspelt argument fails the preview naming it and the inputs
+        // there are, on each face (the SDKs' classes dropped it, and the setting silently did not apply).
+        for (const [resource, text] of Object.entries(misspelt ?? {})) {
+          fs.writeFileSync(path.join(dir, file), text);
+          expect(await project.fails(["preview"])).toMatch(
+            new RegExp(
+              `resource '${resource}': property readyTimeoutSecond value \\{600\\} has a problem: is not a known field \\(known: [^)]*\\breadyTimeoutSeconds\\b`,
+            ),
+          );
+          expect(liveServers(emulator)).toEqual([]);
+        }
+        fs.writeFileSync(path.join(dir, file), program);
         const up = await project.ok(["up", "--yes", "--skip-preview"]);
         // Two servers and the export (the failed run made the stack; the native default provider is not counted).
         expect(summaryOf(up)).toEqual({ created: 3, unchanged: 1 });

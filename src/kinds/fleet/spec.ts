@@ -4,8 +4,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { snakeToCamel } from "../../api/case";
 import { CreateServerRequest, Uuid } from "../../api/schemas";
-import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
+import { type CheckFailure, checkWire, UNKNOWN, UNKNOWN_FIELD, unknownFieldReason } from "../checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 import type { CheckContext } from "../kind";
 import {
@@ -159,6 +160,9 @@ const SOME_DATACENTER = "00000000-0000-4000-8000-000000000000";
 
 const KNOB_KEYS = FleetKnobs.keyof().options as readonly string[];
 
+/** The template's fields as a program writes them. */
+const TEMPLATE_FIELDS = FleetTemplate.keyof().options.map(snakeToCamel);
+
 /** Validates raw inputs: the template by the Server's rules, the rest by the fleet's schemas. */
 export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] {
   const {
@@ -173,7 +177,7 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
   } = news;
   const knobs = Object.fromEntries(Object.entries(rest).filter(([k]) => KNOB_KEYS.includes(k)));
   const unknown = Object.keys(rest).filter((k) => !KNOB_KEYS.includes(k));
-  const failures: CheckFailure[] = unknown.map((property) => ({ property, reason: "is not a known field" }));
+  const failures: CheckFailure[] = unknown.map((property) => ({ property, reason: UNKNOWN_FIELD }));
   failures.push(
     ...checkWire(
       FleetSpec.omit({ template: true }),
@@ -197,7 +201,9 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
     for (const f of server) {
       const top = f.property.split(".")[0] ?? "";
       const own = ["gameId", "environmentId", ...KNOB_KEYS].includes(top);
-      failures.push({ property: own ? f.property : `template.${f.property}`, reason: f.reason });
+      // The Server's check names no fields at its top level (its kind does): a template's are these.
+      const reason = !own && f.reason === UNKNOWN_FIELD ? unknownFieldReason(TEMPLATE_FIELDS) : f.reason;
+      failures.push({ property: own ? f.property : `template.${f.property}`, reason });
     }
     const tags = (template as { tags?: unknown }).tags;
     if (typeof tags === "object" && tags !== null) {
@@ -212,7 +218,7 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
     if ("datacenter" in template) {
       failures.push({
         property: "template.datacenter",
-        reason: "is not a known field: a fleet's datacenters are the keys of `datacenters`",
+        reason: `${UNKNOWN_FIELD}: a fleet's datacenters are the keys of \`datacenters\``,
       });
     }
   }
