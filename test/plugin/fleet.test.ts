@@ -127,11 +127,11 @@ describe("the Fleet through the plugin", () => {
     expect((await driver.read(FLEET, "gone", made.id)).id).toBe("");
   });
 
-  it("create asks for the cluster's datacenters and the fleet's servers at once, not one after the other", async () => {
+  it("create asks for the cluster's datacenters, the fleet's servers and the environment's builds at once", async () => {
     const slug = emulator.fixture.games.find((g) => g.id === target.gameId)?.datacenters[0]?.slug;
     expect(slug).toBeTruthy();
     const { inputs } = await driver.check(FLEET, "by-slug", fleet({ datacenters: { [String(slug)]: 1 } }));
-    // The datacenters' answer is held back: the list, sent beside it, is answered first.
+    // The datacenters' answer is held back: the lists, sent beside it, are answered first.
     emulator.faults.inject({
       method: "GET",
       path: "/games/:game/environments/:env/datacenters",
@@ -141,10 +141,11 @@ describe("the Fleet through the plugin", () => {
     emulator.resetRequests();
     const made = await driver.create(FLEET, "by-slug", inputs);
     const gets = emulator.requests.filter((r) => r.method === "GET").map((r) => r.route);
-    expect(gets.slice(0, 2)).toEqual([
+    expect(gets.slice(0, 2).sort()).toEqual([
+      "GET /games/:game/environments/:env/builds",
       "GET /games/:game/environments/:env/servers",
-      "GET /games/:game/environments/:env/datacenters",
     ]);
+    expect(gets[2]).toBe("GET /games/:game/environments/:env/datacenters");
     await driver.delete(FLEET, "by-slug", made.id, made.properties);
   });
 
@@ -186,6 +187,24 @@ describe("the Fleet through the plugin", () => {
     expect(message).toContain(`datacenters.${slug}`);
     expect(message).toContain(`names the same datacenter as datacenters.${target.datacenter}`);
     expect(liveServers(emulator)).toHaveLength(before);
+  });
+
+  it("a new fleet of a build the environment does not have fails naming template.runtime.build, with nothing sent", async () => {
+    // Before: every create was refused by the service, and the error told the user to check `runtime.build`.
+    const misspelt = "b1000000-0000-4000-8000-00000000000f";
+    const misbuilt = fleet();
+    const { inputs } = await driver.check(FLEET, "misbuilt-new", {
+      ...misbuilt,
+      template: { ...(misbuilt.template as Props), runtime: { build: misspelt } },
+    });
+    emulator.resetRequests();
+    const error = await driver.create(FLEET, "misbuilt-new", inputs).catch((e: unknown) => e);
+    expect(emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
+    expect(error).toBeInstanceOf(PluginCallError);
+    expect((error as PluginCallError).message).toContain(
+      `template.runtime.build: ${misspelt} is not a build of`,
+    );
+    expect((error as PluginCallError).initFailure).toBeUndefined();
   });
 
   /**

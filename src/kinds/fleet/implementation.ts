@@ -70,12 +70,14 @@ async function converge(
   // is not the cluster's (a misspelt slug) fails the run as it is, with nothing made or deleted, not as a
   // stopped fleet to continue.
   // A rollout (recorded servers of another generation) also asks for the template's build: its batches delete
-  // before they create, so a build the service refuses would cost ready servers.
+  // before they create, so a build the service refuses would cost ready servers. So does a new fleet, whose
+  // every create the service would refuse, each naming the Server's `runtime.build`, not the template's.
   const rollsOut = Object.values(recorded).some((dc) => dc.servers.some((s) => s.generation !== generation));
+  const isNew = Object.keys(recorded).length === 0;
   const [looked, listed, built] = await Promise.allSettled([
     datacenterIds(ctx, fleet),
     liveMembers(ctx, fleet),
-    rollsOut ? checkBuildExists(ctx, fleet) : Promise.resolve(),
+    rollsOut || isNew ? checkBuildExists(ctx, fleet) : Promise.resolve(),
   ]);
   if (looked.status === "rejected") throw looked.reason;
   if (built.status === "rejected") throw built.reason;
