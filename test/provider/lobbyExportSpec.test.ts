@@ -76,6 +76,17 @@ describe("LobbyHistoryExport check", () => {
     expect(same.failures.map((f) => f.property)).toEqual(["queryEnd"]);
   });
 
+  it("names bounds given in epoch seconds (a span of 1970 exports an empty file), not 0 or milliseconds", async () => {
+    const seconds = Math.floor(Date.UTC(2024, 7, 16) / 1000);
+    const { failures } = await check({}, { gameId: GAME, queryStart: seconds, queryEnd: seconds + 86_400 });
+    expect(failures.map((f) => f.property)).toEqual(["queryStart", "queryEnd"]);
+    expect(failures[0]?.reason).toBe(
+      `is epoch milliseconds, ${new Date(seconds).toISOString()} (given: ${seconds}): for epoch seconds give milliseconds (${seconds * 1000} is 2024-08-16T00:00:00.000Z)`,
+    );
+    // 0 (everything since the epoch) and milliseconds pass.
+    expect((await check({}, { gameId: GAME, queryStart: 0, queryEnd: seconds * 1000 })).failures).toEqual([]);
+  });
+
   it("lets unknown bounds pass in preview", async () => {
     const { failures } = await check({}, { gameId: GAME, queryStart: UNKNOWN, queryEnd: 1000 });
     expect(failures).toEqual([]);

@@ -86,6 +86,29 @@ export function toEpochMs(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Numeric bounds that read as epoch seconds: as epoch milliseconds they are dates of 1970–1973, long before
+ * any lobby history, while epoch seconds of this century fall there (`Math.floor(Date.now() / 1000)`).
+ */
+export const SECONDS_LOOKALIKE = { from: 1e9, below: 1e11 } as const;
+
+/**
+ * A failure for each numeric bound that reads as epoch seconds: the service exports a span of 1970 as an
+ * empty file, and the mistake (a Unix timestamp where milliseconds go) would pass unseen.
+ */
+function boundsInSeconds(bounds: Record<"queryStart" | "queryEnd", unknown>): CheckFailure[] {
+  return Object.entries(bounds).flatMap(([property, value]) =>
+    typeof value === "number" && value >= SECONDS_LOOKALIKE.from && value < SECONDS_LOOKALIKE.below
+      ? [
+          {
+            property,
+            reason: `is epoch milliseconds, ${new Date(value).toISOString()} (given: ${value}): for epoch seconds give milliseconds (${value * 1000} is ${new Date(value * 1000).toISOString()})`,
+          },
+        ]
+      : [],
+  );
+}
+
 /** Validates raw inputs; failures name camelCase properties; returns the normalized inputs. */
 export function checkExportInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
@@ -119,6 +142,7 @@ export function checkExportInputs(news: Record<string, unknown>): {
       ),
     );
   }
+  if (failures.length === 0) failures.push(...boundsInSeconds({ queryStart, queryEnd }));
   // The service accepts any span and answers an empty file for one that does not move forward:
   // for a resource that is a mistake, named before any request.
   const [start, end] = [inputs.queryStart, inputs.queryEnd];
