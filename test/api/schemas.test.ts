@@ -27,6 +27,7 @@ import {
   RegionSummary,
   Server,
   ServerResponse,
+  UUID_RULE,
   VersionSummary,
   WatchIndex,
 } from "../../src/api/schemas";
@@ -557,6 +558,18 @@ describe("request rules", () => {
     for (const bad of ["", "3f2b8a4e", `${canonical}0`, `{${canonical}`, canonical.replace("a", "g")]) {
       expect(canonicalUuid(bad), bad).toBeUndefined();
     }
+  });
+
+  it("says a UUID pasted with whitespace around it has it, which no message can show", () => {
+    const canonical = "3f2b8a4e-5c1d-4e6f-9a7b-0c1d2e3f4a5b";
+    for (const pasted of [` ${canonical}`, `${canonical}\n`, `\t${canonical} `]) {
+      expect(issuesOf(CreateServerRequest, edit(createServer, "datacenter", pasted))).toEqual([
+        { path: "datacenter", message: `${UUID_RULE}: remove the whitespace around it` },
+      ]);
+    }
+    expect(issuesOf(CreateServerRequest, edit(createServer, "datacenter", " abc "))).toEqual([
+      { path: "datacenter", message: UUID_RULE },
+    ]);
   });
 
   it("leaves the span of an export to the caller: the service checks no range", () => {

@@ -38,7 +38,13 @@ export const UUID_RULE = "must be a UUID (e.g. 3f2b8a4e-5c1d-4e6f-9a7b-0c1d2e3f4
 /** A UUID in any form the service parses; the parsed value is its canonical form. */
 export const Uuid = z
   .string({ error: UUID_RULE })
-  .refine((text) => canonicalUuid(text) !== undefined, { error: UUID_RULE })
+  .refine((text) => canonicalUuid(text) !== undefined, {
+    // A pasted id keeps its surrounding spaces or newline, which no message shows.
+    error: (issue) =>
+      typeof issue.input === "string" && canonicalUuid(issue.input.trim()) !== undefined
+        ? `${UUID_RULE}: remove the whitespace around it`
+        : UUID_RULE,
+  })
   .overwrite((text) => canonicalUuid(text) ?? text);
 
 /**
