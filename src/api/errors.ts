@@ -349,6 +349,11 @@ export class GamehostApiError extends GamehostError {
    * whose 502 or 504 says only that the service's answer never came.
    */
   readonly fromService: boolean;
+  /**
+   * What was sent and answered, as the message ends with it: `[GET /path: 400 CODE, ray id …]`. A field of
+   * its own, so the client's redaction of an echoed token reaches it too.
+   */
+  readonly exchange: string;
   /** Ray id of the request (body `ray_id` or header `rvt-ray-id`): quote it to support. */
   declare readonly rayId?: string;
   /** URL of the error's page, when the service names one. */
@@ -368,7 +373,9 @@ export class GamehostApiError extends GamehostError {
     const said = `${init.message.trim().replace(/\.+$/, "")}.`;
     const cause = advice ? (advice.restates ? advice.text : `${said} ${advice.text}`) : said;
     const ray = init.rayId ? `, ray id ${boundField(init.rayId)}` : "";
-    super(`${cause} [${init.method} ${init.path}: ${init.status} ${boundField(init.code)}${ray}]`);
+    const exchange = `[${init.method} ${init.path}: ${init.status} ${boundField(init.code)}${ray}]`;
+    super(`${cause} ${exchange}`);
+    this.exchange = exchange;
     this.status = init.status;
     this.code = boundField(init.code);
     this.serviceMessage = boundText(init.message);
@@ -387,6 +394,14 @@ export class GamehostApiError extends GamehostError {
       if (value !== undefined)
         Object.defineProperty(this, key, { value, enumerable: true, configurable: true });
     }
+  }
+
+  /**
+   * Puts `cause` (what the failure means where it happened: the field whose value was sent) in place of
+   * the message's cause and fix, keeping what was sent and answered and every field of the error.
+   */
+  restate(cause: string): void {
+    this.message = `${cause} ${this.exchange}`;
   }
 
   /** 401, or the 408 older clients expect, carrying an authentication code. */

@@ -189,10 +189,10 @@ async function adopt(ctx: OperationContext, inputs: ServerInputs, serverId: stri
     // The id the user wrote is adoptServerId's: say so, and that another environment's or game's server
     // is not found here. The same error (class, code, ray id) with the field named first.
     if (error instanceof GamehostApiError && error.code === ERROR_CODES.serverNotFound) {
-      const detail = error.message.slice(Math.max(0, error.message.lastIndexOf(" [")));
-      error.message =
+      error.restate(
         `adoptServerId ${serverId}: no such server in environment ${inputs.environmentId} of game ${inputs.gameId} ` +
-        `(a server of another environment or game cannot be adopted here): check the id, or drop adoptServerId to create a new server.${detail}`;
+          "(a server of another environment or game cannot be adopted here): check the id, or drop adoptServerId to create a new server.",
+      );
     }
     throw error;
   }
