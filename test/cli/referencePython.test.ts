@@ -12,6 +12,8 @@
  *   required input, fails in the generated SDK with the property's name. Nothing prints a token;
  * - docs/fleets.md's Python Fleet program (its YAML and Go ones are ./fleetLanguages.test.ts's): up makes 2 + 1
  *   ready servers of the fleet, the outputs say so, destroy removes them.
+ * - a misspelt key inside a dict argument (`"internal_prot"`, `"max_surg"`, `"tag"`), which the generated SDK passes
+ *   on as written: the preview names the property and the fields there are;
  * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
@@ -92,6 +94,34 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
     await project.ok(["destroy", "--yes", "--skip-preview"], env);
     expect(liveServers(setup.emulator)).toEqual([]);
     project.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("a misspelt key in a dict (the SDK passes it on as written): the preview names it and the fields there are", {
+    timeout: 600_000,
+  }, async () => {
+    const server = docBlock("docs/languages.md", "Python", "python").text;
+    expect(server).toContain('"internal_port": 7777');
+    fs.writeFileSync(path.join(dir, "__main__.py"), server.replace('"internal_port"', '"internal_prot"'));
+    expect(await project.fails(["preview"], env)).toContain(
+      "property network.ports.game.internal_prot value {<nil>} has a problem: is not a known field (known: internalPort, protocol, routing)",
+    );
+
+    const fleet = fleetsDocBlock("Python", "python");
+    expect(fleet).toContain('"max_surge"');
+    expect(fleet).toContain('"tags": {');
+    fs.writeFileSync(
+      path.join(dir, "__main__.py"),
+      fleet.replace('"max_surge"', '"max_surg"').replace('"tags": {', '"tag": {'),
+    );
+    const out = await project.fails(["preview"], env);
+    expect(out).toContain(
+      "rollout.max_surg value {<nil>} has a problem: is not a known field (known: maxSurge, maxUnavailable)",
+    );
+    // A fleet's template takes a Server's fields but its datacenter (the keys of `datacenters`).
+    expect(out).toContain(
+      "template.tag value {<nil>} has a problem: is not a known field (known: lifecycle, network, resources, runtime, tags)",
+    );
+    expect(liveServers(setup.emulator)).toEqual([]);
   });
 
   it(`${PAGE}, ${SECTION}: the plain lookup prints a traceback; the page's RunError prints the message alone`, {

@@ -4,7 +4,9 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { snakeToCamel } from "../../api/case";
 import { CreateServerRequest, Uuid } from "../../api/schemas";
+import { UNKNOWN_FIELD, unknownFieldReason } from "../../api/validate";
 import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 import type { CheckContext } from "../kind";
@@ -157,6 +159,9 @@ export const FLEET_REPLACE_FIELDS = ["gameId", "environmentId"] as const;
 /** A datacenter id to check the template with (the Server's rules need one; the fleet's come later). */
 const SOME_DATACENTER = "00000000-0000-4000-8000-000000000000";
 
+/** The template's fields, in camelCase as a program writes them. */
+const TEMPLATE_FIELDS = FleetTemplate.keyof().options.map(snakeToCamel);
+
 const KNOB_KEYS = FleetKnobs.keyof().options as readonly string[];
 
 /** Validates raw inputs: the template by the Server's rules, the rest by the fleet's schemas. */
@@ -173,7 +178,10 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
   } = news;
   const knobs = Object.fromEntries(Object.entries(rest).filter(([k]) => KNOB_KEYS.includes(k)));
   const unknown = Object.keys(rest).filter((k) => !KNOB_KEYS.includes(k));
-  const failures: CheckFailure[] = unknown.map((property) => ({ property, reason: "is not a known field" }));
+  const failures: CheckFailure[] = unknown.map((property) => ({
+    property,
+    reason: unknownFieldReason(FLEET_INPUT_FIELDS),
+  }));
   failures.push(
     ...checkWire(
       FleetSpec.omit({ template: true }),
@@ -197,7 +205,12 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
     for (const f of server) {
       const top = f.property.split(".")[0] ?? "";
       const own = ["gameId", "environmentId", ...KNOB_KEYS].includes(top);
-      failures.push({ property: own ? f.property : `template.${f.property}`, reason: f.reason });
+      // A template's own fields are a Server's but `datacenter`: an unknown key is told those.
+      const unknownInTemplate = !own && !f.property.includes(".") && f.reason.startsWith(UNKNOWN_FIELD);
+      failures.push({
+        property: own ? f.property : `template.${f.property}`,
+        reason: unknownInTemplate ? unknownFieldReason(TEMPLATE_FIELDS) : f.reason,
+      });
     }
     const tags = (template as { tags?: unknown }).tags;
     if (typeof tags === "object" && tags !== null) {
