@@ -14,6 +14,7 @@
  *   ready servers of the fleet, the outputs say so, destroy removes them.
  * - a misspelt key inside a dict argument (`"internal_prot"`, `"max_surg"`, `"tag"`), which the generated SDK passes
  *   on as written: the preview names the property and the fields there are;
+ * - a token set with the `Bearer ` of README's curl line: the preview names gamehost:token and the fix;
  * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
@@ -122,6 +123,25 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
       "template.tag value {<nil>} has a problem: is not a known field (known: lifecycle, network, resources, runtime, tags)",
     );
     expect(liveServers(setup.emulator)).toEqual([]);
+  });
+
+  it("a token pasted with its header's `Bearer ` (as README's curl line shows it): the preview says so, naming gamehost:token", {
+    timeout: 600_000,
+  }, async () => {
+    const user = setup.emulator.tokens.user;
+    expect(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8")).toContain(
+      `Authorization: Bearer ${user}`,
+    );
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock("docs/languages.md", "Python", "python").text);
+    await project.setConfig({ "gamehost:token": { value: `Bearer ${user}`, secret: true } });
+    try {
+      expect(await project.fails(["preview"], env)).toMatch(
+        /Configuration gamehost:token starts with `Bearer ` \(give the token alone: .*\): run `pulumi config set --secret gamehost:token/,
+      );
+    } finally {
+      await project.setConfig({ "gamehost:token": { value: user, secret: true } });
+    }
+    project.expectNoLeak(user);
   });
 
   it(`${PAGE}, ${SECTION}: the plain lookup prints a traceback; the page's RunError prints the message alone`, {
