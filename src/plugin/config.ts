@@ -19,8 +19,20 @@ import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import type { CheckFailure } from "../kinds/checks";
 
+/**
+ * What a number setting takes. On each branch, not only the union: zod reports a string input by the
+ * string branch's own issue, which read `Invalid string: must match pattern /^\d+$/` for `30s`.
+ */
+const WHOLE_NUMBER = "must be a non-negative integer";
+
 const wholeNumber = z
-  .union([z.number().int().min(0), z.string().regex(/^\d+$/)], { error: "must be a non-negative integer" })
+  .union(
+    [
+      z.number({ error: WHOLE_NUMBER }).int({ error: WHOLE_NUMBER }).min(0, { error: WHOLE_NUMBER }),
+      z.string({ error: WHOLE_NUMBER }).regex(/^\d+$/, { error: WHOLE_NUMBER }),
+    ],
+    { error: WHOLE_NUMBER },
+  )
   .optional();
 
 /** The provider's inputs (config keys without their `gamehost:` namespace), with descriptions. */

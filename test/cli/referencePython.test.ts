@@ -15,6 +15,7 @@
  * - a misspelt key inside a dict argument (`"internal_prot"`, `"max_surg"`, `"tag"`), which the generated SDK passes
  *   on as written: the preview names the property and the fields there are;
  * - a token set with the `Bearer ` of README's curl line: the preview names gamehost:token and the fix;
+ * - a number setting given with a unit (`30s`): the preview says what the setting takes;
  * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
@@ -142,6 +143,20 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
       await project.setConfig({ "gamehost:token": { value: user, secret: true } });
     }
     project.expectNoLeak(user);
+  });
+
+  it("a number setting with a unit (`gamehost:requestTimeoutMs 30s`): the preview says what it takes", {
+    timeout: 600_000,
+  }, async () => {
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock("docs/languages.md", "Python", "python").text);
+    await project.setConfig({ "gamehost:requestTimeoutMs": { value: "30s" } });
+    try {
+      expect(await project.fails(["preview"], env)).toContain(
+        "property requestTimeoutMs value {30s} has a problem: must be a non-negative integer",
+      );
+    } finally {
+      await project.ok(["config", "rm", "gamehost:requestTimeoutMs"]);
+    }
   });
 
   it(`${PAGE}, ${SECTION}: the plain lookup prints a traceback; the page's RunError prints the message alone`, {
