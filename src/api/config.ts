@@ -46,6 +46,8 @@ export interface ConnectionSettings {
 export type ConfigLookup = ((key: string) => string | undefined) & {
   /** Set when the lookup is an explicit provider's arguments: its name (see `SettingOrigins.provider`). */
   readonly provider?: string;
+  /** Set when the lookup is `pulumi do`'s flags (see `SettingOrigins.pulumiDo`). */
+  readonly pulumiDo?: boolean;
 };
 
 function numberSetting(
@@ -71,7 +73,12 @@ function numberSetting(
  */
 export function readSettings(lookup?: ConfigLookup, env = process.env): ConnectionSettings {
   const sources: Partial<Record<ConfigName, SettingSource>> = {};
-  const origins: SettingOrigins = { sources, pulumi: lookup !== undefined, provider: lookup?.provider };
+  const origins: SettingOrigins = {
+    sources,
+    pulumi: lookup !== undefined,
+    provider: lookup?.provider,
+    pulumiDo: lookup?.pulumiDo,
+  };
   const get = (name: ConfigName): string | undefined => {
     const { key, env: envVar } = CONFIG_KEYS[name];
     const configured = lookup?.(key);

@@ -68,13 +68,20 @@ export const SECRET_CONFIG = ["token"] as const;
 
 /**
  * The name of an explicit provider from its URN (`…::pulumi:providers:gamehost::eu` → `eu`), or undefined
- * for a default provider (`default`, `default_0_1_0`) or `pulumi do`'s, configured from the stack's config.
+ * for a default provider (`default`, `default_0_1_0`), configured from the stack's config, or `pulumi do`'s.
  */
 export function explicitProviderName(urn: string | undefined): string | undefined {
   if (!urn?.includes("::pulumi:providers:")) return undefined;
   const name = urn.slice(urn.lastIndexOf("::") + 2);
-  // `pulumi do` configures a provider of no name from the stack's config, as the engine does a default one.
   return name === "" || /^default(_|$)/.test(name) ? undefined : name;
+}
+
+/**
+ * Whether the URN is `pulumi do`'s provider, which has no name (`…::pulumi:providers:gamehost::`): it is
+ * configured by the command's `--gamehost:*` flags and the environment, not by the stack's config.
+ */
+export function isPulumiDo(urn: string | undefined): boolean {
+  return urn?.includes("::pulumi:providers:") === true && urn.endsWith("::");
 }
 
 /**
@@ -85,6 +92,7 @@ export function lookupOf(
   inputs: Record<string, unknown>,
   variables: ReadonlyMap<string, string>,
   provider?: string,
+  pulumiDo = false,
 ): ConfigLookup {
   const lookup = (key: string) => {
     const name = key.slice(key.indexOf(":") + 1);
@@ -96,6 +104,7 @@ export function lookupOf(
     if (value === null) return undefined;
     return variables.get(key.replace(":", ":config:")) ?? undefined;
   };
+  if (pulumiDo) return Object.assign(lookup, { pulumiDo });
   return provider === undefined ? lookup : Object.assign(lookup, { provider });
 }
 
