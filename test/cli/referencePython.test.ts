@@ -16,6 +16,7 @@
  *   on as written: the preview names the property and the fields there are;
  * - a token set with the `Bearer ` of README's curl line: the preview names gamehost:token and the fix;
  * - a number setting given with a unit (`30s`): the preview says what the setting takes;
+ * - a datacenter looked up by a display name that is none: the error lists the display names, not the slugs;
  * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
@@ -143,6 +144,20 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
       await project.setConfig({ "gamehost:token": { value: user, secret: true } });
     }
     project.expectNoLeak(user);
+  });
+
+  it("a datacenter looked up by a display name that is not one: the error lists the names there are", {
+    timeout: 600_000,
+  }, async () => {
+    const program = docBlock("docs/languages.md", "Python", "python").text;
+    expect(program).toContain('slug="us-east-atl"');
+    fs.writeFileSync(
+      path.join(dir, "__main__.py"),
+      program.replace('slug="us-east-atl"', 'name="US East Atlanta"'),
+    );
+    expect(await project.fails(["preview"], env)).toMatch(
+      /No datacenter with name "US East Atlanta" in game [0-9a-f-]+ \(available: "EU Central \(Frankfurt\)", "US East \(Atlanta\)"\)/,
+    );
   });
 
   it("a number setting with a unit (`gamehost:requestTimeoutMs 30s`): the preview says what it takes", {
