@@ -46,6 +46,8 @@ export interface ConnectionSettings {
 export type ConfigLookup = ((key: string) => string | undefined) & {
   /** Set when the lookup is an explicit provider's arguments: its name (see `SettingOrigins.provider`). */
   readonly provider?: string;
+  /** Set when the lookup is `pulumi do`'s flags (see `SettingOrigins.pulumiDo`). */
+  readonly pulumiDo?: boolean;
 };
 
 function numberSetting(
@@ -71,7 +73,12 @@ function numberSetting(
  */
 export function readSettings(lookup?: ConfigLookup, env = process.env): ConnectionSettings {
   const sources: Partial<Record<ConfigName, SettingSource>> = {};
-  const origins: SettingOrigins = { sources, pulumi: lookup !== undefined, provider: lookup?.provider };
+  const origins: SettingOrigins = {
+    sources,
+    pulumi: lookup !== undefined,
+    provider: lookup?.provider,
+    pulumiDo: lookup?.pulumiDo,
+  };
   const get = (name: ConfigName): string | undefined => {
     const { key, env: envVar } = CONFIG_KEYS[name];
     const configured = lookup?.(key);
@@ -138,7 +145,8 @@ export function checkBaseUrl(given: string | undefined, origins?: SettingOrigins
 
 /**
  * Checks a token before it is used: a control character (most often the trailing newline of
- * a value read or pasted from a file, or `echo` into a variable) cannot go in an HTTP header, so no request could ever carry it.
+ * a value read or pasted from a file, or `echo` into a variable) cannot go in an HTTP header, so no request could ever carry it;
+ * a `Bearer ` prefix or a space around it would be sent and refused by the service with no word of why.
  * Fails naming `gamehost:token` and `GAMEHOST_TOKEN`, or where the value came from, and the
  * character's code point, never the token.
  */
@@ -146,8 +154,23 @@ export function checkToken(token: string | undefined, origins?: SettingOrigins):
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
   const found = token?.match(/[\u0000-\u001f\u007f]/);
   const bad = found?.[0];
-  if (token === undefined || found?.index === undefined || bad === undefined) return token;
   const { key, env } = CONFIG_KEYS.token;
+  if (token !== undefined && bad === undefined) {
+    // The header's whole value copied from a `curl -H "Authorization: Bearer …"` line: sent as it is, the
+    // service sees `Bearer Bearer …` and answers only that no valid token came, which names no cause.
+    if (/^\s*bearer\s/i.test(token)) {
+      const problem =
+        "starts with `Bearer ` (give the token alone: the provider sends `Authorization: Bearer <token>` itself)";
+      throw new GamehostConfigError(key, env, problem, origins);
+    }
+    // A space pasted or quoted along with the value: sent as it is, the token is refused with no word of why.
+    if (token.trim() !== token) {
+      const where = token.trimStart() === token ? "ends with" : "starts with";
+      const problem = `${where} a space (give the token alone)`;
+      throw new GamehostConfigError(key, env, problem, origins);
+    }
+  }
+  if (token === undefined || found?.index === undefined || bad === undefined) return token;
   const code = `U+${bad.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`;
   const where = token.slice(found.index).trim() === "" ? "ends with" : "contains";
   const named = CONTROL_NAMES[bad] ? ` (${CONTROL_NAMES[bad]})` : "";

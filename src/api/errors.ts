@@ -127,6 +127,11 @@ export interface SettingOrigins {
    * reads no stack config, so a setting is fixed where the provider is declared.
    */
   provider?: string | undefined;
+  /**
+   * The settings are `pulumi do`'s (its provider has no name): it reads its `--gamehost:*` flags and the
+   * environment, never the stack's config, so `pulumi config set` would change nothing.
+   */
+  pulumiDo?: boolean | undefined;
 }
 
 /** A setting by its three names: option, Pulumi config key, environment variable. */
@@ -135,6 +140,9 @@ interface SettingNames {
   key: string;
   envVar: string;
 }
+
+/** `pulumi do`'s flag of a setting: `baseUrl` → `gamehost:base-url` (the CLI's kebab-case of the config key). */
+const flagOf = (name: string): string => `gamehost:${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 const settingNames = (key: string, envVar: string): SettingNames => ({
   name: key.slice(key.indexOf(":") + 1),
@@ -530,15 +538,19 @@ export class GamehostConfigError extends GamehostError {
         ? unset
           ? `The ${setting.name} of provider "${provider}" is not set: give the provider a ${setting.name} (an explicit provider does not read the stack's ${key}) or set the ${envVar} environment variable.`
           : `The ${setting.name} of provider "${provider}" ${problem}: change it where the provider is declared.`
-        : source === "option"
-          ? `Client option ${setting.name} ${problem}: pass ${unset ? "it" : "a valid one"} to new GamehostClient.`
-          : source === "env"
-            ? `Environment variable ${envVar} ${problem}: change or unset it.`
-            : source === "config"
-              ? `Configuration ${key} ${problem}: run ${configSet(setting)}.`
-              : origins?.pulumi === false
-                ? `Client option ${setting.name} ${problem}: pass it to new GamehostClient or set the ${envVar} environment variable.`
-                : `Configuration ${key} ${problem}: run ${configSet(setting)} or set the ${envVar} environment variable.`;
+        : origins?.pulumiDo && source !== "env"
+          ? unset
+            ? `Configuration ${key} is not set: \`pulumi do\` reads no stack config: set the ${envVar} environment variable or pass \`--${flagOf(setting.name)} <value>\`.`
+            : `Flag --${flagOf(setting.name)} ${problem}: change it on the \`pulumi do\` command line.`
+          : source === "option"
+            ? `Client option ${setting.name} ${problem}: pass ${unset ? "it" : "a valid one"} to new GamehostClient.`
+            : source === "env"
+              ? `Environment variable ${envVar} ${problem}: change or unset it.`
+              : source === "config"
+                ? `Configuration ${key} ${problem}: run ${configSet(setting)}.`
+                : origins?.pulumi === false
+                  ? `Client option ${setting.name} ${problem}: pass it to new GamehostClient or set the ${envVar} environment variable.`
+                  : `Configuration ${key} ${problem}: run ${configSet(setting)} or set the ${envVar} environment variable.`;
     super(message);
     this.key = key;
     this.envVar = envVar;

@@ -66,10 +66,7 @@ function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType, value?: unkn
   // Name each unknown key as a field of its own, so the path points at what to remove; with the schema,
   // say which fields there are, so a misspelt one can be corrected without the reference.
   if (issue.code === "unrecognized_keys") {
-    const known = schema && knownKeysAt(schema, issue.path);
-    const message = known?.length
-      ? `is not a known field (known: ${known.join(", ")})`
-      : "is not a known field";
+    const message = unknownFieldReason(schema && knownKeysAt(schema, issue.path));
     return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message }));
   }
   const params = (issue as { params?: { apiCode?: unknown } }).params;
@@ -86,6 +83,18 @@ function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType, value?: unkn
   return [{ path: formatPath(issue.path), message, ...(apiCode ? { apiCode } : {}) }];
 }
 
+/** What is said of a key no field has; the start of the reason whether or not the fields are known. */
+export const UNKNOWN_FIELD = "is not a known field";
+
+/**
+ * The reason given for a key no field has, naming the fields there are, so a misspelt one can be corrected
+ * without the reference: the client's request checks and the kinds' input checks (src/kinds/checks.ts) say
+ * it alike.
+ */
+export function unknownFieldReason(known: readonly string[] | undefined): string {
+  return known?.length ? `${UNKNOWN_FIELD} (known: ${known.join(", ")})` : UNKNOWN_FIELD;
+}
+
 /** The wrappers whose value is checked by an inner schema: `def.innerType`, or a pipe's `def.in`. */
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
@@ -97,10 +106,7 @@ export function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>)
     const inner = WRAPPERS.has(at.type)
       ? at.innerType
       : at.type === "pipe"
-        ? // A preprocess is a pipe from a transform: the schema that checks the value is its output.
-          (at.in as z.ZodType)._zod.def.type === "transform"
-          ? at.out
-          : at.in
+        ? pipeChecked(at)
         : at.type === "lazy"
           ? (at.getter as () => unknown)()
           : undefined;
@@ -123,6 +129,15 @@ export function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>)
     }
   }
   return undefined;
+}
+
+/**
+ * The schema that checks a pipe's value: its input side, except for `z.preprocess` (a transform piped into
+ * the schema, as `userRecord` is), whose output side checks what was given.
+ */
+function pipeChecked(pipe: Record<string, unknown>): unknown {
+  const input = pipe.in as z.ZodType;
+  return input._zod.def.type === "transform" ? pipe.out : input;
 }
 
 /** The value at `path` inside `value`, or undefined when a step is missing. */

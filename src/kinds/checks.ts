@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { camelToSnake, isMapPath, type MapPaths, snakeToCamel } from "../api/case";
-import { knownKeysAt } from "../api/validate";
+import { knownKeysAt, UNKNOWN_FIELD, unknownFieldReason } from "../api/validate";
 
 /** The string the engine sends in place of a value not known until apply (preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -89,14 +89,6 @@ function givenText(camelValue: unknown, segments: readonly string[], mapPaths: M
  */
 export type SchemaKeys = "snake_case" | "camelCase";
 
-/** The reason of a failure at a field the kind does not have. */
-export const UNKNOWN_FIELD = "is not a known field";
-
-/** {@link UNKNOWN_FIELD}, naming the fields there are when they are known, so a misspelt one can be corrected. */
-export function unknownFieldReason(known: readonly string[] | undefined): string {
-  return known?.length ? `${UNKNOWN_FIELD} (known: ${known.join(", ")})` : UNKNOWN_FIELD;
-}
-
 /**
  * `failures` with each unknown top-level property's reason naming the kind's inputs: its checks name the
  * fields of the part they check (a spec, its knobs), and only the kind knows them all.
@@ -176,6 +168,8 @@ export function checkWire(
   return result.error.issues
     .flatMap((issue): CheckFailure[] =>
       // Each unknown key is a failure of its own, so the property names what to remove.
+      // Each names the fields there are (in camelCase, as the user's keys are), so a misspelt one is
+      // corrected without the reference: a Python user's `internal_prot` reaches here as written.
       issue.code === "unrecognized_keys"
         ? issue.keys.map((key) => ({
             property: propertyOf([...issue.path, key], mapPaths, keys),
@@ -196,11 +190,13 @@ export function checkWire(
  * the failures of {@link checkWire}. The wire conversion leaves such a key as it is, so the API
  * would accept it while the provider, which reads `internalPort`, would not see it: the spec would
  * mean something other than it says. The wire check's own "unknown field" failure for the same key
- * (named in camelCase, which the user did not write) is dropped.
+ * (named in camelCase, which the user did not write) is dropped, and its list of the known fields kept:
+ * a key that is no field in either spelling (a Python program's misspelt `internal_prot`, which its SDK
+ * passes on as written) is told what the fields are, not only that they are camelCase.
  */
 export function withStrayKeys(failures: CheckFailure[], value: unknown, mapPaths: MapPaths): CheckFailure[] {
-  const stray: CheckFailure[] = [];
-  const aliases = new Set<string>();
+  // Each stray key: where the user wrote it, the property the wire check names it by, and its camelCase.
+  const stray: { property: string; alias: string; camel: string }[] = [];
   // `path` is as the user wrote it; `wire` is the same path after the wire conversion.
   const walk = (node: unknown, path: string[], wire: string[]) => {
     if (typeof node !== "object" || node === null) return;
@@ -209,16 +205,28 @@ export function withStrayKeys(failures: CheckFailure[], value: unknown, mapPaths
       const here = [...path, key];
       const wireHere = [...wire, userKeys ? key : camelToSnake(key)];
       if (!userKeys && snakeToCamel(camelToSnake(key)) !== key) {
-        stray.push({ property: here.join("."), reason: `${UNKNOWN_FIELD}: property names are camelCase` });
-        aliases.add(propertyOf(wireHere, mapPaths, "snake_case"));
+        stray.push({
+          property: here.join("."),
+          alias: propertyOf(wireHere, mapPaths, "snake_case"),
+          camel: snakeToCamel(camelToSnake(key)),
+        });
       }
       walk(inner, here, wireHere);
     }
   };
   walk(value, [], []);
   if (stray.length === 0) return failures;
+  // Only a reason that lists the fields there are says more than the camelCase hint (a top-level one does not:
+  // the kind lists its inputs, see namingKnownInputs).
+  const unknownAt = new Map(
+    failures.filter((f) => f.reason.startsWith(`${UNKNOWN_FIELD} (`)).map((f) => [f.property, f.reason]),
+  );
+  const aliases = new Set(stray.map((s) => s.alias));
   return [
     ...failures.filter((f) => !(f.reason.startsWith(UNKNOWN_FIELD) && aliases.has(f.property))),
-    ...stray,
+    ...stray.map(({ property, alias, camel }) => ({
+      property,
+      reason: unknownAt.get(alias) ?? `${UNKNOWN_FIELD}: property names are camelCase (\`${camel}\`)`,
+    })),
   ];
 }

@@ -162,10 +162,10 @@ export const getDatacenters: FunctionDefinition<
 > = define({
   name: "getDatacenters",
   description:
-    "Lists the datacenters a game's servers can run in, optionally one by slug or name (an error names the slugs there are when none matches).",
+    "Lists the datacenters a game's servers can run in, optionally one by slug or name (an error names the slugs, or the names, there are when none matches).",
   args: z.strictObject({
     ...Scope,
-    slug: z.string().min(1).optional().describe("Only the datacenter with this slug, e.g. `atl`."),
+    slug: z.string().min(1).optional().describe("Only the datacenter with this slug, e.g. `us-east-atl`."),
     name: z.string().min(1).optional().describe("Only the datacenter with this display name."),
   }),
   result: DatacentersResult,
@@ -185,11 +185,13 @@ export const getDatacenters: FunctionDefinition<
       ]
         .filter(Boolean)
         .join(" and ");
+      // What was looked up by is what is listed: a display name is corrected from the names, not the slugs.
+      const byNameOnly = args.name !== undefined && args.slug === undefined;
       throw noMatch(
         "datacenter with",
         wanted,
         `game ${args.gameId}`,
-        all.map((d) => d.slug),
+        all.map((d) => (byNameOnly ? JSON.stringify(d.name) : d.slug)),
       );
     }
     return toCamelKeys({ datacenters });

@@ -19,8 +19,20 @@ import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
 import type { CheckFailure } from "../kinds/checks";
 
+/**
+ * What a number setting takes. On each branch, not only the union: zod reports a string input by the
+ * string branch's own issue, which read `Invalid string: must match pattern /^\d+$/` for `30s`.
+ */
+const WHOLE_NUMBER = "must be a non-negative integer";
+
 const wholeNumber = z
-  .union([z.number().int().min(0), z.string().regex(/^\d+$/)], { error: "must be a non-negative integer" })
+  .union(
+    [
+      z.number({ error: WHOLE_NUMBER }).int({ error: WHOLE_NUMBER }).min(0, { error: WHOLE_NUMBER }),
+      z.string({ error: WHOLE_NUMBER }).regex(/^\d+$/, { error: WHOLE_NUMBER }),
+    ],
+    { error: WHOLE_NUMBER },
+  )
   .optional();
 
 /** The provider's inputs (config keys without their `gamehost:` namespace), with descriptions. */
@@ -56,13 +68,20 @@ export const SECRET_CONFIG = ["token"] as const;
 
 /**
  * The name of an explicit provider from its URN (`…::pulumi:providers:gamehost::eu` → `eu`), or undefined
- * for a default provider (`default`, `default_0_1_0`) or `pulumi do`'s, configured from the stack's config.
+ * for a default provider (`default`, `default_0_1_0`), configured from the stack's config, or `pulumi do`'s.
  */
 export function explicitProviderName(urn: string | undefined): string | undefined {
   if (!urn?.includes("::pulumi:providers:")) return undefined;
   const name = urn.slice(urn.lastIndexOf("::") + 2);
-  // `pulumi do` configures a provider of no name from the stack's config, as the engine does a default one.
   return name === "" || /^default(_|$)/.test(name) ? undefined : name;
+}
+
+/**
+ * Whether the URN is `pulumi do`'s provider, which has no name (`…::pulumi:providers:gamehost::`): it is
+ * configured by the command's `--gamehost:*` flags and the environment, not by the stack's config.
+ */
+export function isPulumiDo(urn: string | undefined): boolean {
+  return urn?.includes("::pulumi:providers:") === true && urn.endsWith("::");
 }
 
 /**
@@ -73,6 +92,7 @@ export function lookupOf(
   inputs: Record<string, unknown>,
   variables: ReadonlyMap<string, string>,
   provider?: string,
+  pulumiDo = false,
 ): ConfigLookup {
   const lookup = (key: string) => {
     const name = key.slice(key.indexOf(":") + 1);
@@ -84,6 +104,7 @@ export function lookupOf(
     if (value === null) return undefined;
     return variables.get(key.replace(":", ":config:")) ?? undefined;
   };
+  if (pulumiDo) return Object.assign(lookup, { pulumiDo });
   return provider === undefined ? lookup : Object.assign(lookup, { provider });
 }
 

@@ -18,7 +18,7 @@ import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
-import { checkConfig, clientOf, explicitProviderName, lookupOf, SECRET_CONFIG } from "./config";
+import { checkConfig, clientOf, explicitProviderName, isPulumiDo, lookupOf, SECRET_CONFIG } from "./config";
 import { warnUser } from "./engineLog";
 import { grpcError, OperationAborted } from "./errors";
 import { holdsPath, keepSecrecy, markSecret, markSecretAt, type PropertyMap, reveal } from "./propertyValues";
@@ -312,7 +312,7 @@ export class GamehostProvider {
       const req = call.request;
       const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
       const variables = new Map(req.getVariablesMap().toArray());
-      this.lookup = lookupOf(inputs, variables, explicitProviderName(req.getUrn()));
+      this.lookup = lookupOf(inputs, variables, explicitProviderName(req.getUrn()), isPulumiDo(req.getUrn()));
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);

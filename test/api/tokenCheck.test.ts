@@ -25,6 +25,19 @@ function configError(run: () => unknown): GamehostConfigError {
   throw new Error("expected a configuration error");
 }
 
+describe("a token with the header's `Bearer `, or a space around it", () => {
+  it.each([
+    [`Bearer ${TOKEN}`, "starts with `Bearer ` (give the token alone"],
+    [`bearer  ${TOKEN}`, "starts with `Bearer ` (give the token alone"],
+    [`${TOKEN} `, "ends with a space (give the token alone)"],
+    [` ${TOKEN}`, "starts with a space (give the token alone)"],
+  ])("fails as a client option, naming the option, never the token: %j", (token, problem) => {
+    const error = configError(() => new GamehostClient({ baseUrl: "http://127.0.0.1:1", token }));
+    expect(error.message).toContain(`Client option token ${problem}`);
+    expect(error.message).not.toContain(TOKEN);
+  });
+});
+
 describe("a token with a control character", () => {
   it.each([
     [`${TOKEN}\n`, "ends with a control character, U+000A (a newline)"],

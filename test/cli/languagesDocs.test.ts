@@ -4,7 +4,8 @@
  * its command block runs line by line in a shell, with only what the page says stands for something else
  * replaced (`pulumi-gamehost`, the install source, by this clone; the emulator's URL by this file's
  * emulator's). `pulumi up` must leave one live match server whose endpoint is the stack's output, `pulumi
- * destroy` none; no plugin is downloaded (every CLI run has automatic plugin acquisition off, so a download
+ * destroy` none; the page's emulator line (under "2. Configure it") starts the emulator in the Python
+ * project's folder, where the package is under `.gamehost`; no plugin is downloaded (every CLI run has automatic plugin acquisition off, so a download
  * would fail the run) and the token is written nowhere.
  */
 import * as fs from "node:fs";
@@ -13,7 +14,9 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
 import { type DocBlock, docBlock, sectionBlocks, shellCommands } from "../support/docBlocks";
 import { liveServers } from "../support/emulator";
+import { freePort } from "../support/freePort";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { Background, onFreePort } from "./docCommands";
 import { useCliEnvironment } from "./helpers";
 import { shell } from "./shell";
 
@@ -73,6 +76,15 @@ describe.skipIf(!realCli)(realCliTitle(`the YAML, Python and Go sections of ${PA
     timeout: 900_000,
   }, async () => {
     const { project } = await runSection("Python", "npm install --prefix .gamehost pulumi-gamehost");
+    // The page's emulator line, in this project's folder (the package under .gamehost): it starts.
+    const [start, ...more] = onFreePort(docBlock(PAGE, "2. Configure it", "sh"), String(await freePort()));
+    expect(more).toEqual([]);
+    const emulator = new Background(project, start as string);
+    try {
+      await emulator.waitFor(/Press Ctrl\+C to stop\./);
+    } finally {
+      emulator.kill();
+    }
     // README.md's commands for these languages are the ones that just ran.
     const ran = shellCommands(docBlock(PAGE, "Python", "sh"));
     for (const line of shellCommands(docBlock("README.md", "YAML, Python and Go", "bash")))

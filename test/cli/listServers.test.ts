@@ -3,7 +3,8 @@
  * pinned CLI builds from the schema's `listInputs`) lists the servers a stack made and a stray made by a
  * script, narrows them by tags (a PCL input file, which needs no converter plugin) and adds destroyed ones
  * only with `--include-destroyed`; the commands and the filter file are docs/reconcile.md's, as written.
- * Each answer is an import id that `pulumi import` takes as listed.
+ * Each answer is an import id that `pulumi import` takes as listed. With the connection only in the stack's
+ * config (which `pulumi do` does not read), the error names what it reads, not `pulumi config set`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -133,6 +134,32 @@ describe.skipIf(!realCli)(realCliTitle("pulumi do gamehost:index:Server list"), 
     await project.ok(["import", SERVER, "stray", strayId, "--yes", "--generate-code=false"]);
     expect((await project.stateIds([SERVER])).stray).toBe(stray.id);
     await expectTokenNowhere(project, emulator.tokens.user);
+    lister.expectNoLeak(emulator.tokens.user);
+  });
+
+  it("with the connection in the stack's config only, which `pulumi do` does not read: the error says what it reads", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = cli;
+    const ids = fixtureIds(emulator);
+    const lister = new CliProject(path.join(cli.root, "config-only"), cli.root);
+    fs.mkdirSync(lister.dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(lister.dir, "Pulumi.yaml"),
+      `name: config-only\nruntime: nodejs\npackages:\n  gamehost: ${PLUGIN_DIR}\n`,
+    );
+    // What docs/languages.md has a user do before anything else.
+    await lister.configure(connection(emulator));
+    const [every] = shellCommands(docBlock(DOC, SECTION, "sh"), [
+      ["<gameId>", ids.gameId],
+      ["<environmentId>", ids.environmentId],
+    ]);
+    const result = await lister.run((every ?? "").split(" ").slice(1));
+    expect(result.code).toBe(1);
+    // Not "run `pulumi config set gamehost:baseUrl`", which the stack has already.
+    expect(result.stderr).toContain(
+      "Configuration gamehost:baseUrl is not set: `pulumi do` reads no stack config: set the GAMEHOST_BASE_URL environment variable or pass `--gamehost:base-url <value>`.",
+    );
     lister.expectNoLeak(emulator.tokens.user);
   });
 });

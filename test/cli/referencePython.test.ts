@@ -12,6 +12,11 @@
  *   required input, fails in the generated SDK with the property's name. Nothing prints a token;
  * - docs/fleets.md's Python Fleet program (its YAML and Go ones are ./fleetLanguages.test.ts's): up makes 2 + 1
  *   ready servers of the fleet, the outputs say so, destroy removes them.
+ * - a misspelt key inside a dict argument (`"internal_prot"`, `"max_surg"`, `"tag"`), which the generated SDK passes
+ *   on as written: the preview names the property and the fields there are;
+ * - a token set with the `Bearer ` of README's curl line: the preview names gamehost:token and the fix;
+ * - a number setting given with a unit (`30s`): the preview says what the setting takes;
+ * - a datacenter looked up by a display name that is none: the error lists the display names, not the slugs;
  * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
 import * as fs from "node:fs";
@@ -92,6 +97,81 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
     await project.ok(["destroy", "--yes", "--skip-preview"], env);
     expect(liveServers(setup.emulator)).toEqual([]);
     project.expectNoLeak(setup.emulator.tokens.user);
+  });
+
+  it("a misspelt key in a dict (the SDK passes it on as written): the preview names it and the fields there are", {
+    timeout: 600_000,
+  }, async () => {
+    const server = docBlock("docs/languages.md", "Python", "python").text;
+    expect(server).toContain('"internal_port": 7777');
+    fs.writeFileSync(path.join(dir, "__main__.py"), server.replace('"internal_port"', '"internal_prot"'));
+    expect(await project.fails(["preview"], env)).toContain(
+      "property network.ports.game.internal_prot value {<nil>} has a problem: is not a known field (known: internalPort, protocol, routing)",
+    );
+
+    const fleet = fleetsDocBlock("Python", "python");
+    expect(fleet).toContain('"max_surge"');
+    expect(fleet).toContain('"tags": {');
+    fs.writeFileSync(
+      path.join(dir, "__main__.py"),
+      fleet.replace('"max_surge"', '"max_surg"').replace('"tags": {', '"tag": {'),
+    );
+    const out = await project.fails(["preview"], env);
+    expect(out).toContain(
+      "rollout.max_surg value {<nil>} has a problem: is not a known field (known: maxSurge, maxUnavailable)",
+    );
+    // A fleet's template takes a Server's fields but its datacenter (the keys of `datacenters`).
+    expect(out).toContain(
+      "template.tag value {<nil>} has a problem: is not a known field (known: lifecycle, network, resources, runtime, tags)",
+    );
+    expect(liveServers(setup.emulator)).toEqual([]);
+  });
+
+  it("a token pasted with its header's `Bearer ` (as README's curl line shows it): the preview says so, naming gamehost:token", {
+    timeout: 600_000,
+  }, async () => {
+    const user = setup.emulator.tokens.user;
+    expect(fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8")).toContain(
+      `Authorization: Bearer ${user}`,
+    );
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock("docs/languages.md", "Python", "python").text);
+    await project.setConfig({ "gamehost:token": { value: `Bearer ${user}`, secret: true } });
+    try {
+      expect(await project.fails(["preview"], env)).toMatch(
+        /Configuration gamehost:token starts with `Bearer ` \(give the token alone: .*\): run `pulumi config set --secret gamehost:token/,
+      );
+    } finally {
+      await project.setConfig({ "gamehost:token": { value: user, secret: true } });
+    }
+    project.expectNoLeak(user);
+  });
+
+  it("a datacenter looked up by a display name that is not one: the error lists the names there are", {
+    timeout: 600_000,
+  }, async () => {
+    const program = docBlock("docs/languages.md", "Python", "python").text;
+    expect(program).toContain('slug="us-east-atl"');
+    fs.writeFileSync(
+      path.join(dir, "__main__.py"),
+      program.replace('slug="us-east-atl"', 'name="US East Atlanta"'),
+    );
+    expect(await project.fails(["preview"], env)).toMatch(
+      /No datacenter with name "US East Atlanta" in game [0-9a-f-]+ \(available: "EU Central \(Frankfurt\)", "US East \(Atlanta\)"\)/,
+    );
+  });
+
+  it("a number setting with a unit (`gamehost:requestTimeoutMs 30s`): the preview says what it takes", {
+    timeout: 600_000,
+  }, async () => {
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock("docs/languages.md", "Python", "python").text);
+    await project.setConfig({ "gamehost:requestTimeoutMs": { value: "30s" } });
+    try {
+      expect(await project.fails(["preview"], env)).toContain(
+        "property requestTimeoutMs value {30s} has a problem: must be a non-negative integer",
+      );
+    } finally {
+      await project.ok(["config", "rm", "gamehost:requestTimeoutMs"]);
+    }
   });
 
   it(`${PAGE}, ${SECTION}: the plain lookup prints a traceback; the page's RunError prints the message alone`, {

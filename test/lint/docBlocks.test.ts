@@ -27,6 +27,7 @@ const RUN_BY: readonly RunBy[] = [
     { page: "docs/languages.md", section, lang: "sh", test: LANGUAGES_DOCS },
     { page: "docs/languages.md", section, lang: "yaml", file: "Pulumi.yaml", test: LANGUAGES_DOCS },
   ]),
+  { page: "docs/languages.md", section: "2. Configure it", lang: "sh", test: LANGUAGES_DOCS },
   {
     page: "docs/languages.md",
     section: "Python",

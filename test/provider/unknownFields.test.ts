@@ -5,7 +5,7 @@
  * program (or an object spread into the arguments) meets the check rather than losing the setting.
  */
 import { describe, expect, it } from "vitest";
-import { UNKNOWN_FIELD } from "../../src/kinds/checks";
+import { UNKNOWN_FIELD } from "../../src/api/validate";
 import { inputPropertyNames } from "../../src/kinds/kind";
 import { RESOURCES } from "../../src/plugin/registry";
 import { packageSchema } from "../../src/plugin/schema";

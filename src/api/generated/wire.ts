@@ -374,7 +374,7 @@ export interface ListServersResponse {
 export interface Datacenter {
   /** UUID of the datacenter: a Server's `datacenter`. */
   id: string;
-  /** Short name of the datacenter, e.g. `atl`. */
+  /** Short name of the datacenter, e.g. `us-east-atl`. */
   slug: string;
   /** Display name of the datacenter. */
   name: string;

@@ -265,7 +265,7 @@ export type ListServersResponse = z.infer<typeof ListServersResponse>;
 export const Datacenter = z
   .object({
     id: z.string().describe("UUID of the datacenter: a Server's `datacenter`."),
-    slug: z.string().describe("Short name of the datacenter, e.g. `atl`."),
+    slug: z.string().describe("Short name of the datacenter, e.g. `us-east-atl`."),
     name: z.string().describe("Display name of the datacenter."),
   })
   .meta({ id: "Datacenter", description: "A datacenter of the game's cluster." });

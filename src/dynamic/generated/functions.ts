@@ -51,7 +51,7 @@ export function getEnvironmentOutput(
   return outputFunction(FUNCTIONS.getEnvironment, args, opts);
 }
 
-/** Lists the datacenters a game's servers can run in, optionally one by slug or name (an error names the slugs there are when none matches). */
+/** Lists the datacenters a game's servers can run in, optionally one by slug or name (an error names the slugs, or the names, there are when none matches). */
 export function getDatacenters(args: types.GetDatacentersArgs): Promise<types.GetDatacentersResult> {
   return runFunction(FUNCTIONS.getDatacenters, args);
 }

@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { snakeToCamel } from "../../api/case";
 import { CreateServerRequest, Uuid } from "../../api/schemas";
-import { type CheckFailure, checkWire, UNKNOWN, UNKNOWN_FIELD, unknownFieldReason } from "../checks";
+import { UNKNOWN_FIELD, unknownFieldReason } from "../../api/validate";
+import { type CheckFailure, checkWire, UNKNOWN } from "../checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../fields";
 import type { CheckContext } from "../kind";
 import {
@@ -158,10 +159,10 @@ export const FLEET_REPLACE_FIELDS = ["gameId", "environmentId"] as const;
 /** A datacenter id to check the template with (the Server's rules need one; the fleet's come later). */
 const SOME_DATACENTER = "00000000-0000-4000-8000-000000000000";
 
-const KNOB_KEYS = FleetKnobs.keyof().options as readonly string[];
-
-/** The template's fields as a program writes them. */
+/** The template's fields, in camelCase as a program writes them. */
 const TEMPLATE_FIELDS = FleetTemplate.keyof().options.map(snakeToCamel);
+
+const KNOB_KEYS = FleetKnobs.keyof().options as readonly string[];
 
 /** Validates raw inputs: the template by the Server's rules, the rest by the fleet's schemas. */
 export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] {
@@ -177,7 +178,10 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
   } = news;
   const knobs = Object.fromEntries(Object.entries(rest).filter(([k]) => KNOB_KEYS.includes(k)));
   const unknown = Object.keys(rest).filter((k) => !KNOB_KEYS.includes(k));
-  const failures: CheckFailure[] = unknown.map((property) => ({ property, reason: UNKNOWN_FIELD }));
+  const failures: CheckFailure[] = unknown.map((property) => ({
+    property,
+    reason: unknownFieldReason(FLEET_INPUT_FIELDS),
+  }));
   failures.push(
     ...checkWire(
       FleetSpec.omit({ template: true }),
@@ -201,9 +205,12 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
     for (const f of server) {
       const top = f.property.split(".")[0] ?? "";
       const own = ["gameId", "environmentId", ...KNOB_KEYS].includes(top);
-      // The Server's check names no fields at its top level (its kind does): a template's are these.
-      const reason = !own && f.reason === UNKNOWN_FIELD ? unknownFieldReason(TEMPLATE_FIELDS) : f.reason;
-      failures.push({ property: own ? f.property : `template.${f.property}`, reason });
+      // A template's own fields are a Server's but `datacenter`: an unknown key is told those.
+      const unknownInTemplate = !own && !f.property.includes(".") && f.reason.startsWith(UNKNOWN_FIELD);
+      failures.push({
+        property: own ? f.property : `template.${f.property}`,
+        reason: unknownInTemplate ? unknownFieldReason(TEMPLATE_FIELDS) : f.reason,
+      });
     }
     const tags = (template as { tags?: unknown }).tags;
     if (typeof tags === "object" && tags !== null) {

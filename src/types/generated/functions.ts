@@ -86,7 +86,7 @@ export interface GetDatacentersArgs {
   gameId: string;
   /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
   environmentId: string;
-  /** Only the datacenter with this slug, e.g. `atl`. */
+  /** Only the datacenter with this slug, e.g. `us-east-atl`. */
   slug?: string;
   /** Only the datacenter with this display name. */
   name?: string;
@@ -98,7 +98,7 @@ export interface GetDatacentersOutputArgs {
   gameId: pulumi.Input<string>;
   /** UUID of the environment (a namespace's `namespaceId`; see getEnvironment). */
   environmentId: pulumi.Input<string>;
-  /** Only the datacenter with this slug, e.g. `atl`. */
+  /** Only the datacenter with this slug, e.g. `us-east-atl`. */
   slug?: pulumi.Input<string | undefined>;
   /** Only the datacenter with this display name. */
   name?: pulumi.Input<string | undefined>;
