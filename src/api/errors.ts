@@ -314,6 +314,13 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
     const when = retryAfterMs !== undefined ? ` after ${new Date(retryAfterMs).toISOString()}` : " later";
     return { text: `Rate limited: retry${when}, or lower the request rate.`, restates: true };
   }
+  // The service's own words for a 5xx ("An internal error has occurred.") say nothing to do: it reaches the
+  // caller after the client's retries (a GET, a DELETE) or unretried (a POST, which may have done its work).
+  if (status >= 500)
+    return {
+      text: "This is the service's failure, not the request's: run it again later, and if it keeps failing, quote the ray id to the service's support.",
+      restates: false,
+    };
   return undefined;
 }
 

@@ -53,7 +53,12 @@ export const FaultSpecJson = z
       })
       .optional(),
     latencyMs: z.number().int().min(0).max(MAX_FAULT_LATENCY_MS).optional(),
-    status: z.union(FAULT_STATUSES.map((s) => z.literal(s))).optional(),
+    status: z
+      .union(
+        FAULT_STATUSES.map((s) => z.literal(s)),
+        { error: `must be ${FAULT_STATUSES.slice(0, -1).join(", ")} or ${FAULT_STATUSES.at(-1)}` },
+      )
+      .optional(),
   })
   .refine((spec) => spec.path === undefined || spec.pathGlob === undefined, {
     error: "give path or pathGlob, not both",

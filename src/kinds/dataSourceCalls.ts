@@ -66,9 +66,9 @@ export function dataSourceFailure(error: unknown, now = Date.now()): unknown {
         ? `The service rate-limits ${endpoint} until ${new Date(until).toISOString()} (Retry-After, in ${Math.ceil((until - now) / 1000)} s), longer than a data source waits (${limitS} s in all)`
         : `The service still rate-limits ${endpoint} after the retries a data source makes (Retry-After ${new Date(until).toISOString()})`;
   const when = until === undefined ? "later" : "after that time";
-  const at = error.message.lastIndexOf(" [");
-  const bracket = at >= 0 ? error.message.slice(at) : "";
-  // The message is replaced in place: the error keeps its class and fields, and the client's redaction.
-  error.message = `${cause}: run it again ${when}, or make fewer calls (lower --parallel, or read once and reuse the result).${bracket}`;
+  // Restated in place: the error keeps its class and fields, and the client's redaction.
+  error.restate(
+    `${cause}: run it again ${when}, or make fewer calls (lower --parallel, or read once and reuse the result).`,
+  );
   return error;
 }

@@ -193,7 +193,9 @@ async function runDrift(values: ParsedValues, out: Print): Promise<number> {
 function passCode(r: PassResult | undefined, drifted: (r: DriftReport) => boolean): number {
   if (!r || r.error !== undefined) return EXIT.error;
   if (r.remediated !== undefined) return EXIT.ok;
-  return (r.drift && drifted(r.drift)) || (r.unfinished ?? 0) > 0 ? EXIT.drift : EXIT.ok;
+  return (r.drift && drifted(r.drift)) || (r.unfinished ?? 0) + (r.unfinishedCreates ?? 0) > 0
+    ? EXIT.drift
+    : EXIT.ok;
 }
 
 async function runReconcile(values: ParsedValues, out: Print): Promise<number> {

@@ -23,6 +23,12 @@ export interface PassResult {
   repaired: number;
   /** Fleets whose cut-short update repair refreshed: recorded as they are, not as declared, until an `up`. */
   unfinished?: number;
+  /**
+   * Pending creates repair resolved (recorded, or cleared as never made): the `up` they were part of was cut
+   * short, so what it had still to do (a cleared create's server, the servers it had not reached) is done by
+   * an `up` only; a refresh, and so drift, sees none of it.
+   */
+  unfinishedCreates?: number;
   drift?: DriftReport;
   /** Resource changes of the remediating `up`, by operation (`create: 1`, `delete: 1`…). */
   remediated?: Record<string, number>;
@@ -42,9 +48,13 @@ export function passLine(r: PassResult): string {
         (d.pendingDeletes.length > 0 ? `; ${d.pendingDeletes.length} pending deletes` : "")
       : "no drift"
     : "";
-  const unfinished = r.unfinished
-    ? `; ${r.unfinished} interrupted fleet update${r.unfinished === 1 ? "" : "s"} to finish`
-    : "";
+  const unfinished =
+    (r.unfinished
+      ? `; ${r.unfinished} interrupted fleet update${r.unfinished === 1 ? "" : "s"} to finish`
+      : "") +
+    (r.unfinishedCreates
+      ? `; ${r.unfinishedCreates} interrupted create${r.unfinishedCreates === 1 ? "" : "s"} to finish`
+      : "");
   const fixed = r.remediated
     ? `; remediated by up (${
         Object.entries(r.remediated)
@@ -96,15 +106,25 @@ export async function reconcilePass(
     // A fleet whose cut-short update repair refreshed matches the service now, so drift finds nothing there; it
     // is still not as declared (the update's servers run on): an `up` finishes or undoes that update.
     const unfinished = repaired.outcomes.filter((o) => o.action === "refreshed").length;
+    // Likewise a resolved pending create: a cleared one's server is declared, in no state and not on the
+    // service, which drift cannot see; only an `up` makes it (and whatever else the cut-short `up` had left).
+    const unfinishedCreates = repaired.outcomes.filter(
+      (o) => o.action === "imported" || o.action === "cleared",
+    ).length;
     const result: PassResult = {
       ...base,
       durationMs: 0,
       repaired: repaired.outcomes.filter((o) => o.action !== "kept").length,
       ...(unfinished > 0 ? { unfinished } : {}),
+      ...(unfinishedCreates > 0 ? { unfinishedCreates } : {}),
       drift: report,
     };
     const untidy =
-      report.drifted.length + report.pendingCreates.length + report.pendingDeletes.length + unfinished;
+      report.drifted.length +
+      report.pendingCreates.length +
+      report.pendingDeletes.length +
+      unfinished +
+      unfinishedCreates;
     if (options.remediate && untidy > 0) {
       // The Automation API reads the run's summary after it (`stack history`): without showSecrets: false it
       // passes --show-secrets, and decrypts every secret of the stack's history for counts that hold none.

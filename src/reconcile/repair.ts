@@ -44,6 +44,11 @@ export type RepairOutcome =
 
 export interface RepairReport {
   stack: string;
+  /**
+   * `--dry-run`: nothing was changed, and the outcomes are what repair would do. The state still holds every
+   * pending create, so an `up` now would create their servers again.
+   */
+  dryRun: boolean;
   /** Pending operations it resolves found in the state: creates, and updates of a recorded Fleet. */
   pending: number;
   outcomes: RepairOutcome[];
@@ -234,7 +239,7 @@ export async function repairStack(
       reason:
         "its update was interrupted; the fleet is read from the service, and the next `up` converges it",
     });
-  const report = { stack: stack.name, pending: pending.length + updates.length, outcomes };
+  const report = { stack: stack.name, dryRun, pending: pending.length + updates.length, outcomes };
   const done = outcomes.filter((o) => o.action !== "kept");
   if (dryRun || done.length === 0) return { report, unchanged: deployment };
 
@@ -272,22 +277,33 @@ export async function repairStack(
   return { report };
 }
 
-/** One line per pending create, for people. */
+/** What a dry run says for each outcome: what it would do. */
+const DRY_RUN_VERBS: Record<RepairOutcome["action"], string> = {
+  imported: "would import",
+  cleared: "would clear",
+  kept: "would keep",
+  refreshed: "would refresh",
+};
+
+/** One line per pending create, for people; a dry run's in the conditional ("would import"), as nothing was done. */
 export function repairLines(report: RepairReport): string[] {
   if (report.pending === 0) return [`${report.stack}: no pending creates, nothing to repair`];
-  const refreshed = report.outcomes.filter((o) => o.action === "refreshed").length;
-  return [
-    ...report.outcomes.map((o) =>
-      o.action === "imported"
-        ? `imported ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}` +
-          (o.replaces
-            ? ` (replacing ${o.fleet ? "fleet" : "server"} ${o.replaces}, which the next \`pulumi up\` deletes)`
-            : "")
-        : `${o.action} ${o.urn}: ${o.reason}`,
-    ),
-    `${report.stack}: ${report.outcomes.filter((o) => o.action === "imported").length} imported, ` +
-      `${report.outcomes.filter((o) => o.action === "cleared").length} cleared, ` +
-      `${report.outcomes.filter((o) => o.action === "kept").length} kept` +
-      (refreshed > 0 ? `, ${refreshed} refreshed` : ""),
-  ];
+  const count = (action: RepairOutcome["action"]) =>
+    report.outcomes.filter((o) => o.action === action).length;
+  const refreshed = count("refreshed");
+  const verb = (action: RepairOutcome["action"]): string => (report.dryRun ? DRY_RUN_VERBS[action] : action);
+  const lines = report.outcomes.map((o) =>
+    o.action === "imported"
+      ? `${verb(o.action)} ${o.urn} = ${o.fleet ? "fleet" : "server"} ${o.serverId}` +
+        (o.replaces
+          ? ` (replacing ${o.fleet ? "fleet" : "server"} ${o.replaces}, which the next \`pulumi up\` deletes)`
+          : "")
+      : `${verb(o.action)} ${o.urn}: ${o.reason}`,
+  );
+  const summary = report.dryRun
+    ? `${report.stack} (dry run, nothing changed): ${count("imported")} to import, ${count("cleared")} to clear, ` +
+      `${count("kept")} kept${refreshed > 0 ? `, ${refreshed} to refresh` : ""}; run \`gamehost repair\` before the next \`pulumi up\``
+    : `${report.stack}: ${count("imported")} imported, ${count("cleared")} cleared, ${count("kept")} kept` +
+      (refreshed > 0 ? `, ${refreshed} refreshed` : "");
+  return [...lines, summary];
 }

@@ -80,6 +80,10 @@ describe("admin routes", () => {
       );
     }
     expect((await admin("GET", "/faults")).body).toStrictEqual({ faults: [] });
+    // A status the kind cannot answer: named with the statuses it can (as docs/emulator.md lists them).
+    const teapot = await admin("POST", "/faults", { kind: "error_status", status: 418 });
+    expect([teapot.status, codeOf(teapot)]).toEqual([400, "API_BAD_BODY"]);
+    expect((teapot.body as { message: string }).message).toContain("status: must be 500, 502, 503 or 504");
   });
 
   it("refuse a regular expression, and match an adversarial glob at once", async () => {

@@ -65,6 +65,15 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
       const planned = JSON.parse(dry.stdout) as { pending: number; outcomes: Array<{ action: string }> };
       expect(planned.pending).toBe(pending.length);
       expect(planned.outcomes.every((o) => o.action === "imported")).toBe(true);
+      // As a person reads it: what it would do, never "imported" (which would send them to `up`, and `up` would
+      // create every server again).
+      const dryLines = await runGamehost(cli, ["repair", "--dry-run"]);
+      expect(dryLines.code, dryLines.stderr).toBe(0);
+      expect(dryLines.stdout).not.toMatch(/^imported |\d+ imported/m);
+      expect(dryLines.stdout).toMatch(/^would import urn:pulumi:/m);
+      expect(dryLines.stdout).toContain(
+        `dev (dry run, nothing changed): ${pending.length} to import, 0 to clear, 0 kept`,
+      );
       const still = JSON.parse(await cli.ok(["stack", "export"])) as Exported;
       expect(still.deployment.pending_operations ?? []).toHaveLength(
         before.deployment.pending_operations?.length ?? 0,

@@ -230,6 +230,25 @@ export function readyDeadline(
   return { at: own, after: `after ${seconds}s`, raise: "readyTimeoutSeconds" };
 }
 
+/**
+ * What to do about a recorded server that is gone before it was ready. Waiting again (a plain `up`) would
+ * meet the same gone server forever; a refresh drops it from the state, and the same run's `up` creates it.
+ */
+const GONE_FIX =
+  "run `pulumi up --refresh`: its refresh drops the server from the stack, and its up creates a new one";
+
+/**
+ * The message for a server the service answers not-found while it is waited for (deleted out of band, or
+ * lost with the service's data, as an emulator restarted without `--state`), or undefined for another error.
+ */
+function goneBeforeReady(error: unknown, serverId: string): string | undefined {
+  if (!(error instanceof GamehostApiError && error.isNotFound)) return undefined;
+  return (
+    `Server ${serverId} was created, but the service no longer knows it (deleted out of band, or the service lost it) ` +
+    `and it was never ready. It is recorded in the stack; ${GONE_FIX}. ${error.exchange}`
+  );
+}
+
 async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, created: Server): Promise<Server> {
   const deadline = readyDeadline(ctx, inputs.readyTimeoutSeconds);
   let server = created;
@@ -237,7 +256,8 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
     const missing = missingForReady(server);
     if (server.destroyed_at !== undefined) {
       throw new PartialCreateError(
-        `Server ${server.id} stopped before it was ready (destroyed_at ${server.destroyed_at}).`,
+        `Server ${server.id} stopped before it was ready (destroyed_at ${server.destroyed_at}). It is recorded in the stack; ` +
+          `fix the spec if it cannot start (a spec change replaces the server), or ${GONE_FIX}.`,
         server.id,
         { ...serverOutputs(inputs, server) },
       );
@@ -260,8 +280,9 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
       // would lose the server (no later create adopts it: each create has a key of its own).
       const reason = error instanceof Error ? error.message : String(error);
       throw new PartialCreateError(
-        `Server ${server.id} was created, but checking whether it is ready failed: ${reason} ` +
-          "It is recorded in the stack; run `pulumi up` again to keep waiting.",
+        goneBeforeReady(error, server.id) ??
+          `Server ${server.id} was created, but checking whether it is ready failed: ${reason} ` +
+            "It is recorded in the stack; run `pulumi up` again to keep waiting.",
         server.id,
         { ...serverOutputs(inputs, server) },
       );
@@ -383,7 +404,15 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     // Only provider-only knobs reach update (every spec change replaces). A server recorded as
     // partially created (not yet ready) is waited for again; a ready one needs no API call.
     if (news.waitForReady !== false && !outputsAreReady(olds)) {
-      const server = await ctx.client().getServer(news.gameId, news.environmentId, id, callOptions(ctx));
+      let server: Server;
+      try {
+        server = await ctx.client().getServer(news.gameId, news.environmentId, id, callOptions(ctx));
+      } catch (error) {
+        // The same error (class, code, ray id), saying what happened and what to run.
+        const gone = goneBeforeReady(error, id);
+        if (gone !== undefined && error instanceof Error) error.message = gone;
+        throw error;
+      }
       return serverOutputs(news, await waitUntilReady(ctx, news, server));
     }
     return { ...news, ...pickDefined(olds, OUTPUT_ONLY_FIELDS) } as ServerOutputs;

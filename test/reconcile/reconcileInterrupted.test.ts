@@ -1,0 +1,47 @@
+/**
+ * `gamehost reconcile --once --remediate` after a double Ctrl-C, through the real CLI: the pass's repair
+ * resolves the pending creates, and the `up` the interruption cut short is still to finish. A pending create
+ * whose server never came (cleared) leaves a declared server that neither the state nor the service has,
+ * which drift (a refresh) cannot see: the pass must not say "no drift" and exit 0 with that server missing,
+ * but run its remediating `up`, which makes it once.
+ */
+import { describe, expect, it } from "vitest";
+import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
+import { fixtureIds, liveTagged, serverArgs, TYPES } from "../engine/helpers";
+import { userClient } from "../support/emulator";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+
+describe.skipIf(!realCli)(realCliTitle("reconcile after a double Ctrl-C"), () => {
+  const setup = useCliEnvironment("reconcile-interrupted");
+
+  it("a cleared pending create: the pass runs its up, and the declared server runs once", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const run = "reconcile-cleared";
+    const cli = await serversProject(setup.root, run, setup.emulator, {
+      a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
+    });
+    const live = () => liveTagged(setup.emulator, "run", run);
+    await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
+    // The service loses the server (it crashed) before the reconciler's pass.
+    const [made] = live();
+    expect(made).toBeDefined();
+    const ids = fixtureIds(setup.emulator);
+    await userClient(setup.emulator).deleteServer(ids.gameId, ids.environmentId, made!.id);
+    expect(live()).toEqual([]);
+
+    const pass = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
+    expect(pass.code, `${pass.stdout}${pass.stderr}`).toBe(0);
+    expect(pass.stdout).toMatch(
+      /repaired 1 pending operations; .*1 interrupted create to finish; remediated by up \(create 1\)/,
+    );
+    const [server] = live();
+    expect(live()).toHaveLength(1);
+    expect(Object.values(await cli.stateIds([TYPES.dynamic.server]))).toEqual([server?.id]);
+
+    await cli.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(live()).toEqual([]);
+    cli.expectNoLeak(setup.emulator.tokens.user);
+  });
+});
