@@ -5,11 +5,13 @@
  * engine send the dynamic type to that provider (an error naming types the user never wrote), and one
  * inherited from a parent's `providers` is ignored without a word, so the server goes to the stack's
  * service instead of the provider's. Both fail here, where the user declared them, naming the fix; ignored
- * `customTimeouts` are said once per resource.
+ * `customTimeouts`, and `replaceOnChanges` entries the engine cannot match, are said once per resource.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
+import { FLEET_UPDATE_FIELDS } from "../kinds/fleet/spec";
+import { KNOB_FIELDS } from "../kinds/server/spec";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
 
@@ -31,8 +33,32 @@ function providerGiven(opts: {
 }
 
 /**
+ * Per kind, the inputs whose change the kind makes in place (an update). Every other change replaces on its
+ * own (a LobbyHistoryExport has no update at all), so `replaceOnChanges` naming one of those changes nothing.
+ */
+const UPDATED_IN_PLACE: Readonly<Record<string, readonly string[]>> = {
+  Server: KNOB_FIELDS,
+  Fleet: FLEET_UPDATE_FIELDS,
+};
+
+/**
+ * The `replaceOnChanges` entries that name a property the kind updates in place (`*`, a top-level name, or a
+ * path under one: `template.tags`, `datacenters["us-east-atl"]`). The SDK's dynamic provider host answers the
+ * engine's diff with whether something changed but not which property, so the engine matches no entry and
+ * the change stays an update.
+ */
+function unmatchedReplaceOnChanges(kind: string, entries: readonly string[]): string[] {
+  const inPlace = UPDATED_IN_PLACE[kind] ?? [];
+  return entries.filter((entry) => {
+    if (entry === "*") return inPlace.length > 0;
+    const top = /^[^.[]+/.exec(entry)?.[0] ?? entry;
+    return inPlace.includes(top);
+  });
+}
+
+/**
  * The options of a dynamic resource: fails when a provider would be given to it, warns that
- * `customTimeouts` have no effect.
+ * `customTimeouts`, and `replaceOnChanges` entries naming what the kind updates in place, have no effect.
  */
 export function dynamicResourceOptions(
   kind: string,
@@ -54,6 +80,13 @@ export function dynamicResourceOptions(
         : `Bound the wait with readyTimeoutSeconds, or declare it with gamehost.native.${kind}`;
     void pulumi.log.warn(
       `${kind} "${name}": customTimeouts have no effect on a dynamic resource (Pulumi's dynamic provider host ignores them). ${instead}, whose provider honours them.`,
+    );
+  }
+  const unmatched = unmatchedReplaceOnChanges(kind, opts.replaceOnChanges ?? []);
+  if (unmatched.length > 0) {
+    void pulumi.log.warn(
+      `${kind} "${name}": replaceOnChanges has no effect on a dynamic resource for ${unmatched.join(", ")} (Pulumi's dynamic provider host does not tell the engine which properties changed): a change there is an update. ` +
+        `To replace it, run \`pulumi up --replace <urn>\` or set the replacementTrigger option, or declare it with gamehost.native.${kind}, whose provider honours replaceOnChanges.`,
     );
   }
   return opts;

@@ -25,6 +25,8 @@ const INDEX = fs.readFileSync(path.join(REPO_ROOT, "docs", "_index.md"), "utf8")
 
 it("docs/_index.md says where the key shows", () => {
   expect(INDEX).toContain("With the plugin (`pulumi-gamehost/native`) the key never\n  shows as a diff");
+  // `pulumi up --replace` replaces with no change: the engine diffs the inputs itself, the new key among them.
+  expect(INDEX).toContain("but in the preview of `pulumi up --replace <urn>`, which lists it on both faces");
   expect(INDEX).toContain("on the dynamic face a replacement's preview lists `idempotencyKey`");
 });
 
@@ -63,8 +65,11 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       expect(first.ops).toEqual(["create"]);
       expect(liveIds(emulator)).toEqual([first.id]);
 
-      // `pulumi up --replace <urn>`: the new server is made (and ready) before the old one goes.
+      // `pulumi up --replace <urn>`: the new server is made (and ready) before the old one goes. Its preview
+      // lists the new key on both faces (docs/_index.md): no change is diffed, so the engine compares the inputs.
       const urn = `urn:pulumi:dev::${SERVERS_PROJECT}::${TYPES[face].server}::web`;
+      const replacePreview = await project.ok(["preview", "--diff", "--replace", urn]);
+      expect(replacePreview).toMatch(/~ idempotencyKey\s*: "[0-9a-f-]{36}" => "[0-9a-f-]{36}"/);
       const forced = await up(project, ["--replace", urn]);
       expect(forced.ops).toEqual(["create-replacement", "replace", "delete-replaced"]);
       expect(forced.id).not.toBe(first.id);
@@ -73,8 +78,12 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       const newServer = emulator.servers().find((s) => s.id === forced.id);
       expect(newServer?.started_at ?? Infinity).toBeLessThanOrEqual(oldServer?.destroyed_at ?? -Infinity);
 
-      // replaceOnChanges on a provider-only setting.
+      // replaceOnChanges on a provider-only setting. The dynamic face cannot honour it, and its program says so.
       await declare(project, serverArgs(emulator, { readyTimeoutSeconds: 11 }), options);
+      if (face === "dynamic")
+        expect(await project.ok(["preview"])).toContain(
+          'Server "web": replaceOnChanges has no effect on a dynamic resource for readyTimeoutSeconds',
+        );
       emulator.resetRequests();
       const knob = await up(project);
       if (face === "dynamic") {

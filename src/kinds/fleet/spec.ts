@@ -156,6 +156,11 @@ export const FLEET_INPUT_FIELDS: readonly string[] = [
 /** Inputs whose change replaces the fleet (its servers belong to one game environment). */
 export const FLEET_REPLACE_FIELDS = ["gameId", "environmentId"] as const;
 
+/** Inputs whose change is an update of the fleet (a scale, a rollout, new bounds): all but {@link FLEET_REPLACE_FIELDS}. */
+export const FLEET_UPDATE_FIELDS: readonly string[] = FLEET_INPUT_FIELDS.filter(
+  (k) => !(FLEET_REPLACE_FIELDS as readonly string[]).includes(k),
+);
+
 /** A datacenter id to check the template with (the Server's rules need one; the fleet's come later). */
 const SOME_DATACENTER = "00000000-0000-4000-8000-000000000000";
 
