@@ -438,6 +438,11 @@ export class GamehostApiError extends GamehostError {
 
 /** Failures that show nothing answers at the base URL (as opposed to a slow or broken answer). */
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+/**
+ * An https:// request answered in plain HTTP (the emulator, a local server): no retry can change it, so it is
+ * named as the base URL's scheme, not as a failed connection to retry.
+ */
+const PLAIN_HTTP_ANSWER = "ERR_SSL_WRONG_VERSION_NUMBER";
 const TIMED_OUT = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
@@ -469,7 +474,8 @@ export class GamehostNetworkError extends GamehostError {
       code === "UND_ERR_HEADERS_TIMEOUT" && headersTimeoutOption !== undefined && origins?.pulumi === false
         ? `the client option ${headersTimeoutOption}`
         : timeoutSetting(origins);
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    // OpenSSL's reasons end with a newline: the message stays one line.
+    const reason = (cause instanceof Error ? cause.message : String(cause)).trimEnd();
     const at = baseUrl ?? "the base URL";
     // A POST that may have run is never "just retry": sending a create again can make a second server.
     const lookUp = !(mayHaveCommitted && method === "POST")
@@ -480,13 +486,15 @@ export class GamehostNetworkError extends GamehostError {
     const fix =
       typeof code === "string" && UNREACHABLE.has(code)
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
-        : typeof code === "string" && TIMED_OUT.has(code)
-          ? lookUp
-            ? `The service did not answer in time, and the request may have taken effect: ${lookUp}. To wait longer, raise ${raise}.`
-            : `The service did not answer in time: retry, or raise ${raise}.`
-          : lookUp
-            ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
-            : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
+        : code === PLAIN_HTTP_ANSWER
+          ? `${at} answers without TLS: ${checkBaseUrl(origins)}; a server without TLS, as the emulator, takes http://.`
+          : typeof code === "string" && TIMED_OUT.has(code)
+            ? lookUp
+              ? `The service did not answer in time, and the request may have taken effect: ${lookUp}. To wait longer, raise ${raise}.`
+              : `The service did not answer in time: retry, or raise ${raise}.`
+            : lookUp
+              ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
+              : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;

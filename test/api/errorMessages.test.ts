@@ -416,6 +416,23 @@ describe("errors that are not the service's", () => {
     expect(err.message.split("\n")).toHaveLength(1);
   });
 
+  it("https:// to a server without TLS (the emulator) says so and to use http://, not to retry", async () => {
+    const https = emu.url.replace(/^http:/, "https:");
+    const err = (await client("t", https)
+      .getGame(game)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as Error;
+    expect(err.message).toMatch(
+      new RegExp(
+        `^${https.replace(/[.]/g, "\\.")} answers without TLS: check gamehost:baseUrl \\(\`pulumi config set gamehost:baseUrl <url>\`\\); a server without TLS, as the emulator, takes http://\\. \\[GET `,
+      ),
+    );
+    expect(err.message).not.toContain("retry");
+    expect(err.message.split("\n")).toHaveLength(1);
+  });
+
   it("a base URL where nothing answers names where it was set: a client option, the variable", async () => {
     // A script's client (docs/client.md) is not a Pulumi program: no `pulumi config set` advice.
     const fromOption = (await new GamehostClient({ baseUrl: "http://127.0.0.1:9", token: "t", maxRetries: 0 })

@@ -16,6 +16,7 @@
  *   on as written: the preview names the property and the fields there are;
  * - a token set with the `Bearer ` of README's curl line: the preview names gamehost:token and the fix;
  * - a number setting given with a unit (`30s`): the preview says what the setting takes;
+ * - an https:// base URL for the emulator, which has no TLS: the preview says so, not to retry;
  * - a datacenter looked up by a display name that is none: the error lists the display names, not the slugs;
  * None of the other programs makes a server, so the fleet's checks of every live server hold in any order.
  */
@@ -158,6 +159,23 @@ describe.skipIf(!realCli)(realCliTitle("Python programs of the docs, in one pack
     expect(await project.fails(["preview"], env)).toMatch(
       /No datacenter with name "US East Atlanta" in game [0-9a-f-]+ \(available: "EU Central \(Frankfurt\)", "US East \(Atlanta\)"\)/,
     );
+  });
+
+  it("https:// in the base URL of an emulator (which has no TLS): the preview says so and to use http://", {
+    timeout: 600_000,
+  }, async () => {
+    fs.writeFileSync(path.join(dir, "__main__.py"), docBlock("docs/languages.md", "Python", "python").text);
+    const https = setup.emulator.url.replace(/^http:/, "https:");
+    await project.setConfig({ "gamehost:baseUrl": { value: https } });
+    try {
+      const out = await project.fails(["preview"], env);
+      expect(out).toContain(
+        `${https} answers without TLS: check gamehost:baseUrl (\`pulumi config set gamehost:baseUrl <url>\`); a server without TLS, as the emulator, takes http://.`,
+      );
+      expect(out).not.toContain("retry");
+    } finally {
+      await project.setConfig({ "gamehost:baseUrl": { value: setup.emulator.url } });
+    }
   });
 
   it("a number setting with a unit (`gamehost:requestTimeoutMs 30s`): the preview says what it takes", {
