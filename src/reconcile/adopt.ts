@@ -6,7 +6,7 @@
  */
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
-import { FLEET_TAG } from "../kinds/fleet/spec";
+import { FLEET_TAG } from "../kinds/server/tags";
 import { exportedState, findStrays, type Stray, trackedBy, trackedByStacks } from "./drift";
 import { FLEET_TYPES, nameOfUrn, SERVER_TYPES } from "./state";
 

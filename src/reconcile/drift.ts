@@ -9,8 +9,7 @@
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
-import { FLEET_TAG } from "../kinds/fleet/spec";
-import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
+import { FLEET_TAG, IDEMPOTENCY_TAG } from "../kinds/server/tags";
 import { CommandError } from "./errors";
 import {
   Deployment,

@@ -17,8 +17,7 @@ import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import type { Server } from "../api/schemas";
-import { FLEET_TAG } from "../kinds/fleet/spec";
-import { IDEMPOTENCY_TAG } from "../kinds/server/tags";
+import { FLEET_TAG, IDEMPOTENCY_TAG } from "../kinds/server/tags";
 import { CommandError } from "./errors";
 import {
   Deployment,

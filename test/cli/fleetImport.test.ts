@@ -109,6 +109,20 @@ describe.skipIf(!realCli)(realCliTitle("the Fleet's import, get and 429s"), () =
     await adopt.ok(["up", "--yes", "--skip-preview", "--expect-no-changes"]);
     expect(setup.emulator.requests.filter((r) => r.method !== "GET")).toEqual([]);
 
+    // One of its servers imported as a Server: refused, naming the fleet's tag, so no server has two owners
+    // (the Server's stack would delete it under its fleet, the fleet count or replace it under the Server).
+    const [first] = servers;
+    const asServer = await adopt.fails([
+      "import",
+      "gamehost:index:Server",
+      "one",
+      `${ids.gameId}/${ids.environmentId}/${first}`,
+      "--yes",
+    ]);
+    expect(asServer).toContain(`is a server of a Fleet (tag ${FLEET_TAG}: ${fleetKey})`);
+    expect(asServer).toContain(`pulumi import gamehost:index:Fleet <name> ${importId}`);
+    expect(Object.keys(await adopt.stateIds(["gamehost:index:Server"]))).toEqual([]);
+
     // Fleet.get in a TypeScript program (the plugin's face): the same fleet, read, not managed.
     const getDir = path.join(setup.root, "fleet-get");
     fs.mkdirSync(getDir);

@@ -10,6 +10,7 @@ import {
   type ServerOutputs,
   wireBody,
 } from "../../src/kinds/server/spec";
+import { FLEET_TAGS } from "../../src/kinds/server/tags";
 import { SAMPLE_ID, SAMPLE_SERVER_INPUTS } from "../support/serverInputs";
 
 const ID = SAMPLE_ID;
@@ -112,6 +113,18 @@ describe("Server check", () => {
     expect(byProp["network.ports.web.protocol"]).toMatch(/host routing supports only tcp and udp/);
     expect(byProp["network.ports.voice.routing"]).toMatch(/exactly one/);
     expect(byProp["lifecycle.killTimeout"]).toMatch(/7200000/);
+  });
+
+  it("refuses a fleet's tags: a server carrying them is its fleet's, and would have two owners", async () => {
+    for (const tag of FLEET_TAGS) {
+      const { failures } = await check({}, { ...spec(), tags: { role: "match", [tag]: "k" } });
+      expect(failures).toEqual([
+        {
+          property: `tags.${tag}`,
+          reason: expect.stringMatching(/^is reserved for pulumi-gamehost; remove it .*Fleet/),
+        },
+      ]);
+    }
   });
 
   it("lets values that are unknown during preview pass", async () => {

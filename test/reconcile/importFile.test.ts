@@ -4,7 +4,7 @@
  * once, as their Fleet.
  */
 import { describe, expect, it } from "vitest";
-import { FLEET_TAG } from "../../src/kinds/fleet/spec";
+import { FLEET_TAG } from "../../src/kinds/server/tags";
 import { importFile } from "../../src/reconcile/adopt";
 import type { Stray } from "../../src/reconcile/drift";
 

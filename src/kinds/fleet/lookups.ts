@@ -3,7 +3,8 @@ import type { RequestOptions } from "../../api/client";
 import { GamehostValidationError } from "../../api/errors";
 import { canonicalUuid, type Server, Uuid } from "../../api/schemas";
 import type { OperationContext } from "../kind";
-import { FLEET_TAG, type FleetInputs, isUuid } from "./spec";
+import { FLEET_TAG } from "../server/tags";
+import { type FleetInputs, isUuid } from "./spec";
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
 

@@ -19,12 +19,9 @@ import {
   ServerKnobs,
   type ServerSpecBody,
 } from "../server/spec";
+import { FLEET_SLOT_TAG, FLEET_TAG, FLEET_TAGS } from "../server/tags";
 
-/** Reserved tag on every server of a fleet: the fleet's key (how refresh, import and sweeps find them). */
-export const FLEET_TAG = "pulumi-gamehost/fleet";
-/** Reserved tag on every server of a fleet: its slot in its datacenter (`<slot>`). */
-export const FLEET_SLOT_TAG = "pulumi-gamehost/fleet-slot";
-const RESERVED_TAGS = [IDEMPOTENCY_TAG, FLEET_TAG, FLEET_SLOT_TAG];
+const RESERVED_TAGS = [IDEMPOTENCY_TAG, ...FLEET_TAGS] as readonly string[];
 
 /** Every way a rollout bound can be wrong gets the whole answer: a user who wrote "abc" may have meant a count. */
 const COUNT_OR_PERCENT =
@@ -216,16 +213,6 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
         property: own ? f.property : `template.${f.property}`,
         reason: unknownInTemplate ? unknownFieldReason(TEMPLATE_FIELDS) : f.reason,
       });
-    }
-    const tags = (template as { tags?: unknown }).tags;
-    if (typeof tags === "object" && tags !== null) {
-      for (const tag of [FLEET_TAG, FLEET_SLOT_TAG]) {
-        if (tag in tags)
-          failures.push({
-            property: `template.tags.${tag}`,
-            reason: "is reserved for pulumi-gamehost; remove it",
-          });
-      }
     }
     if ("datacenter" in template) {
       failures.push({

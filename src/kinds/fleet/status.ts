@@ -11,9 +11,9 @@ import {
   serverOutputs,
   specOfServer,
 } from "../server/spec";
+import { FLEET_SLOT_TAG } from "../server/tags";
 import { converged, type PlannedServer } from "./planner";
 import {
-  FLEET_SLOT_TAG,
   type FleetDatacenterStatus,
   type FleetInputs,
   type FleetOutputs,

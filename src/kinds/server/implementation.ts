@@ -33,6 +33,7 @@ import {
   specOfServer,
   wireBody,
 } from "./spec";
+import { FLEET_TAG } from "./tags";
 
 /** Attempts at a create whose outcome was ambiguous or rate limited, before giving up. */
 const CREATE_ATTEMPTS = 5;
@@ -393,6 +394,15 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
         outputs: serverOutputs(inputsOf(recorded.outputs), server),
         inputs: recorded.inputs,
       };
+    }
+    // A lookup (an import, a `get`) of a fleet's server: as a Server it would have two owners, the importing
+    // stack deleting it under its fleet, the fleet counting or replacing it under the Server.
+    const fleetKey = server.tags[FLEET_TAG];
+    if (fleetKey !== undefined) {
+      throw new GamehostError(
+        `Server ${server.id} is a server of a Fleet (tag ${FLEET_TAG}: ${fleetKey}), which manages it: take over or read the fleet instead, ` +
+          `\`pulumi import gamehost:index:Fleet <name> ${where.gameId}/${where.environmentId}/${fleetKey}\` (or \`gamehost adopt\`), or Fleet.get with that id.`,
+      );
     }
     // A lookup: the inputs a program declaring this server as it is would have after its checks.
     const spec = specOfServer(server, where.gameId) as ServerInputs;

@@ -17,7 +17,7 @@ import { type CheckFailure, checkWire, UNKNOWN, withStrayKeys } from "../checks"
 import { omit, pick, SERIALIZED_PROVIDER_FIELD } from "../fields";
 import type { CheckContext } from "../kind";
 
-import { IDEMPOTENCY_TAG } from "./tags";
+import { FLEET_TAGS, IDEMPOTENCY_TAG } from "./tags";
 
 export { IDEMPOTENCY_TAG };
 
@@ -152,11 +152,20 @@ export function checkServerInputs(news: Record<string, unknown>): CheckFailure[]
   const failures = withStrayKeys(wireFailures, declared, SERVER_MAP_PATHS);
   failures.push(...portsThatNeverStart(news.network));
   const tags = news.tags;
-  if (typeof tags === "object" && tags !== null && IDEMPOTENCY_TAG in tags) {
-    failures.push({
-      property: `tags.${IDEMPOTENCY_TAG}`,
-      reason: "is reserved for pulumi-gamehost; remove it",
-    });
+  if (typeof tags === "object" && tags !== null) {
+    if (IDEMPOTENCY_TAG in tags)
+      failures.push({
+        property: `tags.${IDEMPOTENCY_TAG}`,
+        reason: "is reserved for pulumi-gamehost; remove it",
+      });
+    // A server with a fleet's tags is that fleet's: declared (or imported) as a Server too, it would have two
+    // owners, the fleet counting, replacing or deleting it under the Server's stack.
+    for (const tag of FLEET_TAGS.filter((t) => t in tags))
+      failures.push({
+        property: `tags.${tag}`,
+        reason:
+          "is reserved for pulumi-gamehost; remove it (a Fleet's servers carry it: manage them through their Fleet, which `pulumi import gamehost:index:Fleet` or `gamehost adopt` takes over)",
+      });
   }
   return failures;
 }
