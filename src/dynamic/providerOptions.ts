@@ -10,8 +10,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
-import { FLEET_UPDATE_FIELDS } from "../kinds/fleet/spec";
-import { KNOB_FIELDS } from "../kinds/server/spec";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
 
@@ -35,11 +33,19 @@ function providerGiven(opts: {
 /**
  * Per kind, the inputs whose change the kind makes in place (an update). Every other change replaces on its
  * own (a LobbyHistoryExport has no update at all), so `replaceOnChanges` naming one of those changes nothing.
+ * Loaded only for a resource that sets `replaceOnChanges`: the kinds' specs are zod schemas, which a program
+ * otherwise never loads (test/startup/lazyLoad).
  */
-const UPDATED_IN_PLACE: Readonly<Record<string, readonly string[]>> = {
-  Server: KNOB_FIELDS,
-  Fleet: FLEET_UPDATE_FIELDS,
-};
+function updatedInPlace(kind: string): readonly string[] {
+  switch (kind) {
+    case "Server":
+      return (require("../kinds/server/spec") as typeof import("../kinds/server/spec")).KNOB_FIELDS;
+    case "Fleet":
+      return (require("../kinds/fleet/spec") as typeof import("../kinds/fleet/spec")).FLEET_UPDATE_FIELDS;
+    default:
+      return [];
+  }
+}
 
 /**
  * The `replaceOnChanges` entries that name a property the kind updates in place (`*`, a top-level name, or a
@@ -48,7 +54,8 @@ const UPDATED_IN_PLACE: Readonly<Record<string, readonly string[]>> = {
  * the change stays an update.
  */
 function unmatchedReplaceOnChanges(kind: string, entries: readonly string[]): string[] {
-  const inPlace = UPDATED_IN_PLACE[kind] ?? [];
+  if (entries.length === 0) return [];
+  const inPlace = updatedInPlace(kind);
   return entries.filter((entry) => {
     if (entry === "*") return inPlace.length > 0;
     const top = /^[^.[]+/.exec(entry)?.[0] ?? entry;
