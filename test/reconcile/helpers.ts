@@ -4,8 +4,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as path from "node:path";
+import { expect } from "vitest";
+import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
+import { serversProject } from "../cli/helpers";
+import { fixtureIds, liveTagged, serverArgs } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
+import { userClient } from "../support/emulator";
 import { commandOf, processTree } from "../support/processTree";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
 
@@ -136,4 +141,26 @@ export async function upStoppedByDoubleInterrupt(
   } finally {
     emulator.setPlacement("auto");
   }
+}
+
+/**
+ * A stack whose one Server's create a double Ctrl-C left pending, and whose server the service then lost (it
+ * crashed): a pending create with nothing behind it, which the state cannot show and a refresh cannot see.
+ * The project and the run's live servers (tagged `run`).
+ */
+export async function pendingCreateOfALostServer(
+  setup: { root: string; emulator: RunningEmulator },
+  run: string,
+): Promise<{ cli: CliProject; live: () => Server[] }> {
+  const cli = await serversProject(setup.root, run, setup.emulator, {
+    a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
+  });
+  const live = () => liveTagged(setup.emulator, "run", run);
+  await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
+  const [made] = live();
+  if (!made) throw new Error("the interrupted up made no server");
+  const ids = fixtureIds(setup.emulator);
+  await userClient(setup.emulator).deleteServer(ids.gameId, ids.environmentId, made.id);
+  expect(live()).toEqual([]);
+  return { cli, live };
 }

@@ -10,7 +10,7 @@ import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/h
 import { fixtureIds, liveTagged, serverArgs, TYPES } from "../engine/helpers";
 import { userClient } from "../support/emulator";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+import { pendingCreateOfALostServer, runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("reconcile after a double Ctrl-C"), () => {
   const setup = useCliEnvironment("reconcile-interrupted");
@@ -18,18 +18,7 @@ describe.skipIf(!realCli)(realCliTitle("reconcile after a double Ctrl-C"), () =>
   it("a cleared pending create: the pass runs its up, and the declared server runs once", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
-    const run = "reconcile-cleared";
-    const cli = await serversProject(setup.root, run, setup.emulator, {
-      a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
-    });
-    const live = () => liveTagged(setup.emulator, "run", run);
-    await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
-    // The service loses the server (it crashed) before the reconciler's pass.
-    const [made] = live();
-    expect(made).toBeDefined();
-    const ids = fixtureIds(setup.emulator);
-    await userClient(setup.emulator).deleteServer(ids.gameId, ids.environmentId, made!.id);
-    expect(live()).toEqual([]);
+    const { cli, live } = await pendingCreateOfALostServer(setup, "reconcile-cleared");
 
     const pass = await runGamehost(cli, ["reconcile", "--once", "--remediate"]);
     expect(pass.code, `${pass.stdout}${pass.stderr}`).toBe(0);

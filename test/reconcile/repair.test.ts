@@ -20,7 +20,7 @@ import {
 } from "../engine/helpers";
 import { userClient } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+import { pendingCreateOfALostServer, runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
 const COUNT = 8;
 
@@ -110,18 +110,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
   it("a pending create whose server is gone is cleared, and up makes it once", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
-    const run = "repair-gone";
-    const cli = await serversProject(setup.root, run, setup.emulator, {
-      a: serverArgs(setup.emulator, { tags: { run }, readyTimeoutSeconds: 60 }),
-    });
-    const live = () => liveTagged(setup.emulator, "run", run);
-    await upStoppedByDoubleInterrupt(cli, setup.emulator, "the create", () => live().length === 1);
-    // The service loses the server (it crashed) before anyone repairs.
-    const [made] = live();
-    expect(made).toBeDefined();
-    const client = userClient(setup.emulator);
-    const ids = fixtureIds(setup.emulator);
-    await client.deleteServer(ids.gameId, ids.environmentId, made!.id);
+    const { cli, live } = await pendingCreateOfALostServer(setup, "repair-gone");
     const repaired = await runGamehost(cli, ["repair", "--json"]);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(JSON.parse(repaired.stdout)).toMatchObject({ pending: 1, outcomes: [{ action: "cleared" }] });
