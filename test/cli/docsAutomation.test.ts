@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { docBlock } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
 import { writeCheckedModule } from "../support/moduleScript";
-import { captureOutput, cliEnv, realCli, realCliTitle } from "../support/realPulumi";
+import { CliProject, captureOutput, cliEnv, realCli, realCliTitle } from "../support/realPulumi";
 import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const PAGE = "docs/testing.md";
@@ -31,18 +31,40 @@ describe.skipIf(!realCli)(realCliTitle(`${PAGE}: ${SECTION}`), () => {
     const js = writeCheckedModule(dir, "modes", docBlock(PAGE, SECTION, "typescript").text);
     const backend = path.join(setup.root, "backend");
     fs.mkdirSync(backend);
-    const child = spawn(process.execPath, [js], {
-      cwd: dir,
-      env: cliEnv(path.join(setup.root, "home"), {
-        PULUMI_BACKEND_URL: `file://${backend}`,
-        GAMEHOST_BASE_URL: setup.emulator.url,
-        GAMEHOST_TOKEN: setup.emulator.tokens.user,
-      }),
-      stdio: ["ignore", "pipe", "pipe"],
+    const home = path.join(setup.root, "home");
+    const env = cliEnv(home, {
+      PULUMI_BACKEND_URL: `file://${backend}`,
+      GAMEHOST_BASE_URL: setup.emulator.url,
+      GAMEHOST_TOKEN: setup.emulator.tokens.user,
     });
-    const output = captureOutput(child);
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    expect(code, `${output.stdout}\n${output.stderr}`).toBe(0);
+    const runScript = async (scriptEnv: NodeJS.ProcessEnv) => {
+      const child = spawn(process.execPath, [js], {
+        cwd: dir,
+        env: scriptEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const output = captureOutput(child);
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { code, ...output };
+    };
+
+    // The script's stacks exist (a run before), and this run lacks the passphrase: each stack fails, and the
+    // error the script prints quotes no token (the page's setAllConfig put it on the CLI's command line).
+    const before = new CliProject(path.join(setup.root, "modes-before"), setup.root, {
+      PULUMI_BACKEND_URL: `file://${backend}`,
+    });
+    fs.mkdirSync(before.dir);
+    fs.writeFileSync(path.join(before.dir, "Pulumi.yaml"), "name: modes\nruntime: nodejs\n");
+    for (const mode of ["ranked", "casual", "arcade"])
+      await before.ok(["stack", "init", mode], { PULUMI_HOME: home });
+    const noPassphrase = await runScript({ ...env, PULUMI_CONFIG_PASSPHRASE: undefined });
+    expect(noPassphrase.code).not.toBe(0);
+    expect(`${noPassphrase.stdout}${noPassphrase.stderr}`).toContain("passphrase");
+    expect(`${noPassphrase.stdout}${noPassphrase.stderr}`).not.toContain(setup.emulator.tokens.user);
+    expect(setup.emulator.servers()).toEqual([]);
+
+    const output = await runScript(env);
+    expect(output.code, `${output.stdout}\n${output.stderr}`).toBe(0);
     expect(output.stdout.trim().split("\n").sort()).toEqual([
       "arcade: succeeded, 2 ready, template secret: true",
       "casual: succeeded, 2 ready, template secret: true",
