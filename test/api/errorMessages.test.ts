@@ -53,11 +53,16 @@ function client(token: string, baseUrl = emu.url): GamehostClient {
   return new GamehostClient(readSettings((key) => config[key]));
 }
 
-async function apiError(promise: Promise<unknown>): Promise<GamehostApiError> {
-  const err = await promise.then(
+/** What `promise` rejects with (undefined when it resolves). */
+function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
     () => undefined,
     (e: unknown) => e,
   );
+}
+
+async function apiError(promise: Promise<unknown>): Promise<GamehostApiError> {
+  const err = await rejectionOf(promise);
   expect(err).toBeInstanceOf(GamehostApiError);
   return err as GamehostApiError;
 }
@@ -404,12 +409,7 @@ describe("rate limiting says when to retry", () => {
 
 describe("errors that are not the service's", () => {
   it("a base URL where nothing answers names it and the setting to fix", async () => {
-    const err = (await client("t", "http://127.0.0.1:9")
-      .getGame(game)
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      )) as Error;
+    const err = (await rejectionOf(client("t", "http://127.0.0.1:9").getGame(game))) as Error;
     expect(err.message).toMatch(
       /^Nothing answers at http:\/\/127\.0\.0\.1:9: check gamehost:baseUrl \(`pulumi config set gamehost:baseUrl <url>`\), and that the service is running\. \[GET \/cloud\/games\/\S+: no answer, /,
     );
@@ -418,12 +418,7 @@ describe("errors that are not the service's", () => {
 
   it("https:// to a server without TLS (the emulator) says so and to use http://, not to retry", async () => {
     const https = emu.url.replace(/^http:/, "https:");
-    const err = (await client("t", https)
-      .getGame(game)
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      )) as Error;
+    const err = (await rejectionOf(client("t", https).getGame(game))) as Error;
     expect(err.message).toMatch(
       new RegExp(
         `^${https.replace(/[.]/g, "\\.")} answers without TLS: check gamehost:baseUrl \\(\`pulumi config set gamehost:baseUrl <url>\`\\); a server without TLS, as the emulator, takes http://\\. \\[GET `,

@@ -180,10 +180,8 @@ export function checkFleetInputs(news: Record<string, unknown>): CheckFailure[] 
   } = news;
   const knobs = Object.fromEntries(Object.entries(rest).filter(([k]) => KNOB_KEYS.includes(k)));
   const unknown = Object.keys(rest).filter((k) => !KNOB_KEYS.includes(k));
-  const failures: CheckFailure[] = unknown.map((property) => ({
-    property,
-    reason: unknownFieldReason(FLEET_INPUT_FIELDS),
-  }));
+  // The kind's check names its inputs beside each (defineKind's namingKnownInputs), as for every kind.
+  const failures: CheckFailure[] = unknown.map((property) => ({ property, reason: UNKNOWN_FIELD }));
   failures.push(
     ...checkWire(
       FleetSpec.omit({ template: true }),
