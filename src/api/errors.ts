@@ -443,12 +443,66 @@ const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNR
  * named as the base URL's scheme, not as a failed connection to retry.
  */
 const PLAIN_HTTP_ANSWER = "ERR_SSL_WRONG_VERSION_NUMBER";
+/**
+ * A certificate the TLS handshake refused (Node's X.509 verification codes, and the host name check): the
+ * handshake ends before any byte of the request is written, and no retry changes the certificate.
+ */
+const CERTIFICATE_ERROR_CODES: ReadonlySet<string> = new Set([
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_DECRYPT_CERT_SIGNATURE",
+  "UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_NOT_YET_VALID",
+  "CERT_HAS_EXPIRED",
+  "ERROR_IN_CERT_NOT_BEFORE_FIELD",
+  "ERROR_IN_CERT_NOT_AFTER_FIELD",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "CERT_CHAIN_TOO_LONG",
+  "CERT_REVOKED",
+  "INVALID_CA",
+  "PATH_LENGTH_EXCEEDED",
+  "INVALID_PURPOSE",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "HOSTNAME_MISMATCH",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/**
+ * TLS handshakes that failed before any byte of the request was written, and fail again on every attempt
+ * until a setting or the service's certificate changes.
+ */
+export const HANDSHAKE_FAILURE_CODES: ReadonlySet<string> = new Set([
+  ...CERTIFICATE_ERROR_CODES,
+  PLAIN_HTTP_ANSWER,
+]);
+/** A certificate that is out of date: this machine's clock, or a certificate the service let lapse. */
+const OUT_OF_DATE_CERTIFICATE = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID"]);
+/** A certificate for another host name than the base URL's. */
+const OTHER_HOST_CERTIFICATE = new Set(["ERR_TLS_CERT_ALTNAME_INVALID", "HOSTNAME_MISMATCH"]);
 const TIMED_OUT = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
   "UND_ERR_CONNECT_TIMEOUT",
   "ETIMEDOUT",
 ]);
+
+/**
+ * What to do about a certificate the handshake refused. Retrying cannot help, and nothing was sent, so the
+ * fix is never "retry" nor a lookup of what a POST may have made.
+ */
+function certificateFix(code: string, at: string, origins: SettingOrigins | undefined): string {
+  if (OUT_OF_DATE_CERTIFICATE.has(code)) {
+    return `The certificate of ${at} is out of date, so nothing was sent: check this machine's clock; if it is right, the service's certificate needs renewing.`;
+  }
+  if (OTHER_HOST_CERTIFICATE.has(code)) {
+    return `The certificate of ${at} is for another host, so nothing was sent: ${checkBaseUrl(origins)}.`;
+  }
+  return `The certificate of ${at} is not trusted, so nothing was sent: ${checkBaseUrl(origins)}; for a service whose certificate comes from a private authority, give Node that authority's certificate (NODE_EXTRA_CA_CERTS=<file.pem> in the environment that runs pulumi).`;
+}
 
 /** The request never got an HTTP answer: connection refused or reset, or a timeout. */
 export class GamehostNetworkError extends GamehostError {
@@ -457,6 +511,11 @@ export class GamehostNetworkError extends GamehostError {
   readonly path: string;
   /** True when the request may have reached the service (sent, then no answer). */
   readonly mayHaveCommitted: boolean;
+  /**
+   * True when no attempt can succeed until a setting or the service's certificate changes: a certificate
+   * the handshake refused, or an https:// base URL at a server without TLS.
+   */
+  readonly permanent: boolean;
 
   constructor(
     method: string,
@@ -488,17 +547,20 @@ export class GamehostNetworkError extends GamehostError {
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : code === PLAIN_HTTP_ANSWER
           ? `${at} answers without TLS: ${checkBaseUrl(origins)}; a server without TLS, as the emulator, takes http://.`
-          : typeof code === "string" && TIMED_OUT.has(code)
-            ? lookUp
-              ? `The service did not answer in time, and the request may have taken effect: ${lookUp}. To wait longer, raise ${raise}.`
-              : `The service did not answer in time: retry, or raise ${raise}.`
-            : lookUp
-              ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
-              : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
+          : typeof code === "string" && CERTIFICATE_ERROR_CODES.has(code)
+            ? certificateFix(code, at, origins)
+            : typeof code === "string" && TIMED_OUT.has(code)
+              ? lookUp
+                ? `The service did not answer in time, and the request may have taken effect: ${lookUp}. To wait longer, raise ${raise}.`
+                : `The service did not answer in time: retry, or raise ${raise}.`
+              : lookUp
+                ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
+                : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;
     this.mayHaveCommitted = mayHaveCommitted;
+    this.permanent = typeof code === "string" && HANDSHAKE_FAILURE_CODES.has(code);
   }
 }
 

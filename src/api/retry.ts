@@ -1,4 +1,5 @@
 import type { Dispatcher, RetryHandler } from "undici";
+import { HANDSHAKE_FAILURE_CODES } from "./errors";
 import { readRetryAfter, waitLimitMs } from "./wait";
 
 /** How idempotent requests (GET, DELETE) are retried. Every field has a default. */
@@ -62,12 +63,12 @@ export function errorCode(err: unknown): string | undefined {
 
 /**
  * Whether a failed request may have reached the service. Only failures that happen before a
- * connection exists (refused, DNS, connect timeout) prove it did not; a reset, a closed socket or
+ * connection exists (refused, DNS, connect timeout, a failed TLS handshake) prove it did not; a reset, a closed socket or
  * a read timeout after sending leave it open.
  */
 export function mayHaveCommitted(err: unknown): boolean {
   const code = errorCode(err);
-  return code === undefined || !NOT_SENT_ERROR_CODES.has(code);
+  return code === undefined || !(NOT_SENT_ERROR_CODES.has(code) || HANDSHAKE_FAILURE_CODES.has(code));
 }
 
 /** Fills in the defaults of a policy; `maxRetries` given outside the policy (config) comes second. */

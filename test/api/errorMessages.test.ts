@@ -13,6 +13,7 @@ import type { CreateServerRequest } from "../../src/api/schemas";
 import { closeSharedDispatchers } from "../../src/api/transport";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { json, type ScriptedServer, startScripted } from "./helpers/scriptedServer";
+import { startSelfSigned } from "./helpers/selfSignedServer";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TOKEN_KEY = CONFIG_KEYS.token.key;
@@ -426,6 +427,33 @@ describe("errors that are not the service's", () => {
     );
     expect(err.message).not.toContain("retry");
     expect(err.message.split("\n")).toHaveLength(1);
+  });
+
+  it("a certificate the handshake refuses says nothing was sent and what to fix, not to retry; a create looks nothing up", async () => {
+    const tls = await startSelfSigned();
+    const url = tls.url;
+    try {
+      const retrying = new GamehostClient(
+        readSettings((key) => ({ [CONFIG_KEYS.baseUrl.key]: url, [TOKEN_KEY]: "t" })[key]),
+      );
+      const get = (await rejectionOf(retrying.getGame(game))) as GamehostNetworkError;
+      expect(get).toBeInstanceOf(GamehostNetworkError);
+      expect(get.message).toMatch(
+        new RegExp(
+          `^The certificate of ${url.replace(/[.]/g, "\\.")} is not trusted, so nothing was sent: check gamehost:baseUrl \\(\`pulumi config set gamehost:baseUrl <url>\`\\); for a service whose certificate comes from a private authority, give Node that authority's certificate \\(NODE_EXTRA_CA_CERTS=<file\\.pem> in the environment that runs pulumi\\)\\. \\[GET \\S+: no answer, self-signed certificate\\]$`,
+        ),
+      );
+      expect(get.message).not.toMatch(/retry/i);
+      // No retry can change a certificate: one handshake, whatever maxRetries allows.
+      expect(tls.connections()).toBe(1);
+      // A create refused at the handshake was never sent: not "may have taken effect", no lookup to make.
+      const post = (await rejectionOf(retrying.createServer(game, env, newServer()))) as GamehostNetworkError;
+      expect(post.mayHaveCommitted).toBe(false);
+      expect(post.message).toMatch(/^The certificate of .* is not trusted, so nothing was sent: /);
+      expect(post.message).not.toMatch(/taken effect|listServers/);
+    } finally {
+      await tls.close();
+    }
   });
 
   it("a base URL where nothing answers names where it was set: a client option, the variable", async () => {

@@ -7,14 +7,21 @@
  * posts again: a server the service kept despite its error would otherwise run, billed, in no state. A 4xx
  * fails at once.
  */
+import { execFile } from "node:child_process";
 import type { ServerResponse } from "node:http";
+import * as path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { GamehostClient } from "../../src/api/client";
-import { GamehostApiError } from "../../src/api/errors";
+import { GamehostApiError, GamehostNetworkError } from "../../src/api/errors";
 import type { OperationContext } from "../../src/kinds/kind";
 import { serverKind } from "../../src/kinds/server/implementation";
 import { IDEMPOTENCY_TAG, type ServerInputs } from "../../src/kinds/server/spec";
 import { json, type SeenRequest, useScriptedServers } from "../api/helpers/scriptedServer";
+import { EMPTY_GAME_LIST, SELF_SIGNED_CERT, startSelfSigned } from "../api/helpers/selfSignedServer";
+import { REPO_ROOT } from "../support/dist";
+
+const execFileAsync = promisify(execFile);
 
 const GAME = "00000000-0000-4000-8000-000000000003";
 const ENV = "00000000-0000-4000-8000-000000000005";
@@ -247,5 +254,52 @@ describe("a create the engine cancels (the plugin's Cancel)", () => {
       .catch((e: unknown) => e);
     expect((error as Error).message).toContain("cancelled by the engine");
     expect(s.seen).toEqual([]);
+  });
+});
+
+describe("a create the TLS handshake refused", () => {
+  it("fails at once, saying nothing was sent: posting again cannot get past the certificate", async () => {
+    const tls = await startSelfSigned();
+    try {
+      const error = await serverKind.create(context(tls.url), inputs()).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GamehostNetworkError);
+      expect((error as Error).message).toMatch(
+        /^The certificate of .* is not trusted, so nothing was sent: /,
+      );
+      expect((error as Error).message).not.toMatch(/may have created|taken effect/);
+      // One handshake: no second POST, no lookup by key.
+      expect(tls.connections()).toBe(1);
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it("goes through with the authority's certificate in NODE_EXTRA_CA_CERTS, as the message says", async () => {
+    const tls = await startSelfSigned();
+    try {
+      // Node reads the variable as it starts: a process of its own, as pulumi starts the plugin and host.
+      const script = `const { GamehostClient } = require(${JSON.stringify(path.join(REPO_ROOT, "dist", "api"))});
+        new GamehostClient({ baseUrl: process.argv[1], token: "t", maxRetries: 0 }).listGames()
+          .then((games) => console.log(JSON.stringify(games)), (e) => console.log(e.message));`;
+      const run = (env: NodeJS.ProcessEnv) =>
+        execFileAsync(process.execPath, ["-e", script, tls.url], { env: { ...process.env, ...env } });
+      expect((await run({ NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT })).stdout.trim()).toBe(
+        JSON.stringify(EMPTY_GAME_LIST),
+      );
+      expect((await run({ NODE_EXTRA_CA_CERTS: undefined })).stdout).toMatch(
+        /^The certificate of .* is not trusted/,
+      );
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it("fails at once on an https:// base URL at a server without TLS", async () => {
+    const s = await scripted(service((res) => json(res, 500, { code: "ERROR", message: "unreached" })));
+    const https = s.url.replace(/^http:/, "https:");
+    const error = await serverKind.create(context(https), inputs()).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/answers without TLS/);
+    expect((error as GamehostNetworkError).mayHaveCommitted).toBe(false);
+    expect(s.connections()).toBe(1);
   });
 });

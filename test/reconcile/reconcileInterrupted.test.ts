@@ -6,11 +6,10 @@
  * but run its remediating `up`, which makes it once.
  */
 import { describe, expect, it } from "vitest";
-import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
-import { fixtureIds, liveTagged, serverArgs, TYPES } from "../engine/helpers";
-import { userClient } from "../support/emulator";
+import { SCENARIO_TIMEOUT_MS, useCliEnvironment } from "../cli/helpers";
+import { TYPES } from "../engine/helpers";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { pendingCreateOfALostServer, runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+import { pendingCreateOfALostServer, runGamehost } from "./helpers";
 
 describe.skipIf(!realCli)(realCliTitle("reconcile after a double Ctrl-C"), () => {
   const setup = useCliEnvironment("reconcile-interrupted");

@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { configure, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
 import {
   FACES,
-  fixtureIds,
   IDEMPOTENCY_TAG,
   liveTagged,
   SERVERS_KEY,
@@ -18,7 +17,6 @@ import {
   serverArgs,
   TYPES,
 } from "../engine/helpers";
-import { userClient } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
 import { pendingCreateOfALostServer, runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 

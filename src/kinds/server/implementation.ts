@@ -159,6 +159,8 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
       return await client.createServer(inputs.gameId, inputs.environmentId, body);
     } catch (error) {
       lastError = error;
+      // Posting again cannot get past a refused certificate or a scheme the server does not speak.
+      if (error instanceof GamehostNetworkError && error.permanent) throw error;
       if (isAmbiguous(error)) {
         const made = await confirmCreate(client, inputs, attempt);
         if (made) return made;

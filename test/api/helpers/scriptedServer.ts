@@ -22,6 +22,8 @@ export type Script = (req: SeenRequest, res: ServerResponse, n: number) => void 
 export interface ScriptedServer {
   url: string;
   seen: SeenRequest[];
+  /** Connections opened so far, answered or not (an https:// client's handshake sends no request). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -43,11 +45,16 @@ export async function startScripted(script: Script): Promise<ScriptedServer> {
       void Promise.resolve(script(entry, res, seen.length - 1)).catch(() => res.destroy());
     });
   });
+  let connections = 0;
+  server.on("connection", () => {
+    connections++;
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
