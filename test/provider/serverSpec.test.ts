@@ -227,3 +227,18 @@ describe("wire body", () => {
     });
   });
 });
+
+describe("Server lookup id", () => {
+  it("a bare UUID with no scope names both ways a lookup takes an id: pulumi import and Server.get", async () => {
+    // A Python or Go `Server.get(name, "<uuid>")` reaches read with no state: no client call is made.
+    const noClient = {
+      client: () => {
+        throw new Error("no call expected");
+      },
+    };
+    const error = await serverKind.read(noClient, SAMPLE_ID, undefined).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^Invalid id of a Server \(for `pulumi import` or `Server\.get`\): id: must be <gameId>\/<environmentId>\/<serverId> /,
+    );
+  });
+});

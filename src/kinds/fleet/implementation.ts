@@ -252,7 +252,11 @@ const IMPORT_ID_RULE =
   "must be <gameId>/<environmentId>/<fleetKey> (the fleet's key is the value of the tag `pulumi-gamehost/fleet` on its servers), e.g. `pulumi import gamehost:index:Fleet arena <gameId>/<environmentId>/<fleetKey>`";
 
 function parseFleetId(id: string): { gameId: string; environmentId: string; fleetKey: string } {
-  const [gameId, environmentId, fleetKey] = scopedImportId(id, "id of a Fleet", IMPORT_ID_RULE);
+  const [gameId, environmentId, fleetKey] = scopedImportId(
+    id,
+    "id of a Fleet (for `pulumi import` or `Fleet.get`)",
+    IMPORT_ID_RULE,
+  );
   return { gameId, environmentId, fleetKey };
 }
 

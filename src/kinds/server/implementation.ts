@@ -303,7 +303,11 @@ const IMPORT_ID_RULE =
 
 /** The ids of an import id `<gameId>/<environmentId>/<serverId>`, canonical. */
 function parseImportId(id: string): { gameId: string; environmentId: string; serverId: string } {
-  const [gameId, environmentId, serverId] = scopedImportId(id, "import id of a Server", IMPORT_ID_RULE);
+  const [gameId, environmentId, serverId] = scopedImportId(
+    id,
+    "id of a Server (for `pulumi import` or `Server.get`)",
+    IMPORT_ID_RULE,
+  );
   return { gameId, environmentId, serverId };
 }
 
