@@ -43,11 +43,12 @@ export function blocksOf(page: string): DocBlock[] {
   const lines = fs.readFileSync(path.join(REPO_ROOT, page), "utf8").split("\n");
   const blocks: DocBlock[] = [];
   let section = "";
-  let open: { line: number; info: string; body: string[] } | undefined;
+  // A fence may be indented, inside a list item: its body is indented as far, and read without it.
+  let open: { line: number; info: string; indent: string; body: string[] } | undefined;
   lines.forEach((text, index) => {
-    const fence = /^```(.*)$/.exec(text);
+    const fence = /^(\s*)```(.*)$/.exec(text);
     if (open) {
-      if (fence && fence[1] === "") {
+      if (fence && fence[2] === "") {
         const [lang = "", ...attributes] = open.info.trim().split(/\s+/);
         const file = attributes.find((a) => a.startsWith("file="))?.slice("file=".length);
         blocks.push({
@@ -62,13 +63,13 @@ export function blocksOf(page: string): DocBlock[] {
         });
         open = undefined;
       } else {
-        open.body.push(text);
+        open.body.push(text.startsWith(open.indent) ? text.slice(open.indent.length) : text.trimStart());
       }
       return;
     }
     const heading = /^#{1,6} (.*)$/.exec(text);
     if (heading) section = heading[1] ?? "";
-    if (fence) open = { line: index + 1, info: fence[1] ?? "", body: [] };
+    if (fence) open = { line: index + 1, info: fence[2] ?? "", indent: fence[1] ?? "", body: [] };
   });
   if (open) throw new Error(`${page}:${open.line}: a fenced block is not closed`);
   return blocks;
