@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
-import { liveServers, type ServerTarget } from "../support/emulator";
+import { liveServers, type ServerTarget, userClient } from "../support/emulator";
+import { until } from "../support/until";
 import {
   PluginCallError,
   type PluginDriver,
@@ -100,6 +101,40 @@ describe("the Fleet through the plugin", () => {
     expect(liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key)).toEqual([]);
     const status = initFailure?.properties.status as Record<string, { servers: unknown[] }>;
     expect(Object.values(status).flatMap((dc) => dc.servers)).toEqual([]);
+  });
+
+  it("a server deleted before it was ready is named so with what comes next, and the next update replaces it", async () => {
+    const { inputs } = await driver.check(
+      FLEET,
+      "short-lived",
+      fleet({ datacenters: { [target.datacenter]: 1 } }),
+    );
+    const key = String(inputs.fleetKey);
+    const ofFleet = () => liveServers(emulator).filter((s) => s.tags["pulumi-gamehost/fleet"] === key);
+    emulator.setPlacement("never");
+    let failure: unknown;
+    try {
+      const creating = driver.create(FLEET, "short-lived", inputs).catch((e: unknown) => e);
+      // Deleted out of band while it waits for placement (a script, the dashboard's kill, the service).
+      const [made] = await until(() => ofFleet().length === 1 && ofFleet(), "the fleet's server");
+      await userClient(emulator).deleteServer(target.gameId, target.environmentId, String(made?.id));
+      failure = await creating;
+    } finally {
+      emulator.setPlacement("auto");
+    }
+    expect(failure).toBeInstanceOf(PluginCallError);
+    const { message, initFailure } = failure as PluginCallError;
+    expect(message).toMatch(
+      /Server \S+ stopped before it was ready: it crashed or exited, was deleted out of band, or the service lost it\. The fleet drops it; if the template's servers cannot start, fix the template first\. What exists is recorded in the stack; run `pulumi up` again/,
+    );
+    // The partial create records no server, so the next update makes the one the declaration asks for.
+    const status = initFailure?.properties.status as Record<string, { servers: unknown[] }>;
+    expect(Object.values(status).flatMap((dc) => dc.servers)).toEqual([]);
+    const id = `${target.gameId}/${target.environmentId}/${key}`;
+    const updated = await driver.update(FLEET, "short-lived", id, initFailure?.properties ?? {}, inputs);
+    expect(ofFleet()).toHaveLength(1);
+    await driver.delete(FLEET, "short-lived", id, updated.properties);
+    expect(ofFleet()).toEqual([]);
   });
 
   it("imports by <gameId>/<environmentId>/<fleetKey> with inputs that diff clean; delete leaves nothing", async () => {

@@ -236,7 +236,11 @@ async function waitForServers(
     if (outcome === "ready" && server) replace(refreshed(member, server, fleet));
     else if (outcome === "stopped") {
       replace(undefined);
-      errors.push(`Server ${member.id} stopped before it was ready.`);
+      // A fleet lists live servers only: one that crashed or was deleted is simply absent from the list.
+      const when = server?.destroyed_at !== undefined ? ` (destroyed_at ${server.destroyed_at})` : "";
+      errors.push(
+        `Server ${member.id} stopped before it was ready${when}: it crashed or exited, was deleted out of band, or the service lost it. The fleet drops it; if the template's servers cannot start, fix the template first.`,
+      );
     } else {
       if (server) replace(refreshed(member, server, fleet));
       const missing = server ? missingForReady(server).join(", ") : "its placement";
