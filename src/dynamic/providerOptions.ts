@@ -56,10 +56,11 @@ function updatedInPlace(kind: string): readonly string[] {
 function unmatchedReplaceOnChanges(kind: string, entries: readonly string[]): string[] {
   if (entries.length === 0) return [];
   const inPlace = updatedInPlace(kind);
-  return entries.filter((entry) => {
-    if (entry === "*") return inPlace.length > 0;
+  return entries.flatMap((entry) => {
+    // `*` is named with what it covers here: the properties a change of which stays an update.
+    if (entry === "*") return inPlace.length > 0 ? [`* (that is ${inPlace.join(", ")})`] : [];
     const top = /^[^.[]+/.exec(entry)?.[0] ?? entry;
-    return inPlace.includes(top);
+    return inPlace.includes(top) ? [entry] : [];
   });
 }
 
