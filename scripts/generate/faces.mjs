@@ -35,6 +35,8 @@ function dynamicResources(repo, kinds) {
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
     const subpath = `pulumi-gamehost/provider/${kind.hostSubpath}`;
+    // What the kind updates in place, written out: a program never loads the kinds' zod specs to learn it.
+    const inPlace = JSON.stringify(kind.updatedInPlace);
     const methods = [
       "configure",
       "check",
@@ -64,8 +66,8 @@ function dynamicResources(repo, kinds) {
       `  constructor(name: string, args: ${args ? args.type : `types.${kind.name}Args`}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    const props = registeredInputs(${args ? `${args.convert}(args)` : "args"}, {}, types.${lower}InputProperties, types.${lower}ComputedOutputs);\n` +
       (kind.secretOutputs.length > 0
-        ? `    const options = pulumi.mergeOptions(dynamicResourceOptions("${kind.name}", name, opts), { additionalSecretOutputs: [...types.${lower}SecretOutputs] });\n`
-        : `    const options = dynamicResourceOptions("${kind.name}", name, opts);\n`) +
+        ? `    const options = pulumi.mergeOptions(dynamicResourceOptions("${kind.name}", name, opts, ${inPlace}), { additionalSecretOutputs: [...types.${lower}SecretOutputs] });\n`
+        : `    const options = dynamicResourceOptions("${kind.name}", name, opts, ${inPlace});\n`) +
       `    super(${lower}Provider, name, props, options, "gamehost", "${kind.name}");\n  }\n}\n\n`;
   }
   return text;

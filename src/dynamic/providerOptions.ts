@@ -31,31 +31,12 @@ function providerGiven(opts: {
 }
 
 /**
- * Per kind, the inputs whose change the kind makes in place (an update). Every other change replaces on its
- * own (a LobbyHistoryExport has no update at all), so `replaceOnChanges` naming one of those changes nothing.
- * Loaded only for a resource that sets `replaceOnChanges`: the kinds' specs are zod schemas, which a program
- * otherwise never loads (test/startup/lazyLoad).
- */
-function updatedInPlace(kind: string): readonly string[] {
-  switch (kind) {
-    case "Server":
-      return (require("../kinds/server/spec") as typeof import("../kinds/server/spec")).KNOB_FIELDS;
-    case "Fleet":
-      return (require("../kinds/fleet/spec") as typeof import("../kinds/fleet/spec")).FLEET_UPDATE_FIELDS;
-    default:
-      return [];
-  }
-}
-
-/**
  * The `replaceOnChanges` entries that name a property the kind updates in place (`*`, a top-level name, or a
  * path under one: `template.tags`, `datacenters["us-east-atl"]`). The SDK's dynamic provider host answers the
  * engine's diff with whether something changed but not which property, so the engine matches no entry and
  * the change stays an update.
  */
-function unmatchedReplaceOnChanges(kind: string, entries: readonly string[]): string[] {
-  if (entries.length === 0) return [];
-  const inPlace = updatedInPlace(kind);
+function unmatchedReplaceOnChanges(inPlace: readonly string[], entries: readonly string[]): string[] {
   return entries.flatMap((entry) => {
     // `*` is named with what it covers here: the properties a change of which stays an update.
     if (entry === "*") return inPlace.length > 0 ? [`* (that is ${inPlace.join(", ")})`] : [];
@@ -72,6 +53,8 @@ export function dynamicResourceOptions(
   kind: string,
   name: string,
   opts: pulumi.CustomResourceOptions | undefined,
+  /** The kind's `updatedInPlace` (src/kinds), as generated into its class. */
+  updatedInPlace: readonly string[],
 ): pulumi.CustomResourceOptions | undefined {
   if (opts === undefined) return opts;
   const given = providerGiven(opts);
@@ -90,7 +73,7 @@ export function dynamicResourceOptions(
       `${kind} "${name}": customTimeouts have no effect on a dynamic resource (Pulumi's dynamic provider host ignores them). ${instead}, whose provider honours them.`,
     );
   }
-  const unmatched = unmatchedReplaceOnChanges(kind, opts.replaceOnChanges ?? []);
+  const unmatched = unmatchedReplaceOnChanges(updatedInPlace, opts.replaceOnChanges ?? []);
   if (unmatched.length > 0) {
     void pulumi.log.warn(
       `${kind} "${name}": replaceOnChanges has no effect on a dynamic resource for ${unmatched.join(", ")} (Pulumi's dynamic provider host does not tell the engine which properties changed): a change there is an update. ` +

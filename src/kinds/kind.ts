@@ -169,12 +169,23 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
    * update, and the dynamic shim leaves it out (shims are stored in state, where every byte counts).
    */
   readonly updates: boolean;
+  /**
+   * The top-level inputs whose change the kind's `update` makes in place; a change of any other replaces.
+   * Empty for a kind without an update. The dynamic face names them where `replaceOnChanges` cannot apply.
+   */
+  readonly updatedInPlace: readonly string[];
   /** How to list the kind's resources, if it can. */
   readonly listing?: KindListing;
 }
 
 /** What most kinds share, and {@link defineKind} fills in. */
-type Defaulted = "secretOutputs" | "secretWhenUnrecorded" | "preview" | "update" | "delete";
+type Defaulted =
+  | "secretOutputs"
+  | "secretWhenUnrecorded"
+  | "preview"
+  | "update"
+  | "delete"
+  | "updatedInPlace";
 
 /** A kind as written: {@link ResourceKind} with the shared parts optional. */
 export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted | "updates"> &
@@ -193,6 +204,7 @@ export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): Re
     preview: (inputs) => inputs,
     update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
     delete: async () => {},
+    updatedInPlace: [],
     ...definition,
     check: (olds, news, ctx) => {
       const result = definition.check(olds, news, ctx);

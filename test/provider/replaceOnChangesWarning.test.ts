@@ -1,20 +1,18 @@
 /**
  * `replaceOnChanges` on a dynamic resource: the entries the SDK's host cannot honour (what the kind updates
- * in place) are warned once, by name; `*` is named with the properties it covers there.
+ * in place, its `updatedInPlace`) are warned once, by name; `*` is named with the properties it covers there.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it, vi } from "vitest";
-import { requireFromRepo } from "../support/dist";
+import { dynamicResourceOptions } from "../../src/dynamic/providerOptions";
+import { fleetKind } from "../../src/kinds/fleet/implementation";
+import type { AnyResourceKind } from "../../src/kinds/kind";
+import { lobbyHistoryExportKind } from "../../src/kinds/lobbyHistoryExport/implementation";
 
-// Over dist/: the warning loads the kind's spec with a lazy require, which the compiled package resolves.
-const pulumi = requireFromRepo("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-const { dynamicResourceOptions } = requireFromRepo(
-  "./dist/dynamic/providerOptions",
-) as typeof import("../../src/dynamic/providerOptions");
-
-function warningsOf(kind: string, replaceOnChanges: string[]): string[] {
+function warningsOf(kind: AnyResourceKind, replaceOnChanges: string[]): string[] {
   const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
   try {
-    dynamicResourceOptions(kind, "arena", { replaceOnChanges });
+    dynamicResourceOptions(kind.name, "arena", { replaceOnChanges }, kind.updatedInPlace);
     return warn.mock.calls.map(([message]) => String(message));
   } finally {
     warn.mockRestore();
@@ -23,7 +21,7 @@ function warningsOf(kind: string, replaceOnChanges: string[]): string[] {
 
 describe("replaceOnChanges on a dynamic resource", () => {
   it("names what * covers where the kind updates in place", () => {
-    const [warning, ...more] = warningsOf("Fleet", ["*"]);
+    const [warning, ...more] = warningsOf(fleetKind, ["*"]);
     expect(more).toEqual([]);
     expect(warning).toMatch(
       /^Fleet "arena": replaceOnChanges has no effect on a dynamic resource for \* \(that is template, datacenters, rollout, [^)]*\) \(Pulumi's dynamic provider host/,
@@ -31,8 +29,8 @@ describe("replaceOnChanges on a dynamic resource", () => {
   });
 
   it("names the entries it cannot honour and no other; a kind with no update is not warned", () => {
-    const [warning] = warningsOf("Fleet", ["template.tags", "gameId"]);
+    const [warning] = warningsOf(fleetKind, ["template.tags", "gameId"]);
     expect(warning).toContain("for template.tags (");
-    expect(warningsOf("LobbyHistoryExport", ["*"])).toEqual([]);
+    expect(warningsOf(lobbyHistoryExportKind, ["*"])).toEqual([]);
   });
 });

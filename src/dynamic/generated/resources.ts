@@ -35,7 +35,11 @@ export interface Server extends types.ServerOutputs {}
 export class Server extends pulumi.dynamic.Resource {
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.serverInputProperties, types.serverComputedOutputs);
-    const options = dynamicResourceOptions("Server", name, opts);
+    const options = dynamicResourceOptions("Server", name, opts, [
+      "waitForReady",
+      "readyTimeoutSeconds",
+      "destroyKillTimeout",
+    ]);
     super(serverProvider, name, props, options, "gamehost", "Server");
   }
 }
@@ -73,7 +77,7 @@ export class LobbyHistoryExport extends pulumi.dynamic.Resource {
       types.lobbyHistoryExportInputProperties,
       types.lobbyHistoryExportComputedOutputs,
     );
-    const options = pulumi.mergeOptions(dynamicResourceOptions("LobbyHistoryExport", name, opts), {
+    const options = pulumi.mergeOptions(dynamicResourceOptions("LobbyHistoryExport", name, opts, []), {
       additionalSecretOutputs: [...types.lobbyHistoryExportSecretOutputs],
     });
     super(lobbyHistoryExportProvider, name, props, options, "gamehost", "LobbyHistoryExport");
@@ -109,7 +113,14 @@ export interface Fleet extends types.FleetOutputs {}
 export class Fleet extends pulumi.dynamic.Resource {
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.fleetInputProperties, types.fleetComputedOutputs);
-    const options = dynamicResourceOptions("Fleet", name, opts);
+    const options = dynamicResourceOptions("Fleet", name, opts, [
+      "template",
+      "datacenters",
+      "rollout",
+      "waitForReady",
+      "readyTimeoutSeconds",
+      "destroyKillTimeout",
+    ]);
     super(fleetProvider, name, props, options, "gamehost", "Fleet");
   }
 }

@@ -20,6 +20,7 @@ import {
   checkFleet,
   FLEET_INPUT_FIELDS,
   FLEET_REPLACE_FIELDS,
+  FLEET_UPDATE_FIELDS,
   FleetComputedOutputs,
   type FleetDatacenterStatus,
   type FleetInputs,
@@ -270,6 +271,7 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
   description:
     "Game servers per datacenter, declared once: `datacenters` says how many run where, `template` what they run. A count change creates or deletes only the difference; a template change rolls out datacenter by datacenter in batches within `rollout` (`maxSurge`, `maxUnavailable`, Agones' defaults). One resource whose provider manages its servers, each created, waited for and deleted as a Server is. A change of `gameId` or `environmentId` replaces the fleet.",
   hostSubpath: "fleet",
+  updatedInPlace: FLEET_UPDATE_FIELDS,
   inputs: [ServerScope, FleetSpec, FleetKnobs],
   computed: FleetComputedOutputs,
   secretWhenUnrecorded: [["template", ...ENVIRONMENT_PATH]],

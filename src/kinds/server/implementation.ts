@@ -321,6 +321,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   description:
     "A game server, allocated on demand in a datacenter of the game's cluster. Servers are immutable: any change to the spec creates a new server before deleting the old one. Create waits until the server is placed and every port has a public address.",
   hostSubpath: "server",
+  updatedInPlace: KNOB_FIELDS,
   inputs: [ServerScope, CreateServerRequest, ServerKnobs],
   computed: ServerComputedOutputs,
   secretWhenUnrecorded: [ENVIRONMENT_PATH],
