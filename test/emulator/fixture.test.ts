@@ -80,6 +80,78 @@ describe("loadFixture", () => {
     expect(error).toMatch(/bootstrap\.access: must be public or private/);
   });
 
+  it("refuses two of what the service keeps unique: an environment id used twice leaves one game's environment unusable, a second name shadows the first", () => {
+    const issuesOf = (edit: (f: FixtureInput) => void): string => {
+      const fixture = structuredClone(loadFixture()) as FixtureInput;
+      edit(fixture);
+      try {
+        loadFixture(fixture);
+      } catch (err) {
+        return String(err);
+      }
+      return "loaded";
+    };
+    const game = (f: FixtureInput, n: number) =>
+      f.games[n] as ReturnType<typeof loadFixture>["games"][number];
+    // A game block copied for a second game, its environment id kept: the emulator's servers routes
+    // found that environment in the second game only, and the first answered GAME_ENVIRONMENT_NOT_FOUND.
+    expect(
+      issuesOf((f) => {
+        const [space, puzzle] = [game(f, 0), game(f, 1)];
+        const copied = puzzle.environments[0];
+        if (copied) copied.id = space.environments[1]?.id ?? "";
+        f.lobbies = [];
+      }),
+    ).toMatch(/games\.1\.environments\.0\.id: duplicate environment id e1000000-0000-4000-8000-000000000001/);
+    expect(
+      issuesOf((f) => {
+        const env = game(f, 0).environments[0];
+        if (env) env.nameId = "prod";
+      }),
+    ).toMatch(/games\.0\.environments\.1\.nameId: duplicate environment nameId prod/);
+    expect(
+      issuesOf((f) => {
+        const dc = game(f, 0).datacenters[1];
+        if (dc) dc.slug = "us-east-atl";
+      }),
+    ).toMatch(/games\.0\.datacenters\.1\.slug: duplicate datacenter slug us-east-atl/);
+    expect(
+      issuesOf((f) => {
+        const dc = game(f, 0).datacenters[1];
+        if (dc) dc.id = game(f, 0).datacenters[0]?.id ?? "";
+      }),
+    ).toMatch(/games\.0\.datacenters\.1\.id: duplicate datacenter id/);
+    expect(
+      issuesOf((f) => {
+        const builds = game(f, 0).environments[1]?.builds ?? [];
+        if (builds[1] && builds[0]) builds[1].id = builds[0].id;
+      }),
+    ).toMatch(/games\.0\.environments\.1\.builds\.1\.id: duplicate build id/);
+    expect(
+      issuesOf((f) => {
+        game(f, 1).nameId = "space-race";
+      }),
+    ).toMatch(/games\.1\.nameId: duplicate game nameId space-race/);
+    expect(
+      issuesOf((f) => {
+        const [a, b] = game(f, 0).versions;
+        if (a && b) b.id = a.id;
+      }),
+    ).toMatch(/games\.0\.versions\.1\.id: duplicate version id/);
+    expect(
+      issuesOf((f) => {
+        const [a, b] = game(f, 0).regions;
+        if (a && b) b.nameId = a.nameId;
+      }),
+    ).toMatch(/games\.0\.regions\.1\.nameId: duplicate region nameId us-east/);
+    expect(
+      issuesOf((f) => {
+        const [a, b] = f.lobbies as { id: string }[];
+        if (a && b) b.id = a.id;
+      }),
+    ).toMatch(/lobbies\.1\.id: duplicate lobby id/);
+  });
+
   it("gives a group without a bio the service's default, the empty string (docs/service-contract.md §3)", () => {
     const fixture = structuredClone(loadFixture()) as FixtureInput;
     delete (fixture.groups[0] as { bio?: string }).bio;
