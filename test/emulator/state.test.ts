@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ServerResponse } from "../../src/api/schemas/servers";
-import { startEmulator } from "../../src/emulator";
+import { loadFixture, startEmulator } from "../../src/emulator";
 import { readState } from "../../src/emulator/stateFormat";
 import { call, codeOf, ids, serverBody, start, until } from "./helpers";
 
@@ -112,6 +112,27 @@ describe("state file", () => {
     } finally {
       await e.stop();
     }
+  });
+
+  it("warns when the state file holds servers of environments its fixture lacks (made with another fixture)", async () => {
+    const stateFile = path.join(dir, "other-fixture.json");
+    const first = await start({ stateFile, placement: "never" });
+    const created = ServerResponse.parse(
+      (await call(first, "POST", ids(first).serversPath, { body: serverBody(first) })).body,
+    ).server;
+    await first.stop();
+    // The user's own fixture: the default one without its main game's prod environment.
+    const fixture = structuredClone(loadFixture());
+    const game = fixture.games[0];
+    if (game) game.environments = game.environments.filter((e) => e.id !== created.environment);
+    fixture.lobbies = fixture.lobbies.filter((l) => l.environmentId !== created.environment);
+    const warnings: string[] = [];
+    const second = await start({ stateFile, fixture, onWarning: (m) => warnings.push(m) });
+    await second.stop();
+    // Before: no word at all; the server stayed, placed on 127.0.0.1, shown by the dashboard, reached by no route.
+    expect(warnings).toEqual([
+      `the state file ${stateFile} holds 1 server of environments the fixture does not have (${created.environment}): was it made with another fixture? No route reaches them; start with that fixture, or pass another state file (--state).`,
+    ]);
   });
 });
 
