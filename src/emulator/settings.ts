@@ -1,4 +1,13 @@
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CoreOptions } from "./core";
@@ -47,7 +56,6 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     placementDelayMs: checkMs("placementDelayMs", options.placementDelayMs ?? DEFAULTS.placementDelayMs),
     placement: options.placement ?? "auto",
     bodyLimitBytes: checkMs("bodyLimitBytes", options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes),
-    stateFile: options.stateFile,
     destroyedRetentionMs: checkMs(
       "destroyedRetentionMs",
       options.destroyedRetentionMs ?? DEFAULTS.destroyedRetentionMs,
@@ -64,7 +72,8 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     if (value !== undefined && value.trim() === "")
       throw new Error(`${name} (${flag}) must name a path, got ${JSON.stringify(value)}`);
   }
-  const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
+  const stateFile = options.stateFile === undefined ? undefined : followLinks(options.stateFile);
+  const tempExportDir = options.exportDir === undefined && stateFile === undefined;
   // A directory named by the user is made now: one that cannot be made fails the start, naming the option,
   // rather than each export later.
   if (options.exportDir !== undefined) {
@@ -76,15 +85,36 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
       );
     }
     checkExportDir(options.exportDir, "exportDir (--export-dir)");
-  } else if (options.stateFile !== undefined && existsSync(`${options.stateFile}.exports`)) {
-    checkExportDir(`${options.stateFile}.exports`, "The export folder beside the state file (--state)");
+  } else if (stateFile !== undefined && existsSync(`${stateFile}.exports`)) {
+    checkExportDir(`${stateFile}.exports`, "The export folder beside the state file (--state)");
   }
   const exportDir =
     options.exportDir ??
-    (options.stateFile !== undefined
-      ? `${options.stateFile}.exports`
+    (stateFile !== undefined
+      ? `${stateFile}.exports`
       : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
-  return { core: { ...core, exportDir }, requestTimeCapMs, tempExportDir };
+  return { core: { ...core, stateFile, exportDir }, requestTimeCapMs, tempExportDir };
+}
+
+/**
+ * The file a state file path names, through symbolic links (a dangling one included: the first start
+ * makes its target). The lock, the journals and the snapshot's rename all go beside the real file, so two
+ * emulators reaching it by different names see one lock, and a rename never turns the link into a file
+ * of its own.
+ */
+function followLinks(file: string): string {
+  let current = file;
+  for (let hops = 0; hops < 40; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(current).isSymbolicLink();
+    } catch {
+      return current; // not there yet (or unreadable: the state file's own checks name why)
+    }
+    if (!isLink) return current;
+    current = path.resolve(path.dirname(current), readlinkSync(current));
+  }
+  return current;
 }
 
 /**
