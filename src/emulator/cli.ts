@@ -118,9 +118,11 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
     "",
     "Tokens (Authorization: Bearer <token>):",
   ];
-  lines.push(`  user        ${emu.tokens.user}`);
-  lines.push(`  otherUser   ${emu.tokens.otherUser}   (not in the main game's group)`);
-  lines.push(`  expired     ${emu.tokens.expired}`);
+  // A user's own fixture may give no token a role: a role without one is left out, not printed empty.
+  if (emu.tokens.user) lines.push(`  user        ${emu.tokens.user}`);
+  if (emu.tokens.otherUser)
+    lines.push(`  otherUser   ${emu.tokens.otherUser}   (not in the main game's group)`);
+  if (emu.tokens.expired) lines.push(`  expired     ${emu.tokens.expired}`);
   for (const game of emu.fixture.games) {
     const token = emu.tokens.cloud[game.id];
     if (token) lines.push(`  cloud       ${token}   (game ${game.displayName}, ${game.id})`);

@@ -28,7 +28,7 @@ import { TimeCap } from "./timeCap";
 export type { EmulatorOptions } from "./options";
 export type { RequestLogEntry } from "./requestLog";
 
-/** Tokens of the fixture, by their role in tests. */
+/** Tokens of the fixture, by their role in tests: `""` for a role the fixture gives no token. */
 export interface EmulatorTokens {
   /** The main user (member of the main game's group). */
   user: string;

@@ -123,6 +123,26 @@ describe("gamehost-emulator CLI", () => {
     );
   });
 
+  it("prints only the token roles the user's own fixture has", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-own-fixture-"));
+    try {
+      const fixture = JSON.parse(
+        readFileSync(path.resolve(__dirname, "../../fixtures/default.json"), "utf8"),
+      );
+      fixture.tokens = fixture.tokens.filter(
+        (t: { role?: string }) => t.role !== "otherUser" && t.role !== "expired",
+      );
+      const file = path.join(dir, "mygame.json");
+      writeFileSync(file, JSON.stringify(fixture));
+      const { out } = await startCli(["--fixture", file], /Press Ctrl\+C/);
+      // Before: "  otherUser      (not in the main game's group)" and "  expired     ", with no token.
+      expect(out()).toMatch(/^ {2}user {8}emu_user_alice$/m);
+      expect(out()).not.toMatch(/otherUser|expired/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prints help, and fails clearly on a bad fixture file", () => {
     const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
     expect([help.status, help.stdout.includes("--rate-limit")]).toEqual([0, true]);
