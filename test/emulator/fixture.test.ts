@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -51,6 +51,20 @@ describe("loadFixture", () => {
     const file = path.join(dir, "text.json");
     writeFileSync(file, "not json");
     expect(() => loadFixture(file)).toThrow(/not JSON/);
+  });
+
+  it("reads a file an editor saved with a byte order mark, and names the line and column of a JSON mistake", () => {
+    const text = readFileSync(DEFAULT_FIXTURE_PATH, "utf8");
+    const bom = path.join(dir, "bom.json");
+    // Notepad and other Windows editors save UTF-8 with a BOM; before, the fixture was "not JSON (Unexpected token '﻿'…".
+    writeFileSync(bom, `\uFEFF${text}`);
+    expect(loadFixture(bom).games[0]?.nameId).toBe("space-race");
+    const trailing = path.join(dir, "trailing.json");
+    writeFileSync(trailing, '{\n  "games": [],\n}\n');
+    // Before: "at position 20" (Node 20), which no editor shows.
+    expect(() => loadFixture(trailing)).toThrow(
+      /Invalid fixture file .*trailing\.json: not JSON at line 3, column 1 \(/,
+    );
   });
 
   it("rejects unknown keys and lobbies that stop before they start", () => {
