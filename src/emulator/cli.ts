@@ -184,7 +184,12 @@ async function main(): Promise<void> {
     process.stderr.write(`gamehost-emulator: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${banner(emu, parsed.options)}\n`);
+  // A reader of the output that has gone (`gamehost-emulator | head -20`, a CI log step that ended) makes
+  // each later write fail with EPIPE: what the emulator prints is for people, so it stops printing, and
+  // a stop still goes in order, rather than dying of an unhandled error with a stack trace.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
   const stop = stopOnSignals(() => emu.stop(), {
     write: (text) => process.stdout.write(text),
     exit: (code) => process.exit(code),
@@ -192,6 +197,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("Received SIGINT"));
   process.on("SIGTERM", () => stop("Received SIGTERM"));
   whenLauncherEnds(() => stop("The npx that started it has ended"));
+  // Only now, with the handlers in place: a script that reads the banner and signals at once (a CI step
+  // that found its URL) otherwise met Node's default action, a kill that left the temporary export folder.
+  process.stdout.write(`${banner(emu, parsed.options)}\n`);
 }
 
 if (require.main === module) void main();

@@ -123,6 +123,20 @@ describe("gamehost-emulator CLI", () => {
     );
   });
 
+  it("stops cleanly when whatever read its output has gone (`gamehost-emulator | head -20`)", async () => {
+    const { proc } = await startCli([], /Press Ctrl\+C/);
+    let stderr = "";
+    proc.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => proc.on("exit", resolve));
+    proc.stdout?.destroy(); // the reader of the pipe ends, as `head` does once it has its lines
+    proc.kill("SIGTERM");
+    // Before: "Received SIGTERM, stopping…" met the closed pipe: an unhandled EPIPE, a stack trace, exit 1.
+    expect(await exited).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|at /);
+  });
+
   it("prints only the token roles the user's own fixture has", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-own-fixture-"));
     try {
