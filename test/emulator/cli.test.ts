@@ -40,7 +40,8 @@ function startCli(args: string[], pattern: RegExp): Promise<{ proc: ChildProcess
 describe("gamehost-emulator CLI", () => {
   it("starts on a free port, prints the URL and tokens, serves, and stops on SIGTERM", async () => {
     const { proc, out } = await startCli(["--port", "0", "--placement-delay", "10"], /Press Ctrl\+C/);
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    // docs/testing.md: a script started with --port 0 reads the URL from the first line.
+    const url = /^gamehost emulator \S+ listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out())?.[1];
     expect(url).toBeDefined();
     const token = /user\s+(\S+)/.exec(out())?.[1];
     expect(out()).toContain("curl -H");
