@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ACCESS_MODES, Bio, Bootstrap, CLUSTERS, PUBLICITIES, Publicity } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from "../api/schemas/common";
+import { GAME_GUARD_PORTS, HOST_PORTS, type PortRange } from "./servers";
 
 /**
  * A cloud timestamp: any RFC 3339 form in the fixture, served as the service writes them
@@ -118,6 +119,13 @@ export const FixturePortRange = z
   .strictObject({ min: z.number().int().min(1).max(65_535), max: z.number().int().min(1).max(65_535) })
   .refine((r) => r.min <= r.max, { message: "min must not be above max", path: ["max"] });
 
+/** A port range inside the service's `range`: a fixture narrows the public ports, never widens them. */
+function within(range: PortRange) {
+  return FixturePortRange.refine((r) => r.min >= range.min && r.max <= range.max, {
+    message: `must lie within ${range.min}–${range.max}, the service's public ports of this routing`,
+  });
+}
+
 /**
  * A datacenter of the game's cluster; host-routed ports get `nodeIp` as their public hostname.
  * `hostPorts` (default 26000–31999) and `gameGuardPorts` (default 20000–31999) narrow the public
@@ -128,8 +136,8 @@ export const FixtureDatacenter = z.strictObject({
   slug: z.string().min(1),
   name: z.string().min(1),
   nodeIp: z.ipv4(),
-  hostPorts: FixturePortRange.optional(),
-  gameGuardPorts: FixturePortRange.optional(),
+  hostPorts: within(HOST_PORTS).optional(),
+  gameGuardPorts: within(GAME_GUARD_PORTS).optional(),
 });
 
 /** A game: its developer group, regions, versions, environments and datacenters. */
