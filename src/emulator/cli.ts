@@ -127,15 +127,13 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
     const token = emu.tokens.cloud[game.id];
     if (token) lines.push(`  cloud       ${token}   (game ${game.displayName}, ${game.id})`);
   }
-  lines.push(
-    "",
-    "Try:",
-    `  curl -H "Authorization: Bearer ${emu.tokens.user}" ${emu.url}/cloud/games`,
-    "",
-    "Point the provider at it:",
-    `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`,
-    `  export ${CONFIG_KEYS.token.env}=${emu.tokens.user}`,
-  );
+  // A fixture of cloud tokens only still drives a stack (the servers routes take a game's cloud token);
+  // one with no live token at all gets no empty `Bearer ` or `GAMEHOST_TOKEN=` to copy.
+  const token = emu.tokens.user || Object.values(emu.tokens.cloud)[0];
+  if (!token) lines.push("  (none: the fixture has no live token)");
+  if (token) lines.push("", "Try:", `  curl -H "Authorization: Bearer ${token}" ${emu.url}/cloud/games`);
+  lines.push("", "Point the provider at it:", `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`);
+  if (token) lines.push(`  export ${CONFIG_KEYS.token.env}=${token}`);
   if ((options.admin || options.dashboard) && emu.adminToken)
     lines.push(
       "",

@@ -153,6 +153,14 @@ describe("gamehost-emulator CLI", () => {
       // Before: "  otherUser      (not in the main game's group)" and "  expired     ", with no token.
       expect(out()).toMatch(/^ {2}user {8}emu_user_alice$/m);
       expect(out()).not.toMatch(/otherUser|expired/);
+      child?.kill("SIGTERM");
+      // A fixture of cloud tokens only: the provider is pointed at it with one of them. Before, the banner
+      // said `export GAMEHOST_TOKEN=` and `curl -H "Authorization: Bearer "`, empty.
+      fixture.tokens = fixture.tokens.filter((t: { kind: string }) => t.kind === "cloud");
+      writeFileSync(file, JSON.stringify(fixture));
+      const cloudOnly = await startCli(["--fixture", file], /Press Ctrl\+C/);
+      expect(cloudOnly.out()).toMatch(/^ {2}export GAMEHOST_TOKEN=emu_cloud_space_race$/m);
+      expect(cloudOnly.out()).not.toMatch(/Bearer "|TOKEN=$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
