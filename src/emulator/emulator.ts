@@ -22,7 +22,7 @@ import type { RequestLogEntry } from "./requestLog";
 import { adminRouter } from "./routes/admin";
 import { addChaosRoutes } from "./routes/chaos";
 import { accessOf, apiRouter } from "./routes/index";
-import { DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
+import { checkOptions, DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
 import { TimeCap } from "./timeCap";
 
 export type { EmulatorOptions } from "./options";
@@ -101,6 +101,7 @@ function emitEmulatorWarning(message: string): void {
  * describes: same routes, auth rules, errors, watch semantics and placement.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(options);
   const onWarning = options.onWarning ?? emitEmulatorWarning;
   const fixture = loadFixture(options.fixture);
   const settings = settingsOf(options, onWarning);

@@ -25,6 +25,50 @@ export const DEFAULTS = {
   destroyedRetentionMs: 86_400_000,
 } as const;
 
+/** What each option takes: the type checks a JavaScript caller (a node:test file, say) does not have. */
+const OPTION_KINDS = {
+  port: "number",
+  fixture: "fixture",
+  stateFile: "string",
+  destroyedRetentionMs: "number",
+  watchHoldMs: "number",
+  watchMaxIndexAgeMs: "number",
+  placementDelayMs: "number",
+  placement: "placement",
+  rateLimit: "boolean",
+  admin: "boolean",
+  dashboard: "boolean",
+  bodyLimitBytes: "number",
+  requestTimeCapMs: "number",
+  exportDir: "string",
+  now: "function",
+  onWarning: "function",
+} as const satisfies Record<keyof EmulatorOptions, string>;
+
+/**
+ * Refuses an option that is not one, or of the wrong type, naming it: ignored, a misspelt `dashbord` or an
+ * `admin: "yes"` left the routes a test relies on unserved, and it failed later with a 404.
+ */
+export function checkOptions(options: EmulatorOptions): void {
+  for (const [name, value] of Object.entries(options)) {
+    const kind = (OPTION_KINDS as Readonly<Record<string, string>>)[name];
+    if (kind === undefined)
+      throw new Error(
+        `Unknown emulator option ${name} (startEmulator takes ${Object.keys(OPTION_KINDS).join(", ")})`,
+      );
+    if (value === undefined) continue;
+    const got = JSON.stringify(value) ?? typeof value;
+    const fail = (what: string) => {
+      throw new Error(`Emulator option ${name} must be ${what}, got ${got}`);
+    };
+    if (kind === "boolean" && typeof value !== "boolean") fail("true or false");
+    if (kind === "number" && typeof value !== "number") fail("a number");
+    if (kind === "string" && typeof value !== "string") fail("a string (a path)");
+    if (kind === "function" && typeof value !== "function") fail("a function");
+    if (kind === "placement" && value !== "auto" && value !== "never") fail('"auto" or "never"');
+  }
+}
+
 function checkMs(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 0)
     throw new Error(`Emulator option ${name} must be an integer ≥ 0, got ${value}`);

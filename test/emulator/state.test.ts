@@ -146,6 +146,24 @@ describe("start-up errors", () => {
     }
   });
 
+  it("names an option a JavaScript caller misspelt or gave the wrong type, rather than ignoring it", async () => {
+    // Before: `dashbord` was ignored, `admin: "yes"` served no admin routes, `placement: "manual"` placed
+    // servers as "auto", and the test that relied on them failed later with a 404 or a placed server.
+    const refusal = (options: Record<string, unknown>) => startEmulator(options as never);
+    await expect(refusal({ dashbord: true })).rejects.toThrow(
+      /^Unknown emulator option dashbord \(startEmulator takes port, fixture, .*dashboard.*\)$/,
+    );
+    await expect(refusal({ admin: "yes" })).rejects.toThrow(
+      /^Emulator option admin must be true or false, got "yes"$/,
+    );
+    await expect(refusal({ placement: "manual" })).rejects.toThrow(
+      /^Emulator option placement must be "auto" or "never", got "manual"$/,
+    );
+    await expect(refusal({ port: "8787" })).rejects.toThrow(
+      /^Emulator option port must be a number, got "8787"$/,
+    );
+  });
+
   it("rejects negative or fractional durations", async () => {
     await expect(startEmulator({ watchHoldMs: -1 })).rejects.toThrow(/watchHoldMs/);
     await expect(startEmulator({ placementDelayMs: 1.5 })).rejects.toThrow(/placementDelayMs/);
