@@ -1,13 +1,5 @@
-import {
-  accessSync,
-  constants,
-  existsSync,
-  lstatSync,
-  mkdtempSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-} from "node:fs";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CoreOptions } from "./core";
@@ -136,7 +128,9 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     options.exportDir ??
     (stateFile !== undefined
       ? `${stateFile}.exports`
-      : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
+      : // Named now, made by the first export (private to this user, as mkdtemp would): a run that exports
+        // nothing, most CI runs, leaves nothing behind even when killed before it could remove it.
+        path.join(os.tmpdir(), `gamehost-emulator-exports-${randomBytes(9).toString("base64url")}`));
   return { core: { ...core, stateFile, exportDir }, requestTimeCapMs, tempExportDir };
 }
 

@@ -138,6 +138,27 @@ describe("gamehost-emulator CLI", () => {
     expect(stderr).not.toMatch(/EPIPE|at /);
   });
 
+  it("leaves nothing in the temporary folder when killed before any export (a CI job's kill -9)", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-tmpdir-"));
+    try {
+      const proc = spawn(process.execPath, [CLI], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, TMPDIR: tmp },
+      });
+      child = proc;
+      await new Promise<void>((resolve) =>
+        proc.stdout?.on("data", (c: Buffer) => c.toString().includes("Press Ctrl+C") && resolve()),
+      );
+      const exited = new Promise((resolve) => proc.once("exit", resolve));
+      proc.kill("SIGKILL");
+      await exited;
+      // Before: its export folder, made at start, stayed: one gamehost-emulator-exports-* per killed run.
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it("prints only the token roles the user's own fixture has", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-own-fixture-"));
     try {
