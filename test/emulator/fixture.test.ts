@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_FIXTURE_PATH, type FixtureInput, loadFixture } from "../../src/emulator";
+import { DEFAULT_FIXTURE_PATH, type FixtureInput, loadFixture, startEmulator } from "../../src/emulator";
 import { generateLobbies, inSpan, lobbiesOf } from "../../src/emulator/lobbies";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-fixture-"));
@@ -170,6 +170,21 @@ describe("loadFixture", () => {
     const fixture = structuredClone(loadFixture()) as FixtureInput;
     delete (fixture.groups[0] as { bio?: string }).bio;
     expect(loadFixture(fixture).groups[0]?.bio).toBe("");
+  });
+});
+
+describe("startEmulator with the user's own fixture", () => {
+  it("warns of a user or otherUser token that has expired already: an expiresAt in seconds, not milliseconds", async () => {
+    const fixture = structuredClone(loadFixture()) as FixtureInput;
+    const user = fixture.tokens.find((t) => t.role === "user");
+    if (user) user.expiresAt = 1_900_000_000; // 2030 in seconds; 1970-01-22 in milliseconds
+    const warnings: string[] = [];
+    const emu = await startEmulator({ fixture, onWarning: (m) => warnings.push(m) });
+    await emu.stop();
+    // Before: no word; the banner handed this token out as the user's, and every request was 401 expired.
+    expect(warnings).toEqual([
+      "the fixture's user token emu_user_alice expired at 1970-01-22T23:46:40.000Z (expiresAt 1900000000): expiresAt is in epoch milliseconds, not seconds",
+    ]);
   });
 });
 
