@@ -118,22 +118,22 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
     "",
     "Tokens (Authorization: Bearer <token>):",
   ];
-  lines.push(`  user        ${emu.tokens.user}`);
-  lines.push(`  otherUser   ${emu.tokens.otherUser}   (not in the main game's group)`);
-  lines.push(`  expired     ${emu.tokens.expired}`);
+  // A user's own fixture may give no token a role: a role without one is left out, not printed empty.
+  if (emu.tokens.user) lines.push(`  user        ${emu.tokens.user}`);
+  if (emu.tokens.otherUser)
+    lines.push(`  otherUser   ${emu.tokens.otherUser}   (not in the main game's group)`);
+  if (emu.tokens.expired) lines.push(`  expired     ${emu.tokens.expired}`);
   for (const game of emu.fixture.games) {
     const token = emu.tokens.cloud[game.id];
     if (token) lines.push(`  cloud       ${token}   (game ${game.displayName}, ${game.id})`);
   }
-  lines.push(
-    "",
-    "Try:",
-    `  curl -H "Authorization: Bearer ${emu.tokens.user}" ${emu.url}/cloud/games`,
-    "",
-    "Point the provider at it:",
-    `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`,
-    `  export ${CONFIG_KEYS.token.env}=${emu.tokens.user}`,
-  );
+  // A fixture of cloud tokens only still drives a stack (the servers routes take a game's cloud token);
+  // one with no live token at all gets no empty `Bearer ` or `GAMEHOST_TOKEN=` to copy.
+  const token = emu.tokens.user || Object.values(emu.tokens.cloud)[0];
+  if (!token) lines.push("  (none: the fixture has no live token)");
+  if (token) lines.push("", "Try:", `  curl -H "Authorization: Bearer ${token}" ${emu.url}/cloud/games`);
+  lines.push("", "Point the provider at it:", `  export ${CONFIG_KEYS.baseUrl.env}=${emu.url}`);
+  if (token) lines.push(`  export ${CONFIG_KEYS.token.env}=${token}`);
   if ((options.admin || options.dashboard) && emu.adminToken)
     lines.push(
       "",
@@ -182,7 +182,12 @@ async function main(): Promise<void> {
     process.stderr.write(`gamehost-emulator: ${(err as Error).message}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${banner(emu, parsed.options)}\n`);
+  // A reader of the output that has gone (`gamehost-emulator | head -20`, a CI log step that ended) makes
+  // each later write fail with EPIPE: what the emulator prints is for people, so it stops printing, and
+  // a stop still goes in order, rather than dying of an unhandled error with a stack trace.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+  });
   const stop = stopOnSignals(() => emu.stop(), {
     write: (text) => process.stdout.write(text),
     exit: (code) => process.exit(code),
@@ -190,6 +195,9 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("Received SIGINT"));
   process.on("SIGTERM", () => stop("Received SIGTERM"));
   whenLauncherEnds(() => stop("The npx that started it has ended"));
+  // Only now, with the handlers in place: a script that reads the banner and signals at once (a CI step
+  // that found its URL) otherwise met Node's default action, a kill that left the temporary export folder.
+  process.stdout.write(`${banner(emu, parsed.options)}\n`);
 }
 
 if (require.main === module) void main();

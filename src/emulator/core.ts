@@ -11,6 +11,7 @@ import { Placement, type PlacementMode } from "./placement";
 import { PortAllocator, releasePorts, reservePorts, type ServerRecord } from "./servers";
 import { exportChange, type PersistedState, serverChange } from "./stateFormat";
 import { StateKeeping } from "./stateKeeping";
+import { byUtf8 } from "./stringOrder";
 import { WatchHub } from "./watch";
 import { type WatchedView, WatchViews } from "./watchViews";
 import { type Game, type Principal, World } from "./world";
@@ -145,6 +146,21 @@ export class EmulatorCore {
     destroyed.sort((a, b) => (a.server.destroyed_at ?? 0) - (b.server.destroyed_at ?? 0));
     for (const { server } of destroyed) this.destroyed.set(server.id, server.destroyed_at ?? 0);
     for (const record of saved.exports) this.exports.set(record.uploadId, record);
+    this.warnOfOtherFixture(saved.servers);
+  }
+
+  /**
+   * A state file made with another fixture (or one since edited) holds servers of environments this one
+   * lacks: they are kept, for that fixture's next start, but no route reaches them, so the user is told
+   * rather than left wondering why the dashboard shows servers the API does not.
+   */
+  private warnOfOtherFixture(servers: readonly ServerRecord[]): void {
+    const orphans = servers.filter((r) => !this.world.environments.has(r.server.environment));
+    if (orphans.length === 0) return;
+    const environments = [...new Set(orphans.map((r) => r.server.environment))].sort(byUtf8);
+    this.options.warn(
+      `the state file ${this.options.stateFile} holds ${orphans.length} server${orphans.length === 1 ? "" : "s"} of environments the fixture does not have (${environments.join(", ")}): was it made with another fixture? No route reaches them; start with that fixture, or pass another state file (--state).`,
+    );
   }
 
   /**

@@ -22,13 +22,13 @@ import type { RequestLogEntry } from "./requestLog";
 import { adminRouter } from "./routes/admin";
 import { addChaosRoutes } from "./routes/chaos";
 import { accessOf, apiRouter } from "./routes/index";
-import { DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
+import { checkOptions, DEFAULTS, removeTempExportDir, settingsOf } from "./settings";
 import { TimeCap } from "./timeCap";
 
 export type { EmulatorOptions } from "./options";
 export type { RequestLogEntry } from "./requestLog";
 
-/** Tokens of the fixture, by their role in tests. */
+/** Tokens of the fixture, by their role in tests: `""` for a role the fixture gives no token. */
 export interface EmulatorTokens {
   /** The main user (member of the main game's group). */
   user: string;
@@ -91,6 +91,24 @@ function tokensOf(fixture: Fixture, now: number): EmulatorTokens {
   };
 }
 
+/**
+ * A token handed to tests as a live user's (`user`, `otherUser`) that has expired already is a fixture
+ * mistake, most often an `expiresAt` written in seconds: said at start, not met as a 401 on every request.
+ */
+function warnOfExpiredRoles(fixture: Fixture, now: number, warn: (message: string) => void): void {
+  for (const t of fixture.tokens) {
+    if ((t.role !== "user" && t.role !== "otherUser") || t.expiresAt === undefined || t.expiresAt > now)
+      continue;
+    // Before 1973 in milliseconds, after it in seconds: nobody means a token that expired in 1970.
+    const inSeconds = t.expiresAt < 100_000_000_000;
+    warn(
+      `the fixture's ${t.role} token ${t.token} expired at ${new Date(t.expiresAt).toISOString()} (expiresAt ${t.expiresAt})${
+        inSeconds ? ": expiresAt is in epoch milliseconds, not seconds" : ""
+      }`,
+    );
+  }
+}
+
 /** The default warning sink: a process warning, which Node prints to stderr. */
 function emitEmulatorWarning(message: string): void {
   process.emitWarning(`gamehost emulator: ${message}`, "GamehostEmulatorWarning");
@@ -101,10 +119,12 @@ function emitEmulatorWarning(message: string): void {
  * describes: same routes, auth rules, errors, watch semantics and placement.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(options);
   const onWarning = options.onWarning ?? emitEmulatorWarning;
   const fixture = loadFixture(options.fixture);
   const settings = settingsOf(options, onWarning);
   const { now } = settings.core;
+  warnOfExpiredRoles(fixture, now(), onWarning);
   let core: EmulatorCore;
   try {
     core = new EmulatorCore(fixture, settings.core);

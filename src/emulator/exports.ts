@@ -39,7 +39,8 @@ export async function writeLobbyExport(
   end: number,
   file: string,
 ): Promise<number> {
-  makeDirectory(path.dirname(file));
+  // Private, as a mkdtemp folder is: the temporary export folder itself is made here, by the first export.
+  makeDirectory(path.dirname(file), 0o700);
   let rows = 0;
   function* source(): Generator<LobbyRow | typeof LOBBY_HISTORY_COLUMNS> {
     // Such a span needs no look at the lobbies: skipping a million generated ones takes a while.

@@ -28,15 +28,30 @@ export function loadFixture(source: FixtureInput | string = DEFAULT_FIXTURE_PATH
     } catch (err) {
       throw new Error(`Cannot read ${where}: ${(err as Error).message}`);
     }
+    // A byte order mark, as Windows editors save UTF-8, is not JSON; Node's require() skips it too.
+    if (text.startsWith("\uFEFF")) text = text.slice(1);
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new Error(`Invalid ${where}: not JSON (${(err as Error).message})`);
+      throw new Error(
+        `Invalid ${where}: not JSON${lineOf(text, (err as Error).message)} (${(err as Error).message})`,
+      );
     }
   }
   const result = FixtureSchema.safeParse(raw);
   if (!result.success) throw new Error(`Invalid ${where}: ${describeIssues(toFieldIssues(result.error))}`);
   return result.data;
+}
+
+/**
+ * Where a JSON.parse error is, as an editor shows it: Node 20 names only a character offset
+ * ("at position 20"), which nobody can find in a file.
+ */
+function lineOf(text: string, message: string): string {
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return "";
+  const before = text.slice(0, Number(position)).split("\n");
+  return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
 /** Game-guard hostnames end with this domain. */

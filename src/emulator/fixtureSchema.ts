@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { ACCESS_MODES, Bio, Bootstrap, CLUSTERS, PUBLICITIES, Publicity } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from "../api/schemas/common";
+import { GAME_GUARD_PORTS, HOST_PORTS, type PortRange } from "./servers";
 
 /**
  * A cloud timestamp: any RFC 3339 form in the fixture, served as the service writes them
@@ -118,6 +119,13 @@ export const FixturePortRange = z
   .strictObject({ min: z.number().int().min(1).max(65_535), max: z.number().int().min(1).max(65_535) })
   .refine((r) => r.min <= r.max, { message: "min must not be above max", path: ["max"] });
 
+/** A port range inside the service's `range`: a fixture narrows the public ports, never widens them. */
+function within(range: PortRange) {
+  return FixturePortRange.refine((r) => r.min >= range.min && r.max <= range.max, {
+    message: `must lie within ${range.min}–${range.max}, the service's public ports of this routing`,
+  });
+}
+
 /**
  * A datacenter of the game's cluster; host-routed ports get `nodeIp` as their public hostname.
  * `hostPorts` (default 26000–31999) and `gameGuardPorts` (default 20000–31999) narrow the public
@@ -128,8 +136,8 @@ export const FixtureDatacenter = z.strictObject({
   slug: z.string().min(1),
   name: z.string().min(1),
   nodeIp: z.ipv4(),
-  hostPorts: FixturePortRange.optional(),
-  gameGuardPorts: FixturePortRange.optional(),
+  hostPorts: within(HOST_PORTS).optional(),
+  gameGuardPorts: within(GAME_GUARD_PORTS).optional(),
 });
 
 /** A game: its developer group, regions, versions, environments and datacenters. */
@@ -201,12 +209,55 @@ const FixtureShape = z.strictObject({
 
 type Ctx = z.core.$RefinementCtx<z.output<typeof FixtureShape>>;
 
-function checkUnique(ctx: Ctx, ids: ReadonlyArray<{ id: string; path: PropertyKey[] }>, what: string): void {
+/** Reports each entry whose `key` (`id` unless named) an earlier entry has: the issue is at the later one. */
+function checkUnique(
+  ctx: Ctx,
+  ids: ReadonlyArray<{ id: string; path: PropertyKey[] }>,
+  what: string,
+  key = "id",
+): void {
   const seen = new Set<string>();
   for (const { id, path } of ids) {
-    if (seen.has(id)) ctx.addIssue({ code: "custom", path, message: `duplicate ${what} id ${id}` });
+    if (seen.has(id)) ctx.addIssue({ code: "custom", path, message: `duplicate ${what} ${key} ${id}` });
     seen.add(id);
   }
+}
+
+/**
+ * What the service keeps unique below the top-level lists: a game's name id (games are looked up by
+ * it), environment ids across every game (the servers routes find an environment by its id alone, so a
+ * copy would take it from the other game), and within a game its environments' name ids, datacenters'
+ * ids and slugs, versions, regions and each environment's builds. The data sources pick the first of
+ * two names, so a second one would be silently shadowed.
+ */
+function checkGamesUnique(f: z.output<typeof FixtureShape>, ctx: Ctx): void {
+  type Keyed = { id: string; nameId?: string; slug?: string };
+  const unique = (lists: Array<[readonly Keyed[], PropertyKey[]]>, what: string, key: keyof Keyed = "id") =>
+    checkUnique(
+      ctx,
+      lists.flatMap(([list, path]) =>
+        list.map((item, n) => ({ id: item[key] ?? "", path: [...path, n, key] })),
+      ),
+      what,
+      key,
+    );
+  unique([[f.games, ["games"]]], "game", "nameId");
+  unique(
+    f.games.map((g, n) => [g.environments, ["games", n, "environments"]]),
+    "environment",
+  );
+  for (const [n, g] of f.games.entries()) {
+    const path = ["games", n];
+    unique([[g.environments, [...path, "environments"]]], "environment", "nameId");
+    unique([[g.datacenters, [...path, "datacenters"]]], "datacenter");
+    unique([[g.datacenters, [...path, "datacenters"]]], "datacenter", "slug");
+    unique([[g.versions, [...path, "versions"]]], "version");
+    unique([[g.regions, [...path, "regions"]]], "region");
+    unique([[g.regions, [...path, "regions"]]], "region", "nameId");
+    for (const [k, e] of g.environments.entries())
+      unique([[e.builds, [...path, "environments", k, "builds"]]], "build");
+  }
+  unique([[f.lobbies, ["lobbies"]]], "lobby");
 }
 
 /** Cross-references: every id a fixture entry points at must exist where it should. */
@@ -237,6 +288,7 @@ function checkReferences(f: z.output<typeof FixtureShape>, ctx: Ctx): void {
     f.tokens.map((t, n) => ({ id: t.token, path: ["tokens", n, "token"] })),
     "token",
   );
+  checkGamesUnique(f, ctx);
   f.groups.forEach((g, n) => {
     if (!identities.has(g.ownerIdentityId))
       missing(["groups", n, "ownerIdentityId"], "identity", g.ownerIdentityId);

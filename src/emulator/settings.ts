@@ -1,4 +1,5 @@
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { accessSync, constants, existsSync, lstatSync, readlinkSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { CoreOptions } from "./core";
@@ -15,6 +16,50 @@ export const DEFAULTS = {
   requestTimeCapMs: 50_000,
   destroyedRetentionMs: 86_400_000,
 } as const;
+
+/** What each option takes: the type checks a JavaScript caller (a node:test file, say) does not have. */
+const OPTION_KINDS = {
+  port: "number",
+  fixture: "fixture",
+  stateFile: "string",
+  destroyedRetentionMs: "number",
+  watchHoldMs: "number",
+  watchMaxIndexAgeMs: "number",
+  placementDelayMs: "number",
+  placement: "placement",
+  rateLimit: "boolean",
+  admin: "boolean",
+  dashboard: "boolean",
+  bodyLimitBytes: "number",
+  requestTimeCapMs: "number",
+  exportDir: "string",
+  now: "function",
+  onWarning: "function",
+} as const satisfies Record<keyof EmulatorOptions, string>;
+
+/**
+ * Refuses an option that is not one, or of the wrong type, naming it: ignored, a misspelt `dashbord` or an
+ * `admin: "yes"` left the routes a test relies on unserved, and it failed later with a 404.
+ */
+export function checkOptions(options: EmulatorOptions): void {
+  for (const [name, value] of Object.entries(options)) {
+    const kind = (OPTION_KINDS as Readonly<Record<string, string>>)[name];
+    if (kind === undefined)
+      throw new Error(
+        `Unknown emulator option ${name} (startEmulator takes ${Object.keys(OPTION_KINDS).join(", ")})`,
+      );
+    if (value === undefined) continue;
+    const got = JSON.stringify(value) ?? typeof value;
+    const fail = (what: string) => {
+      throw new Error(`Emulator option ${name} must be ${what}, got ${got}`);
+    };
+    if (kind === "boolean" && typeof value !== "boolean") fail("true or false");
+    if (kind === "number" && typeof value !== "number") fail("a number");
+    if (kind === "string" && typeof value !== "string") fail("a string (a path)");
+    if (kind === "function" && typeof value !== "function") fail("a function");
+    if (kind === "placement" && value !== "auto" && value !== "never") fail('"auto" or "never"');
+  }
+}
 
 function checkMs(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 0)
@@ -47,7 +92,6 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     placementDelayMs: checkMs("placementDelayMs", options.placementDelayMs ?? DEFAULTS.placementDelayMs),
     placement: options.placement ?? "auto",
     bodyLimitBytes: checkMs("bodyLimitBytes", options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes),
-    stateFile: options.stateFile,
     destroyedRetentionMs: checkMs(
       "destroyedRetentionMs",
       options.destroyedRetentionMs ?? DEFAULTS.destroyedRetentionMs,
@@ -64,7 +108,8 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
     if (value !== undefined && value.trim() === "")
       throw new Error(`${name} (${flag}) must name a path, got ${JSON.stringify(value)}`);
   }
-  const tempExportDir = options.exportDir === undefined && options.stateFile === undefined;
+  const stateFile = options.stateFile === undefined ? undefined : followLinks(options.stateFile);
+  const tempExportDir = options.exportDir === undefined && stateFile === undefined;
   // A directory named by the user is made now: one that cannot be made fails the start, naming the option,
   // rather than each export later.
   if (options.exportDir !== undefined) {
@@ -76,15 +121,38 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
       );
     }
     checkExportDir(options.exportDir, "exportDir (--export-dir)");
-  } else if (options.stateFile !== undefined && existsSync(`${options.stateFile}.exports`)) {
-    checkExportDir(`${options.stateFile}.exports`, "The export folder beside the state file (--state)");
+  } else if (stateFile !== undefined && existsSync(`${stateFile}.exports`)) {
+    checkExportDir(`${stateFile}.exports`, "The export folder beside the state file (--state)");
   }
   const exportDir =
     options.exportDir ??
-    (options.stateFile !== undefined
-      ? `${options.stateFile}.exports`
-      : mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-exports-")));
-  return { core: { ...core, exportDir }, requestTimeCapMs, tempExportDir };
+    (stateFile !== undefined
+      ? `${stateFile}.exports`
+      : // Named now, made by the first export (private to this user, as mkdtemp would): a run that exports
+        // nothing, most CI runs, leaves nothing behind even when killed before it could remove it.
+        path.join(os.tmpdir(), `gamehost-emulator-exports-${randomBytes(9).toString("base64url")}`));
+  return { core: { ...core, stateFile, exportDir }, requestTimeCapMs, tempExportDir };
+}
+
+/**
+ * The file a state file path names, through symbolic links (a dangling one included: the first start
+ * makes its target). The lock, the journals and the snapshot's rename all go beside the real file, so two
+ * emulators reaching it by different names see one lock, and a rename never turns the link into a file
+ * of its own.
+ */
+function followLinks(file: string): string {
+  let current = file;
+  for (let hops = 0; hops < 40; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(current).isSymbolicLink();
+    } catch {
+      return current; // not there yet (or unreadable: the state file's own checks name why)
+    }
+    if (!isLink) return current;
+    current = path.resolve(path.dirname(current), readlinkSync(current));
+  }
+  return current;
 }
 
 /**

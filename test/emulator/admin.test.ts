@@ -165,6 +165,20 @@ describe("admin routes", () => {
     expect(local.status).toBe(200);
   });
 
+  it("leaves a server already destroyed as it is on a kill: no exit, its kill deadline kept (docs/emulator.md)", async () => {
+    const created = await call(emu, "POST", ids(emu).serversPath, {
+      body: serverBody(emu, { lifecycle: { kill_timeout: 60_000 } }),
+    });
+    const id = (created.body as { server: { id: string } }).server.id;
+    await until(() => emu.servers().find((s) => s.id === id && s.started_at !== undefined));
+    await call(emu, "DELETE", `${ids(emu).serversPath}/${id}`);
+    const deadline = emu.killDeadline(id);
+    const killed = await admin("POST", `/servers/${id}/kill`, {});
+    expect(killed.status).toBe(200);
+    expect(killed.body).not.toHaveProperty("exit");
+    expect(emu.killDeadline(id)).toBe(deadline);
+  });
+
   it("switches placement", async () => {
     expect((await admin("POST", "/placement", { mode: "never" })).status).toBe(200);
     const created = await call(emu, "POST", ids(emu).serversPath, { body: serverBody(emu) });

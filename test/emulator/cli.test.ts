@@ -40,7 +40,8 @@ function startCli(args: string[], pattern: RegExp): Promise<{ proc: ChildProcess
 describe("gamehost-emulator CLI", () => {
   it("starts on a free port, prints the URL and tokens, serves, and stops on SIGTERM", async () => {
     const { proc, out } = await startCli(["--port", "0", "--placement-delay", "10"], /Press Ctrl\+C/);
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1];
+    // docs/testing.md: a script started with --port 0 reads the URL from the first line.
+    const url = /^gamehost emulator \S+ listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out())?.[1];
     expect(url).toBeDefined();
     const token = /user\s+(\S+)/.exec(out())?.[1];
     expect(out()).toContain("curl -H");
@@ -121,6 +122,69 @@ describe("gamehost-emulator CLI", () => {
     expect(result.stderr).toContain(
       "exportDir (--export-dir) /proc/gamehost-nope/exports cannot be made (ENOENT)",
     );
+  });
+
+  it("stops cleanly when whatever read its output has gone (`gamehost-emulator | head -20`)", async () => {
+    const { proc } = await startCli([], /Press Ctrl\+C/);
+    let stderr = "";
+    proc.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => proc.on("exit", resolve));
+    proc.stdout?.destroy(); // the reader of the pipe ends, as `head` does once it has its lines
+    proc.kill("SIGTERM");
+    // Before: "Received SIGTERM, stopping…" met the closed pipe: an unhandled EPIPE, a stack trace, exit 1.
+    expect(await exited).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|at /);
+  });
+
+  it("leaves nothing in the temporary folder when killed before any export (a CI job's kill -9)", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-tmpdir-"));
+    try {
+      const proc = spawn(process.execPath, [CLI], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, TMPDIR: tmp },
+      });
+      child = proc;
+      await new Promise<void>((resolve) =>
+        proc.stdout?.on("data", (c: Buffer) => c.toString().includes("Press Ctrl+C") && resolve()),
+      );
+      const exited = new Promise((resolve) => proc.once("exit", resolve));
+      proc.kill("SIGKILL");
+      await exited;
+      // Before: its export folder, made at start, stayed: one gamehost-emulator-exports-* per killed run.
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("prints only the token roles the user's own fixture has", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-own-fixture-"));
+    try {
+      const fixture = JSON.parse(
+        readFileSync(path.resolve(__dirname, "../../fixtures/default.json"), "utf8"),
+      );
+      fixture.tokens = fixture.tokens.filter(
+        (t: { role?: string }) => t.role !== "otherUser" && t.role !== "expired",
+      );
+      const file = path.join(dir, "mygame.json");
+      writeFileSync(file, JSON.stringify(fixture));
+      const { out } = await startCli(["--fixture", file], /Press Ctrl\+C/);
+      // Before: "  otherUser      (not in the main game's group)" and "  expired     ", with no token.
+      expect(out()).toMatch(/^ {2}user {8}emu_user_alice$/m);
+      expect(out()).not.toMatch(/otherUser|expired/);
+      child?.kill("SIGTERM");
+      // A fixture of cloud tokens only: the provider is pointed at it with one of them. Before, the banner
+      // said `export GAMEHOST_TOKEN=` and `curl -H "Authorization: Bearer "`, empty.
+      fixture.tokens = fixture.tokens.filter((t: { kind: string }) => t.kind === "cloud");
+      writeFileSync(file, JSON.stringify(fixture));
+      const cloudOnly = await startCli(["--fixture", file], /Press Ctrl\+C/);
+      expect(cloudOnly.out()).toMatch(/^ {2}export GAMEHOST_TOKEN=emu_cloud_space_race$/m);
+      expect(cloudOnly.out()).not.toMatch(/Bearer "|TOKEN=$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("prints help, and fails clearly on a bad fixture file", () => {

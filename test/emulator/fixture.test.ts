@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_FIXTURE_PATH, type FixtureInput, loadFixture } from "../../src/emulator";
+import { DEFAULT_FIXTURE_PATH, type FixtureInput, loadFixture, startEmulator } from "../../src/emulator";
 import { generateLobbies, inSpan, lobbiesOf } from "../../src/emulator/lobbies";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-fixture-"));
@@ -53,6 +53,20 @@ describe("loadFixture", () => {
     expect(() => loadFixture(file)).toThrow(/not JSON/);
   });
 
+  it("reads a file an editor saved with a byte order mark, and names the line and column of a JSON mistake", () => {
+    const text = readFileSync(DEFAULT_FIXTURE_PATH, "utf8");
+    const bom = path.join(dir, "bom.json");
+    // Notepad and other Windows editors save UTF-8 with a BOM; before, the fixture was "not JSON (Unexpected token '﻿'…".
+    writeFileSync(bom, `\uFEFF${text}`);
+    expect(loadFixture(bom).games[0]?.nameId).toBe("space-race");
+    const trailing = path.join(dir, "trailing.json");
+    writeFileSync(trailing, '{\n  "games": [],\n}\n');
+    // Before: "at position 20" (Node 20), which no editor shows.
+    expect(() => loadFixture(trailing)).toThrow(
+      /Invalid fixture file .*trailing\.json: not JSON at line 3, column 1 \(/,
+    );
+  });
+
   it("rejects unknown keys and lobbies that stop before they start", () => {
     const fixture = structuredClone(loadFixture()) as Record<string, unknown> &
       ReturnType<typeof loadFixture>;
@@ -80,10 +94,97 @@ describe("loadFixture", () => {
     expect(error).toMatch(/bootstrap\.access: must be public or private/);
   });
 
+  it("refuses two of what the service keeps unique: an environment id used twice leaves one game's environment unusable, a second name shadows the first", () => {
+    const issuesOf = (edit: (f: FixtureInput) => void): string => {
+      const fixture = structuredClone(loadFixture()) as FixtureInput;
+      edit(fixture);
+      try {
+        loadFixture(fixture);
+      } catch (err) {
+        return String(err);
+      }
+      return "loaded";
+    };
+    const game = (f: FixtureInput, n: number) =>
+      f.games[n] as ReturnType<typeof loadFixture>["games"][number];
+    // A game block copied for a second game, its environment id kept: the emulator's servers routes
+    // found that environment in the second game only, and the first answered GAME_ENVIRONMENT_NOT_FOUND.
+    expect(
+      issuesOf((f) => {
+        const [space, puzzle] = [game(f, 0), game(f, 1)];
+        const copied = puzzle.environments[0];
+        if (copied) copied.id = space.environments[1]?.id ?? "";
+        f.lobbies = [];
+      }),
+    ).toMatch(/games\.1\.environments\.0\.id: duplicate environment id e1000000-0000-4000-8000-000000000001/);
+    expect(
+      issuesOf((f) => {
+        const env = game(f, 0).environments[0];
+        if (env) env.nameId = "prod";
+      }),
+    ).toMatch(/games\.0\.environments\.1\.nameId: duplicate environment nameId prod/);
+    expect(
+      issuesOf((f) => {
+        const dc = game(f, 0).datacenters[1];
+        if (dc) dc.slug = "us-east-atl";
+      }),
+    ).toMatch(/games\.0\.datacenters\.1\.slug: duplicate datacenter slug us-east-atl/);
+    expect(
+      issuesOf((f) => {
+        const dc = game(f, 0).datacenters[1];
+        if (dc) dc.id = game(f, 0).datacenters[0]?.id ?? "";
+      }),
+    ).toMatch(/games\.0\.datacenters\.1\.id: duplicate datacenter id/);
+    expect(
+      issuesOf((f) => {
+        const builds = game(f, 0).environments[1]?.builds ?? [];
+        if (builds[1] && builds[0]) builds[1].id = builds[0].id;
+      }),
+    ).toMatch(/games\.0\.environments\.1\.builds\.1\.id: duplicate build id/);
+    expect(
+      issuesOf((f) => {
+        game(f, 1).nameId = "space-race";
+      }),
+    ).toMatch(/games\.1\.nameId: duplicate game nameId space-race/);
+    expect(
+      issuesOf((f) => {
+        const [a, b] = game(f, 0).versions;
+        if (a && b) b.id = a.id;
+      }),
+    ).toMatch(/games\.0\.versions\.1\.id: duplicate version id/);
+    expect(
+      issuesOf((f) => {
+        const [a, b] = game(f, 0).regions;
+        if (a && b) b.nameId = a.nameId;
+      }),
+    ).toMatch(/games\.0\.regions\.1\.nameId: duplicate region nameId us-east/);
+    expect(
+      issuesOf((f) => {
+        const [a, b] = f.lobbies as { id: string }[];
+        if (a && b) b.id = a.id;
+      }),
+    ).toMatch(/lobbies\.1\.id: duplicate lobby id/);
+  });
+
   it("gives a group without a bio the service's default, the empty string (docs/service-contract.md §3)", () => {
     const fixture = structuredClone(loadFixture()) as FixtureInput;
     delete (fixture.groups[0] as { bio?: string }).bio;
     expect(loadFixture(fixture).groups[0]?.bio).toBe("");
+  });
+});
+
+describe("startEmulator with the user's own fixture", () => {
+  it("warns of a user or otherUser token that has expired already: an expiresAt in seconds, not milliseconds", async () => {
+    const fixture = structuredClone(loadFixture()) as FixtureInput;
+    const user = fixture.tokens.find((t) => t.role === "user");
+    if (user) user.expiresAt = 1_900_000_000; // 2030 in seconds; 1970-01-22 in milliseconds
+    const warnings: string[] = [];
+    const emu = await startEmulator({ fixture, onWarning: (m) => warnings.push(m) });
+    await emu.stop();
+    // Before: no word; the banner handed this token out as the user's, and every request was 401 expired.
+    expect(warnings).toEqual([
+      "the fixture's user token emu_user_alice expired at 1970-01-22T23:46:40.000Z (expiresAt 1900000000): expiresAt is in epoch milliseconds, not seconds",
+    ]);
   });
 });
 

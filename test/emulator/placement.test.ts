@@ -131,6 +131,18 @@ describe("placement when a datacenter runs out of public ports", () => {
     dc.hostPorts = { min: 27_000, max: 26_000 };
     await expect(start({ fixture })).rejects.toThrow(/datacenters\.0\.hostPorts\.max/);
   });
+
+  it("refuses a range that widens the service's public ports rather than narrowing them (docs/service-contract.md §4)", async () => {
+    const fixture = tinyFixture();
+    const dc = fixture.games.find((g) => g.nameId === "space-race")?.datacenters?.[0];
+    if (!dc) throw new Error("no datacenter");
+    // Before: accepted, and servers were placed on public ports 8000–8010, which the service never gives.
+    dc.hostPorts = { min: 8_000, max: 8_010 };
+    dc.gameGuardPorts = { min: 19_000, max: 20_500 };
+    const refusal = start({ fixture });
+    await expect(refusal).rejects.toThrow(/datacenters\.0\.hostPorts: must lie within 26000–31999/);
+    await expect(refusal).rejects.toThrow(/datacenters\.0\.gameGuardPorts: must lie within 20000–31999/);
+  });
 });
 
 describe("a game-guard port without internal_port (docs/service-contract.md §4)", () => {

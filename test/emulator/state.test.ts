@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ServerResponse } from "../../src/api/schemas/servers";
-import { startEmulator } from "../../src/emulator";
+import { loadFixture, startEmulator } from "../../src/emulator";
 import { readState } from "../../src/emulator/stateFormat";
 import { call, codeOf, ids, serverBody, start, until } from "./helpers";
 
@@ -113,6 +113,27 @@ describe("state file", () => {
       await e.stop();
     }
   });
+
+  it("warns when the state file holds servers of environments its fixture lacks (made with another fixture)", async () => {
+    const stateFile = path.join(dir, "other-fixture.json");
+    const first = await start({ stateFile, placement: "never" });
+    const created = ServerResponse.parse(
+      (await call(first, "POST", ids(first).serversPath, { body: serverBody(first) })).body,
+    ).server;
+    await first.stop();
+    // The user's own fixture: the default one without its main game's prod environment.
+    const fixture = structuredClone(loadFixture());
+    const game = fixture.games[0];
+    if (game) game.environments = game.environments.filter((e) => e.id !== created.environment);
+    fixture.lobbies = fixture.lobbies.filter((l) => l.environmentId !== created.environment);
+    const warnings: string[] = [];
+    const second = await start({ stateFile, fixture, onWarning: (m) => warnings.push(m) });
+    await second.stop();
+    // Before: no word at all; the server stayed, placed on 127.0.0.1, shown by the dashboard, reached by no route.
+    expect(warnings).toEqual([
+      `the state file ${stateFile} holds 1 server of environments the fixture does not have (${created.environment}): was it made with another fixture? No route reaches them; start with that fixture, or pass another state file (--state).`,
+    ]);
+  });
 });
 
 describe("start-up errors", () => {
@@ -123,6 +144,24 @@ describe("start-up errors", () => {
     } finally {
       await first.stop();
     }
+  });
+
+  it("names an option a JavaScript caller misspelt or gave the wrong type, rather than ignoring it", async () => {
+    // Before: `dashbord` was ignored, `admin: "yes"` served no admin routes, `placement: "manual"` placed
+    // servers as "auto", and the test that relied on them failed later with a 404 or a placed server.
+    const refusal = (options: Record<string, unknown>) => startEmulator(options as never);
+    await expect(refusal({ dashbord: true })).rejects.toThrow(
+      /^Unknown emulator option dashbord \(startEmulator takes port, fixture, .*dashboard.*\)$/,
+    );
+    await expect(refusal({ admin: "yes" })).rejects.toThrow(
+      /^Emulator option admin must be true or false, got "yes"$/,
+    );
+    await expect(refusal({ placement: "manual" })).rejects.toThrow(
+      /^Emulator option placement must be "auto" or "never", got "manual"$/,
+    );
+    await expect(refusal({ port: "8787" })).rejects.toThrow(
+      /^Emulator option port must be a number, got "8787"$/,
+    );
   });
 
   it("rejects negative or fractional durations", async () => {

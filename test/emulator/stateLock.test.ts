@@ -131,6 +131,25 @@ describe("one emulator per state file", () => {
     await next.stop();
   });
 
+  it("through a symbolic link to the state file too: the second refuses, and the link stays a link", async () => {
+    const stateFile = stateIn("linked");
+    const alias = path.join(path.dirname(stateFile), "alias.json");
+    symlinkSync("state.json", alias);
+    const first = await start({ stateFile, placement: "never" });
+    try {
+      // Before: the lock was `alias.json.lock`, so the second started, and its snapshot, renamed over the
+      // link, made it a file of its own: two emulators, two states, neither told.
+      await expect(startEmulator({ stateFile: alias })).rejects.toThrow(
+        `Cannot use emulator state file ${stateFile}: another emulator (process ${process.pid}, this one) is using it (lock ${stateFile}.lock)`,
+      );
+    } finally {
+      await first.stop();
+    }
+    const viaLink = await start({ stateFile: alias, placement: "never" });
+    await viaLink.stop();
+    expect(lstatSync(alias).isSymbolicLink()).toBe(true);
+  });
+
   it("takes over a lock whose process id was reused by another process, and refuses one it cannot read", async () => {
     const stateFile = stateIn("reused");
     // This test's own process id, with a start time it never had: a process that exited long ago.
