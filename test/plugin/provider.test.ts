@@ -328,8 +328,8 @@ describe("secrets", () => {
     const byId = `${target.gameId}/${target.environmentId}/${made.id}`;
     const imported = await driver.read(SERVER, "adopted", byId);
     expect(envOf(imported.properties)).toEqual(secret(environment));
-    // The import's inputs are what `pulumi import` writes into the program: the values themselves.
-    expect(envOf(imported.inputs)).toEqual(environment);
+    // The import's inputs go into the state as they are: secret too, so the state holds no plain copy.
+    expect(envOf(imported.inputs)).toEqual(secret(environment));
     const scope = { gameId: target.gameId, environmentId: target.environmentId };
     const got = await driver.read(SERVER, "looked-up", made.id, scope);
     expect(envOf(got.properties)).toEqual(secret(environment));
