@@ -1,0 +1,53 @@
+/**
+ * A token set in plain text (`pulumi config set --plaintext gamehost:token …`, a hand-edited
+ * Pulumi.<stack>.yaml, or the Automation API's `setConfig` without `secret: true`), through the real CLI.
+ * The dynamic face's provider (`pulumi:providers:pulumi-nodejs`) keeps the whole stack config as its inputs,
+ * so the state held the token unencrypted, and nothing said so: a dynamic resource warns, once, naming the
+ * fix. The plugin's schema declares the token secret, so its provider's state is encrypted either way.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { serverArgs } from "../engine/helpers";
+import { REPO_ROOT } from "../support/dist";
+import { realCli, realCliTitle } from "../support/realPulumi";
+import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "./helpers";
+
+const FIX = "pulumi config set --secret gamehost:token";
+
+describe.skipIf(!realCli)(realCliTitle("a token set in plain text"), () => {
+  const cli = useCliEnvironment("plain-token");
+
+  it("the dynamic face warns once that the state would hold it unencrypted; as a secret, no warning", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = cli;
+    const token = emulator.tokens.user;
+    const servers = {
+      a: serverArgs(emulator, { tags: { role: "plain-a" } }),
+      b: serverArgs(emulator, { tags: { role: "plain-b" } }),
+    };
+    const project = await serversProject(cli.root, "plain-token", emulator, servers);
+    await project.setConfig({ "gamehost:token": { value: token } });
+
+    const plain = await project.ok(["up", "--yes", "--skip-preview"]);
+    // Once for the program, not once per resource (the CLI prints it as it comes and again in its summary of
+    // diagnostics); the message never holds the token.
+    expect(plain.split(FIX), plain).toHaveLength(3);
+    // As docs/installation-configuration.md quotes it.
+    const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "installation-configuration.md"), "utf8");
+    const quoted = /the program warns `([^`]+)`/.exec(page.replace(/\s+/g, " "))?.[1];
+    expect(quoted).toBeDefined();
+    expect(plain).toContain(quoted);
+    expect(plain).not.toContain(token);
+    // What it warns of: the dynamic provider's inputs in the state hold the token as it is.
+    expect(await project.ok(["stack", "export"])).toContain(`"gamehost:token": "${token}"`);
+
+    await project.setConfig({ "gamehost:token": { value: token, secret: true } });
+    const secret = await project.ok(["up", "--yes", "--skip-preview"]);
+    expect(secret).not.toContain(FIX);
+    expect(await project.ok(["stack", "export"])).not.toContain(token);
+
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
+  });
+});
