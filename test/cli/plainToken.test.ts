@@ -3,7 +3,9 @@
  * Pulumi.<stack>.yaml, or the Automation API's `setConfig` without `secret: true`), through the real CLI.
  * The dynamic face's provider (`pulumi:providers:pulumi-nodejs`) keeps the whole stack config as its inputs,
  * so the state held the token unencrypted, and nothing said so: a dynamic resource warns, once, naming the
- * fix. The plugin's schema declares the token secret, so its provider's state is encrypted either way.
+ * fix. The plugin's schema declares the token secret, so its provider's state is encrypted either way; but
+ * the engine printed a refused setting's value (`property token value {Bearer …} has a problem`) when the
+ * plugin named the property: the token set in plain text, a base URL's password or query.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -49,5 +51,34 @@ describe.skipIf(!realCli)(realCliTitle("a token set in plain text"), () => {
     expect(await project.ok(["stack", "export"])).not.toContain(token);
 
     await project.ok(["destroy", "--yes", "--skip-preview"]);
+  });
+
+  it("the plugin face's refusal of a setting never prints its value: a token, a base URL with a credential", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = cli;
+    const servers = { a: serverArgs(emulator, { tags: { role: "plain-plugin" } }) };
+    const project = await serversProject(cli.root, "plain-token-plugin", emulator, servers, {
+      face: "plugin",
+    });
+    // The engine prints a check failure of a named property as `property token value {…} has a problem`,
+    // the value in clear unless the input is a secret: here none is.
+    const pasted = "pasted-token-0f3a9c";
+    await project.setConfig({ "gamehost:token": { value: `Bearer ${pasted}` } });
+    const bearer = await project.fails(["preview"]);
+    expect(bearer).toContain("gamehost:token starts with `Bearer `");
+    expect(bearer).not.toContain(pasted);
+
+    await project.setConfig({ "gamehost:token": { value: emulator.tokens.user, secret: true } });
+    const url = new URL(emulator.url);
+    for (const baseUrl of [
+      `http://admin:pw-in-url-7c1d@${url.host}`,
+      `${emulator.url}/?token=token-in-query-5e2b`,
+    ]) {
+      await project.setConfig({ "gamehost:baseUrl": { value: baseUrl } });
+      const refused = await project.fails(["preview"]);
+      expect(refused).toContain("Configuration gamehost:baseUrl must");
+      expect(refused).not.toMatch(/pw-in-url|token-in-query/);
+    }
   });
 });
