@@ -10,7 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
-import { warnIfPlainToken } from "./plainToken";
+import { checkConfigKeptInState } from "./configInState";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
 
@@ -67,14 +67,14 @@ function unmatchedReplaceOnChanges(kind: string, entries: readonly string[]): st
 /**
  * The options of a dynamic resource: fails when a provider would be given to it, warns that
  * `customTimeouts`, and `replaceOnChanges` entries naming what the kind updates in place, have no effect,
- * and that a token in plain text in the stack's config lands in the state unencrypted.
+ * and checks what of the stack's config its provider keeps in the state (configInState.ts).
  */
 export function dynamicResourceOptions(
   kind: string,
   name: string,
   opts: pulumi.CustomResourceOptions | undefined,
 ): pulumi.CustomResourceOptions | undefined {
-  warnIfPlainToken();
+  checkConfigKeptInState();
   if (opts === undefined) return opts;
   const given = providerGiven(opts);
   if (given !== undefined) {

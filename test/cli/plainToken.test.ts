@@ -12,8 +12,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { serverArgs } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "./helpers";
+import { realCli, realCliTitle, walk } from "../support/realPulumi";
+import { liveIds, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "./helpers";
 
 const FIX = "pulumi config set --secret gamehost:token";
 
@@ -51,6 +51,29 @@ describe.skipIf(!realCli)(realCliTitle("a token set in plain text"), () => {
     expect(await project.ok(["stack", "export"])).not.toContain(token);
 
     await project.ok(["destroy", "--yes", "--skip-preview"]);
+  });
+
+  it("the dynamic face refuses a base URL with a password before anything is recorded", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = cli;
+    const servers = { a: serverArgs(emulator, { tags: { role: "plain-url" } }) };
+    const project = await serversProject(cli.root, "plain-url", emulator, servers);
+    const password = "pw-in-url-3b8e";
+    await project.setConfig({
+      "gamehost:baseUrl": { value: `http://admin:${password}@${new URL(emulator.url).host}` },
+    });
+    const refused = await project.fails(["up", "--yes", "--skip-preview"]);
+    expect(refused).toContain("Configuration gamehost:baseUrl must not contain a user name or password");
+    expect(refused).not.toContain(password);
+    // The dynamic resources' provider keeps the stack config as its inputs: had it been registered, the state
+    // (and its backups and checkpoints) would hold the URL with its password. An update's history records the
+    // stack's config as Pulumi.<stack>.yaml holds it, whatever the program does.
+    const files = walk(project.backend).filter((file) => !file.endsWith(".history.json"));
+    expect(files.some((file) => file.includes("backups"))).toBe(true);
+    for (const file of files) expect(fs.readFileSync(file, "utf8"), file).not.toContain(password);
+    expect(await project.ok(["stack", "export"])).not.toContain(password);
+    expect(liveIds(emulator, "plain-url")).toEqual([]);
   });
 
   it("the plugin face's refusal of a setting never prints its value: a token, a base URL with a credential", {
