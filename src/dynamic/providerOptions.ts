@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
+import { checkConfigKeptInState } from "./configInState";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
 
@@ -47,7 +48,8 @@ function unmatchedReplaceOnChanges(inPlace: readonly string[], entries: readonly
 
 /**
  * The options of a dynamic resource: fails when a provider would be given to it, warns that
- * `customTimeouts`, and `replaceOnChanges` entries naming what the kind updates in place, have no effect.
+ * `customTimeouts`, and `replaceOnChanges` entries naming what the kind updates in place, have no effect,
+ * and checks what of the stack's config its provider keeps in the state (configInState.ts).
  */
 export function dynamicResourceOptions(
   kind: string,
@@ -56,6 +58,7 @@ export function dynamicResourceOptions(
   /** The kind's `updatedInPlace` (src/kinds), as generated into its class. */
   updatedInPlace: readonly string[],
 ): pulumi.CustomResourceOptions | undefined {
+  checkConfigKeptInState();
   if (opts === undefined) return opts;
   const given = providerGiven(opts);
   if (given !== undefined) {

@@ -8,6 +8,7 @@ import { LOBBY_HISTORY_COLUMNS } from "../api/schemas/lobbies";
 import type { Fixture } from "./fixture";
 import { inSpan, type LobbyRow, lobbiesOf, lobbyRow, spanHoldsNothing } from "./lobbies";
 import { makeDirectory } from "./makeDirectory";
+import { PRIVATE_FILE_MODE } from "./privateFiles";
 import type { Game } from "./world";
 
 /** An export that was written: where its file is and until when its URL is valid. */
@@ -56,8 +57,8 @@ export async function writeLobbyExport(
     Readable.from(source()),
     // No header of its own: csv-stringify would write one even for no rows.
     stringify({ header: false }),
-    // Large buffers: far fewer write syscalls for million-row files.
-    createWriteStream(file, { highWaterMark: 1024 * 1024 }),
+    // Large buffers: far fewer write syscalls for million-row files; for the user alone (privateFiles.ts).
+    createWriteStream(file, { highWaterMark: 1024 * 1024, mode: PRIVATE_FILE_MODE }),
   );
   return rows;
 }

@@ -12,6 +12,7 @@ import {
 import { type FileHandle, open, rename, rm, truncate, unlink } from "node:fs/promises";
 import * as path from "node:path";
 import { ERROR_CODES } from "../api/errors";
+import { PRIVATE_FILE_MODE } from "./privateFiles";
 import {
   journalFileOf,
   journalLine,
@@ -266,7 +267,7 @@ export class StateFile {
     const journal = journalFileOf(this.file, generation);
     let bytes = 0;
     try {
-      const fd = openSync(tmp, "w");
+      const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
       try {
         for (const chunk of chunks(this.source.snapshot(generation))) bytes += writeSync(fd, chunk);
         fsyncSync(fd);
@@ -274,7 +275,7 @@ export class StateFile {
         closeSync(fd);
       }
       renameSync(tmp, this.file);
-      closeSync(openSync(journal, "w"));
+      closeSync(openSync(journal, "w", PRIVATE_FILE_MODE));
       syncDirSync(this.dir);
     } catch (err) {
       rmSync(tmp, { force: true });
@@ -448,7 +449,7 @@ export class StateFile {
     const tmp = tempFileOf(this.file);
     let bytes = 0;
     try {
-      const handle = await stateIo.open(tmp, "w");
+      const handle = await stateIo.open(tmp, "w", PRIVATE_FILE_MODE);
       try {
         // Chunk by chunk, each an asynchronous write: requests are served between them.
         for (const chunk of chunks(text)) {
@@ -483,7 +484,7 @@ export class StateFile {
         await stateIo.truncate(journal, this.journalBytes);
         this.tornEnd = false;
       }
-      const handle = await stateIo.open(journal, "a");
+      const handle = await stateIo.open(journal, "a", PRIVATE_FILE_MODE);
       // From here on a failure may leave some of the line (or all of it, unflushed): it is cut off.
       this.tornEnd = true;
       try {

@@ -109,7 +109,19 @@ export function lookupOf(
 }
 
 /**
- * CheckConfig's failures: each names the property, what is wrong and where to set it. A setting left
+ * Whether the engine must not be told which input a failure is of. The engine prints a failure of a
+ * named property as `property <name> value {<value>} has a problem`, the value in clear unless the input
+ * is a secret: the token set in plain text, or a base URL whose user info or query may hold a credential,
+ * would be printed. Such a failure names no property; its reason names the setting (never its value).
+ */
+function mayHoldCredential(name: string, value: unknown): boolean {
+  if (name === "token") return true;
+  return name === "baseUrl" && typeof value === "string" && /[@?#]/.test(value);
+}
+
+/**
+ * CheckConfig's failures: each names the property (unless the engine would print a credential with it:
+ * {@link mayHoldCredential}), what is wrong and where to set it. A setting left
  * out may come from its environment variable; only the base URL is needed before the first call.
  */
 export function checkConfig(
@@ -133,7 +145,7 @@ export function checkConfig(
       error,
       Object.keys(inputs).map((key) => `gamehost:${key}`),
     );
-    failures.push({ property: name, reason: error.message });
+    failures.push({ property: mayHoldCredential(name, inputs[name]) ? "" : name, reason: error.message });
   };
   let settings: ReturnType<typeof readSettings>;
   try {

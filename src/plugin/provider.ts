@@ -401,9 +401,15 @@ export class GamehostProvider {
       // otherwise, a value that may be a secret stays one.
       const unrecorded = kind.secretWhenUnrecorded.filter((at) => !holdsPath(secrecy, at));
       const outputs = unrecorded.reduce(markSecretAt, this.outputsOf(kind, found.outputs, secrecy));
+      // The inputs too: `pulumi import` records them in the state, where a plain copy would undo the
+      // outputs' secrecy.
+      const inputs = unrecorded.reduce(
+        markSecretAt,
+        keepSecrecy(JSON.parse(JSON.stringify(found.inputs)) as PropertyMap, secrecy),
+      );
       res.setId(found.id);
       res.setProperties(toStruct(outputs));
-      res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(found.inputs)) as PropertyMap, secrecy)));
+      res.setInputs(toStruct(inputs));
       return res;
     });
   };

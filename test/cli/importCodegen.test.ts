@@ -18,6 +18,7 @@ import { useCliEnvironment } from "./helpers";
 import { generateSdk, PLUGIN_DIR, pipInstall, pythonVenv, SCHEMA_FILE } from "./languages";
 
 const SERVER = "gamehost:index:Server";
+const PASSWORD = "imported-db-password-4f1c";
 const ADOPTING = "docs/adopting-servers.md";
 const IMPORT_SECTION = "With the provider plugin: `pulumi import`";
 /** What the page says each language's printed code starts with: the line that imports the package. */
@@ -79,6 +80,8 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     const args = (command ?? "").split(" ");
     expect(args.slice(0, 4)).toEqual(["pulumi", "import", SERVER, "match"]);
     await project.ok([...args.slice(1), "--yes", "--out", out]);
+    // The server's environment is encrypted in the state, its inputs as its outputs.
+    expect(await project.ok(["stack", "export"])).not.toContain(PASSWORD);
     return { project, code: fs.readFileSync(out, "utf8") };
   }
 
@@ -88,7 +91,12 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     const server = await client.createServer(target.gameId, target.environmentId, {
       datacenter: target.datacenter,
       tags: { role: "match" },
-      runtime: { build: target.build, arguments: ["--mode", "match"] },
+      // Another team's secret: the import keeps it out of the state's plain text.
+      runtime: {
+        build: target.build,
+        arguments: ["--mode", "match"],
+        environment: { DB_PASSWORD: PASSWORD },
+      },
       network: {
         mode: "host",
         ports: { game: { protocol: "udp", internal_port: 7777, routing: { host: {} } } },
@@ -103,6 +111,8 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     // The YAML generator writes the short token (`gamehost:Server`), which means the same.
     expect(yaml.code).toMatch(/^ {4}type: gamehost:(index:)?Server$/m);
     expect(yaml.code).toContain(documentedImport("YAML"));
+    // The printed code holds the value as it runs, in every language (docs/adopting-servers.md says so).
+    expect(yaml.code).toContain(`DB_PASSWORD: ${PASSWORD}`);
     fs.appendFileSync(path.join(yaml.project.dir, "Pulumi.yaml"), yaml.code);
     await yaml.project.ok(["preview", "--expect-no-changes"]);
 
@@ -111,6 +121,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     const ts = await imported("typescript", "nodejs", importId);
     expect(ts.code).toContain('import * as gamehost from "pulumi-gamehost/native";');
     expect(ts.code).toContain(documentedImport("TypeScript"));
+    expect(ts.code).toContain(`DB_PASSWORD: "${PASSWORD}"`);
     expect(ts.code).toContain(
       `import * as gamehost from "${JSON.parse(fs.readFileSync(SCHEMA_FILE, "utf8")).language.nodejs.packageName}";`,
     );
@@ -137,6 +148,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi import and the code it generates"
     const py = await imported("python", "python", importId, { ...venv, ...installed });
     expect(py.code).toContain("import pulumi_gamehost as gamehost");
     expect(py.code).toContain(documentedImport("Python"));
+    expect(py.code).toContain(`"DB_PASSWORD": "${PASSWORD}"`);
     fs.writeFileSync(path.join(py.project.dir, "__main__.py"), py.code);
     await py.project.ok(["preview", "--expect-no-changes"]);
 

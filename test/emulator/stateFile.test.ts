@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -16,6 +25,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+/** The journal files beside `stateFile`. */
+function journalsIn(stateFile: string): string[] {
+  const base = `${path.basename(stateFile)}.journal.`;
+  return readdirSync(path.dirname(stateFile))
+    .filter((name) => name.startsWith(base))
+    .map((name) => path.join(path.dirname(stateFile), name));
+}
 
 /** Server ids in the state on disk (the snapshot and its journals). */
 function idsOnDisk(stateFile: string): string[] {
@@ -225,6 +242,47 @@ describe("retention", () => {
       await emu.stop();
     }
   });
+
+  it.skipIf(process.platform === "win32")(
+    "writes its files for the user alone: they hold the URL-signing secret, servers' environments and the CSVs",
+    async () => {
+      const stateFile = path.join(dir, "private.json");
+      // The usual umask: without a mode of their own, the files would be readable by every local user.
+      const umask = process.umask(0o022);
+      const emu = await start({ stateFile });
+      try {
+        const environment = { DB_PASSWORD: "emulator-state-password" };
+        const body = serverBody(emu);
+        const made = await call(emu, "POST", ids(emu).serversPath, {
+          body: { ...body, runtime: { ...(body.runtime as object), environment } },
+        });
+        expect(made.status).toBe(200);
+        const exported = await call(
+          emu,
+          "POST",
+          `/cloud/games/${ids(emu).gameId}/matchmaker/lobbies/export-history`,
+          { body: { query_start: 0, query_end: Date.UTC(2025, 0, 1) } },
+        );
+        expect(exported.status).toBe(200);
+        const journal = journalsIn(stateFile);
+        expect(journal.some((file) => readFileSync(file, "utf8").includes(environment.DB_PASSWORD))).toBe(
+          true,
+        );
+        const exportsDir = `${stateFile}.exports`;
+        const csvs = readdirSync(exportsDir).flatMap((upload) =>
+          readdirSync(path.join(exportsDir, upload)).map((name) => path.join(exportsDir, upload, name)),
+        );
+        expect(csvs).toHaveLength(1);
+        const open = [stateFile, ...journal, ...csvs]
+          .map((file) => [path.basename(file), (statSync(file).mode & 0o777).toString(8)] as const)
+          .filter(([, mode]) => mode !== "600");
+        expect(open).toEqual([]);
+      } finally {
+        process.umask(umask);
+        await emu.stop();
+      }
+    },
+  );
 
   it("is a CLI flag in ms", () => {
     expect(parseCli(["--destroyed-retention", "5000"])).toEqual({ options: { destroyedRetentionMs: 5000 } });

@@ -16,6 +16,7 @@ import {
   type PluginProcess,
   type Props,
   prov,
+  secret,
   startPluginOnEmulator,
 } from "./pluginClient";
 
@@ -138,7 +139,13 @@ describe("the Fleet through the plugin", () => {
   });
 
   it("imports by <gameId>/<environmentId>/<fleetKey> with inputs that diff clean; delete leaves nothing", async () => {
-    const { inputs } = await driver.check(FLEET, "arena", fleet());
+    // Its environment may hold another stack's secrets: the import keeps it secret, inputs and outputs.
+    const template = fleet().template as Props;
+    const environment = { DB_PASSWORD: "fleet-db-password" };
+    const declared = fleet({
+      template: { ...template, runtime: { ...(template.runtime as Props), environment } },
+    });
+    const { inputs } = await driver.check(FLEET, "arena", declared);
     const made = await driver.create(FLEET, "arena", inputs);
     const key = String(inputs.fleetKey);
     expect(made.id).toBe(`${target.gameId}/${target.environmentId}/${key}`);
@@ -148,10 +155,13 @@ describe("the Fleet through the plugin", () => {
     expect(imported.id).toBe(made.id);
     expect(imported.inputs.datacenters).toEqual({ [target.datacenter]: 2, [target.otherDatacenter]: 1 });
     expect(imported.inputs.template).toMatchObject({ tags: { role: "imported" } });
+    const envOf = (props: Props) => ((props.template as Props).runtime as Props).environment;
+    expect(envOf(imported.inputs)).toEqual(secret(environment));
+    expect(envOf(imported.properties)).toEqual(secret(environment));
     const status = imported.properties.status as Record<string, { readyCount: number }>;
     expect(status[target.datacenter]?.readyCount).toBe(2);
 
-    const program = await driver.check(FLEET, "adopted", fleet(), imported.inputs);
+    const program = await driver.check(FLEET, "adopted", declared, imported.inputs);
     expect(program.inputs.fleetKey).toBe(key);
     const diff = await driver.diff(FLEET, "adopted", made.id, imported.properties, program.inputs);
     expect(diff.diffs).toEqual([]);

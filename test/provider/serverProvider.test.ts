@@ -279,6 +279,28 @@ describe("Server provider against the emulator", () => {
     await expect(impl.create(wrong)).rejects.toThrow(/does not match the declared spec in resources/);
   });
 
+  it("refuses to adopt a server whose environment differs, naming the variables and never a value", async () => {
+    // Its environment is where its stack keeps secrets (docs/adopting-servers.md): the error is printed by the
+    // CLI and kept in the update's history.
+    const runtime = (await inputs()).runtime;
+    const existing = await impl.create(
+      await inputs({
+        runtime: { ...runtime, environment: { DB_PASSWORD: "live-db-password", MODE: "ranked" } },
+      }),
+    );
+    const declared = { DB_PASSWORD: "declared-db-password", MODE: "ranked", EXTRA: "declared-extra-value" };
+    const wrong = await inputs({
+      adoptServerId: existing.id,
+      runtime: { ...runtime, environment: declared },
+    });
+    const error = (await impl.create(wrong).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/does not match the declared spec in runtime \(runtime: live \{"build":/);
+    expect(error.message).toContain("its environment differs in DB_PASSWORD, EXTRA (values not shown");
+    for (const value of ["live-db-password", "declared-db-password", "declared-extra-value"]) {
+      expect(error.message).not.toContain(value);
+    }
+  });
+
   it("refuses to adopt a server that does not exist", async () => {
     const missing = await inputs({ adoptServerId: "00000000-0000-4000-8000-00000000dead" });
     await expect(impl.create(missing)).rejects.toThrow(/SERVERS_SERVER_NOT_FOUND/);

@@ -184,6 +184,32 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
   throw lastError;
 }
 
+/**
+ * A differing field's live value, for adopt's error. The runtime's environment goes by the names of the
+ * variables that differ: its values are where a stack keeps its secrets (the live server's, another stack's,
+ * and the declared ones, secrets the dynamic host hands over in clear), and the error is printed and kept
+ * in the update's history.
+ */
+function liveDetail(
+  field: string,
+  value: unknown,
+  live: Partial<ServerInputs>,
+  declared: ServerInputs,
+): string {
+  if (field !== "runtime") return `${field}: live ${JSON.stringify(value)}`;
+  const { environment: _values, ...rest } = value as Record<string, unknown>;
+  const liveEnv = live.runtime?.environment ?? {};
+  const declaredEnv = declared.runtime?.environment ?? {};
+  const names = [...new Set([...Object.keys(liveEnv), ...Object.keys(declaredEnv)])]
+    .filter((name) => liveEnv[name] !== declaredEnv[name])
+    .sort();
+  const environment =
+    names.length === 0
+      ? ""
+      : `; its environment differs in ${names.join(", ")} (values not shown: they may be secrets)`;
+  return `runtime: live ${JSON.stringify(rest)}${environment}`;
+}
+
 async function adopt(ctx: OperationContext, inputs: ServerInputs, serverId: string): Promise<Server> {
   let server: Server;
   try {
@@ -208,7 +234,7 @@ async function adopt(ctx: OperationContext, inputs: ServerInputs, serverId: stri
   const wanted = changedSpecFields(live, inputs);
   if (wanted.length > 0) {
     const canonical = canonicalSpec(live);
-    const details = wanted.map((f) => `${f}: live ${JSON.stringify(canonical[f])}`).join("; ");
+    const details = wanted.map((f) => liveDetail(f, canonical[f], live, inputs)).join("; ");
     throw new GamehostError(
       `adoptServerId ${serverId}: the server does not match the declared spec in ${wanted.join(", ")} (${details}). Declare the server as it is, or drop adoptServerId to create a new one.`,
     );

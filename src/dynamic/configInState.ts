@@ -1,0 +1,36 @@
+/**
+ * What the state keeps of the stack's config on the dynamic face. Its resources' provider
+ * (`pulumi:providers:pulumi-nodejs`) is registered with the whole stack config as its inputs, secrets
+ * encrypted and everything else as it is, at the first dynamic resource. The plugin's schema declares the
+ * token secret and its CheckConfig refuses a bad URL before anything is recorded, so this is the dynamic
+ * face's alone: checked in the program, before that registration.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { CONFIG_KEYS, checkBaseUrl } from "../api/config";
+
+/**
+ * `pulumi.runtime.isConfigSecret`: exported by every SDK the package supports (3.248 and later), though its
+ * declaration is marked internal. Absent, nothing can tell a plain value from a secret, and nothing is said.
+ */
+const isConfigSecret = (pulumi.runtime as unknown as { isConfigSecret?: (key: string) => boolean })
+  .isConfigSecret;
+
+let warned = false;
+
+/**
+ * Before a dynamic resource is registered: fails on a `gamehost:baseUrl` in the config that is refused and
+ * may hold a credential (user info, a query), which the state would otherwise keep, though no call could
+ * use it; warns, once per program, that a `gamehost:token` in plain text is kept unencrypted.
+ */
+export function checkConfigKeptInState(): void {
+  const baseUrl = pulumi.runtime.getConfig(CONFIG_KEYS.baseUrl.key);
+  if (baseUrl !== undefined && /[@?#]/.test(baseUrl)) checkBaseUrl(baseUrl);
+  if (warned || isConfigSecret === undefined) return;
+  const { key } = CONFIG_KEYS.token;
+  if (pulumi.runtime.getConfig(key) === undefined || isConfigSecret(key)) return;
+  warned = true;
+  void pulumi.log.warn(
+    `${key} is set in plain text: Pulumi.${pulumi.getStack()}.yaml holds it unencrypted, and so does the stack's state, where the provider of dynamic resources keeps the stack's config. ` +
+      `Set it as a secret: \`pulumi config set --secret ${key} <token>\` (the state is encrypted at the next \`pulumi up\`).`,
+  );
+}
