@@ -247,6 +247,23 @@ function notFoundAdvice(code: string, ids: RequestIds): string {
   return "Check the ids: one does not exist or belongs to another game or environment.";
 }
 
+/**
+ * What a refusal is about, by the request's ids: a refusal's advice names it, since the same words for two
+ * games (or groups) would read as one failure, and a program's data sources report one error per cause.
+ */
+function subjectOf(ids: RequestIds): string {
+  if (ids.group_id) return `group ${ids.group_id}`;
+  if (ids.game_id) return `game ${ids.game_id}`;
+  return "this";
+}
+
+/** The group a GROUP_NOT_MEMBER refusal is about: the one addressed, or the one owning the game addressed. */
+function ownerOf(ids: RequestIds): string {
+  if (ids.group_id) return `group ${ids.group_id}`;
+  if (ids.game_id) return `the group that owns game ${ids.game_id}`;
+  return "the group that owns this";
+}
+
 function adviceFor(init: ApiErrorInit): Advice | undefined {
   const { status, code, retryAfterMs } = init;
   switch (code) {
@@ -259,12 +276,12 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
       };
     case ERROR_CODES.missingEntitlement:
       return {
-        text: `The token is not entitled to this (another game's cloud token, or one this route refuses): ${setToken(init.origins)} to a group member's user token or this game's cloud token.`,
+        text: `The token is not entitled to ${subjectOf(init.ids ?? {})} (another game's cloud token, or one this route refuses): ${setToken(init.origins)} to a group member's user token or this game's cloud token.`,
         restates: true,
       };
     case ERROR_CODES.groupNotMember:
       return {
-        text: "The token's identity is not a member of the group that owns this: ask an owner of the group to add it, or use a member's token.",
+        text: `The token's identity is not a member of ${ownerOf(init.ids ?? {})}: ask an owner of the group to add it, or use a member's token.`,
         restates: true,
       };
     case ERROR_CODES.forbidden:
@@ -275,7 +292,7 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
           restates: false,
         };
       return {
-        text: "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.",
+        text: `The token is valid but may not read or change ${subjectOf(init.ids ?? {})}: use a user token of a member of the group, or a cloud token of this game.`,
         restates: false,
       };
     case ERROR_CODES.methodNotAllowed:

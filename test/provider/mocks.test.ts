@@ -195,6 +195,24 @@ describe("data sources", () => {
     ]);
   });
 
+  it("two refusals for different games or groups each name theirs, with their own request", async () => {
+    // A program reading what it may (billing of each group, a game it may not see) catches each refusal:
+    // the one error of a cause shared by every data source must not stand for another game's or group's.
+    const foreignGame = emulator.fixture.games.find((g) => g.nameId === "rival-arena")!;
+    const foreignGroup = emulator.fixture.groups.find((g) => g.displayName === "Rival Works")!;
+    const messageOf = (p: Promise<unknown>) =>
+      p.then(
+        () => "resolved",
+        (e: Error) => e.message,
+      );
+    const game = await messageOf(gamehost.getGame({ gameId: foreignGame.id }));
+    const billing = await messageOf(gamehost.getGroupBilling({ groupId: foreignGroup.id }));
+    expect(game).toContain(`game ${foreignGame.id}`);
+    expect(game).toContain(`[GET /cloud/games/${foreignGame.id}: 403 GROUP_NOT_MEMBER`);
+    expect(billing).toContain(`group ${foreignGroup.id}`);
+    expect(billing).toContain(`[GET /cloud/groups/${foreignGroup.id}/billing: 403 GROUP_NOT_MEMBER`);
+  });
+
   it("getBootstrap needs no token", async () => {
     const bootstrap = await gamehost.getBootstrap();
     expect(bootstrap.loginMethods).toEqual({ accessToken: false, email: true });
