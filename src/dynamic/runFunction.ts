@@ -57,18 +57,46 @@ export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: un
   });
 }
 
-/** Outputs that resolve once every `dependsOn` resource exists (its id for custom resources). */
+type ExpandDependencies = (
+  resources: Set<pulumi.Resource>,
+  exclude: Set<pulumi.Resource>,
+) => Promise<pulumi.Resource[]>;
+
+/**
+ * The resources a `dependsOn` list stands for, as the SDK's own invokes read it: a component stands for its
+ * children, transitively (its urn is known before they exist). The SDK's expansion is internal; every release
+ * we support has it, and without it the list is taken as given.
+ */
+function dependencyResources(list: pulumi.Resource[]): Promise<pulumi.Resource[]> {
+  let expand: ExpandDependencies | undefined;
+  try {
+    expand = (
+      require("@pulumi/pulumi/runtime/dependsOn") as {
+        getAllTransitivelyReferencedResources?: ExpandDependencies;
+      }
+    ).getAllTransitivelyReferencedResources;
+  } catch {
+    expand = undefined;
+  }
+  return expand ? expand(new Set(list), new Set()) : Promise.resolve(list);
+}
+
+/**
+ * Outputs that resolve once every `dependsOn` resource exists (its id for custom resources), a component's
+ * children included.
+ */
 export function dependencyReady(
   dependsOn: pulumi.InvokeOutputOptions["dependsOn"],
 ): pulumi.Output<unknown[]> {
   if (dependsOn === undefined) return pulumi.output([]);
   const resolved = pulumi.output(dependsOn) as unknown as pulumi.Output<pulumi.Resource | pulumi.Resource[]>;
-  return resolved.apply((deps) => {
-    const list = Array.isArray(deps) ? deps : [deps];
-    return pulumi.all(
-      list.map((r) => (pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn)),
+  return resolved
+    .apply((deps) => dependencyResources(Array.isArray(deps) ? deps : [deps]))
+    .apply((list) =>
+      pulumi.all(
+        list.map((r) => (pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn)),
+      ),
     ) as pulumi.Output<unknown[]>;
-  });
 }
 
 /**

@@ -232,6 +232,30 @@ describe("data sources", () => {
     expect(gameCalls()).toBe(1);
   });
 
+  it("waits for the children of a dependsOn component, as Pulumi's invokes do, on both faces", async () => {
+    // `dependsOn: [component]` means the component's resources: its urn is known before its children exist.
+    class Lobbies extends pulumi.ComponentResource {
+      constructor(name: string) {
+        super("acme:index:Lobbies", name, {});
+        new gamehost.Server(`${name}-child`, args(), { parent: this });
+        this.registerOutputs({});
+      }
+    }
+    const gameId = serverTarget(emulator).gameId;
+    await gamehost.getGame({ gameId }); // the client's first load is not what orders the read
+    for (const [face, getGameOutput] of [
+      ["root", gamehost.getGameOutput],
+      ["native", gamehost.native.getGameOutput],
+    ] as const) {
+      const lobbies = new Lobbies(`dep-component-${face}`);
+      const read = getGameOutput({ gameId }, { dependsOn: [lobbies] }).apply(() => Date.now());
+      const readAt = await resolvedValue(read);
+      const child = registered.find((r) => r.name === `dep-component-${face}-child`);
+      expect(child, `${face}: the child was created before the data source ran`).toBeDefined();
+      expect(readAt, face).toBeGreaterThanOrEqual(child!.at);
+    }
+  });
+
   it("marks the payment portal URL as a secret", async () => {
     const groupId = emulator.fixture.groups[0]!.id;
     const session = gamehost.createPaymentPortalSessionOutput({ groupId, intent: "general" });
