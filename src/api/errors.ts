@@ -259,7 +259,9 @@ function subjectOf(ids: RequestIds): string {
 
 /** The group a GROUP_NOT_MEMBER refusal is about: the one addressed, or the one owning the game addressed. */
 function ownerOf(ids: RequestIds): string {
-  if (ids.group_id) return `group ${ids.group_id}`;
+  // The service answers a group id that names no group (a game's id given in its place) the same way.
+  if (ids.group_id)
+    return `group ${ids.group_id}, or no group has that id (a group id is a game's developerGroupId)`;
   if (ids.game_id) return `the group that owns game ${ids.game_id}`;
   return "the group that owns this";
 }

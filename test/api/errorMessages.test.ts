@@ -165,6 +165,18 @@ describe("permission errors say what the token lacks", () => {
   });
 });
 
+describe("a refusal names what it refused", () => {
+  it("GROUP_NOT_MEMBER for a game id given where a group id goes says there may be no such group", async () => {
+    // getGroupBilling({ groupId: env.gameId }): the service answers an unknown group as one the caller is not in.
+    const err = await apiError(client(emu.tokens.user).getGroupBilling(game));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^The token's identity is not a member of group ${game}, or no group has that id \\(a group id is a game's developerGroupId\\):`,
+      ),
+    );
+  });
+});
+
 describe("not-found errors name the id that does not exist", () => {
   const user = () => client(emu.tokens.user);
 
