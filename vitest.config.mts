@@ -32,6 +32,7 @@ const unit = [
   "test/provider/lobbyExportSpec.test.ts",
   "test/provider/fleetFailures.test.ts",
   "test/provider/unknownFields.test.ts",
+  "test/provider/dataSourceOrder.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",

@@ -219,12 +219,15 @@ export const getBuilds: FunctionDefinition<
   secret: false,
   needsToken: true,
   async run(client, args, o): Promise<Camelize<z.infer<typeof BuildsResult>>> {
-    const builds = await client.listBuilds(
+    const answered = await client.listBuilds(
       args.gameId,
       args.environmentId,
       args.tags !== undefined ? { tags: args.tags } : {},
       o,
     );
+    // The service contract gives the list no order, and `builds[0]` is the newest by this promise: sorted
+    // here (stably: builds of one instant keep the service's order).
+    const builds = [...answered].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     if (builds.length === 0 && args.tags !== undefined && Object.keys(args.tags).length > 0) {
       throw new GamehostError(
         `No build of environment ${args.environmentId} carries the tags ${JSON.stringify(args.tags)}: check the tags, or upload a build with them.`,
