@@ -326,6 +326,13 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
         restates: true,
       };
   }
+  // The service answers an unknown route 404 API_NOT_FOUND and a missing resource 400: a 404 page of
+  // something else (a web server, a proxy) says the same as API_NOT_FOUND, and its page says nothing more.
+  if (status === 404 && init.fromService === false)
+    return {
+      text: `No such route at ${init.baseUrl ?? "the base URL"} (a 404 that is not the service's): ${checkBaseUrl(init.origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`,
+      restates: true,
+    };
   if (AUTH_CODES.has(code) || status === 401)
     return { text: `No valid token was sent: ${setToken(init.origins)}.`, restates: true };
   if (NOT_FOUND_CODES.has(code)) return { text: notFoundAdvice(code, init.ids ?? {}), restates: true };

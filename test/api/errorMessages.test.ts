@@ -4,6 +4,8 @@
  * and never carries the token.
  */
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GamehostClient } from "../../src/api/client";
@@ -438,6 +440,30 @@ describe("errors that are not the service's", () => {
     );
     expect(err.message).not.toContain("retry");
     expect(err.message.split("\n")).toHaveLength(1);
+  });
+
+  it("a 404 that is not the service's (a web server's page at a wrong base URL) says to check the base URL", async () => {
+    // The service answers an unknown route 404 API_NOT_FOUND, and a missing game 400: a 404 page of another
+    // server means the base URL points somewhere else, like the service's own API_NOT_FOUND.
+    const web = http.createServer((_req, res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end(
+        "<!DOCTYPE HTML>\n<html><head><title>Error response</title></head><body><h1>File not found</h1></body></html>",
+      );
+    });
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}/api`;
+    try {
+      const err = await apiError(client("t", base).getGame(game));
+      expect(err.message).toMatch(
+        new RegExp(
+          `^No such route at ${base.replace(/[.]/g, "\\.")} \\(a 404 that is not the service's\\): check gamehost:baseUrl \\(\`pulumi config set gamehost:baseUrl <url>\`\\); it must be the API's root`,
+        ),
+      );
+      expect(err.message).not.toContain("<html>");
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
   });
 
   it("a base URL where nothing answers names where it was set: a client option, the variable", async () => {
