@@ -207,6 +207,14 @@ const timeoutSetting = (origins: SettingOrigins | undefined) =>
 const baseUrlSetting = (origins: SettingOrigins | undefined) =>
   networkSetting(BASE_URL, origins, "gamehost:baseUrl");
 
+/**
+ * What to do when a success answer is not JSON (the service always answers JSON): the base URL names
+ * something else, typically a website answering its page for every path.
+ */
+export function notTheApiAdvice(baseUrl: string, origins: SettingOrigins | undefined): string {
+  return `${baseUrl} is not the hosting API (it answers JSON): ${checkBaseUrl(origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`;
+}
+
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
 

@@ -466,6 +466,23 @@ describe("errors that are not the service's", () => {
     }
   });
 
+  it("a 200 that is not JSON (a website's page for every path: the game's site, not its API) says to check the base URL", async () => {
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><html><body>Space Race</body></html>");
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const err = (await rejectionOf(client("t", base).listGames())) as Error;
+      expect(err.message).toBe(
+        `Invalid response of GET /cloud/games: is not valid JSON: ${base} is not the hosting API (it answers JSON): check gamehost:baseUrl (\`pulumi config set gamehost:baseUrl <url>\`); it must be the API's root (e.g. https://api.example.gg, no path).`,
+      );
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it("a base URL where nothing answers names where it was set: a client option, the variable", async () => {
     // A script's client (docs/client.md) is not a Pulumi program: no `pulumi config set` advice.
     const fromOption = (await new GamehostClient({ baseUrl: "http://127.0.0.1:9", token: "t", maxRetries: 0 })
