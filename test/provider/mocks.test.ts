@@ -213,6 +213,41 @@ describe("data sources", () => {
     expect(billing).toContain(`[GET /cloud/groups/${foreignGroup.id}/billing: 403 GROUP_NOT_MEMBER`);
   });
 
+  it("never prints an argument given as a secret in a data source's error", async () => {
+    // An unreleased game's name read with `config.requireSecret`: a misspelling must not print it in CI logs.
+    // The Output form's two halves (its rejection is the SDK's to report, as a program's failure): which
+    // arguments are secrets, and the data source's run with their text kept out of its error.
+    const faces = require(
+      path.join(REPO_ROOT, "dist", "dynamic", "runFunction.js"),
+    ) as typeof import("../../src/dynamic/runFunction");
+    const { FUNCTIONS } = require(
+      path.join(REPO_ROOT, "dist", "kinds", "functions.js"),
+    ) as typeof import("../../src/kinds/functions");
+    const codename = "codename-hush-hush";
+    const args = {
+      game: pulumi.secret(codename),
+      environment: "prod",
+      tags: pulumi.secret({ channel: "beta" }),
+    };
+    const names = await faces.secretArgumentNames(args);
+    expect(names).toEqual(["game", "tags"]);
+    const resolved = { game: codename, environment: "prod" };
+    expect(faces.secretArgumentValues({ ...resolved, tags: { channel: "beta" } }, names)).toEqual([
+      codename,
+      "channel",
+      "beta",
+    ]);
+    const secrets = faces.secretArgumentValues(resolved, names);
+    await expect(faces.runFunction(FUNCTIONS.getEnvironment, resolved, secrets)).rejects.toThrow(
+      /^No game "\[redacted\]" in the caller's games \(available: /,
+    );
+    // The arguments not given as secrets are still named.
+    const game = emulator.fixture.games[0]!.nameId;
+    await expect(
+      faces.runFunction(FUNCTIONS.getEnvironment, { game, environment: "qa" }, [game]),
+    ).rejects.toThrow(/^No environment "qa" in game \[redacted\] \(available: /);
+  });
+
   it("getBootstrap needs no token", async () => {
     const bootstrap = await gamehost.getBootstrap();
     expect(bootstrap.loginMethods).toEqual({ accessToken: false, email: true });
