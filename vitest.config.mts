@@ -33,6 +33,8 @@ const unit = [
   "test/provider/fleetFailures.test.ts",
   "test/provider/unknownFields.test.ts",
   "test/provider/replaceOnChangesWarning.test.ts",
+  "test/provider/dataSourceOrder.test.ts",
+  "test/provider/dataSourceLookups.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",

@@ -17,6 +17,7 @@ import {
   GamehostDeadlineError,
   GamehostError,
   GamehostValidationError,
+  notTheApiAdvice,
   type SettingOrigins,
 } from "./errors";
 // The public signatures use the generated plain declarations, never the schemas' `z.infer` types, so a
@@ -706,7 +707,9 @@ export class GamehostClient {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new GamehostValidationError(where, [{ path: "", message: "is not valid JSON" }]);
+      throw new GamehostValidationError(where, [
+        { path: "", message: `is not valid JSON: ${notTheApiAdvice(this.baseUrl, this.#origins)}` },
+      ]);
     }
     return parseWith(spec.response, json, where, text.length);
   }

@@ -207,6 +207,14 @@ const timeoutSetting = (origins: SettingOrigins | undefined) =>
 const baseUrlSetting = (origins: SettingOrigins | undefined) =>
   networkSetting(BASE_URL, origins, "gamehost:baseUrl");
 
+/**
+ * What to do when a success answer is not JSON (the service always answers JSON): the base URL names
+ * something else, typically a website answering its page for every path.
+ */
+export function notTheApiAdvice(baseUrl: string, origins: SettingOrigins | undefined): string {
+  return `${baseUrl} is not the hosting API, which answers JSON: ${checkBaseUrl(origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`;
+}
+
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
 
@@ -247,6 +255,25 @@ function notFoundAdvice(code: string, ids: RequestIds): string {
   return "Check the ids: one does not exist or belongs to another game or environment.";
 }
 
+/**
+ * What a refusal is about, by the request's ids: a refusal's advice names it, since the same words for two
+ * games (or groups) would read as one failure, and a program's data sources report one error per cause.
+ */
+function subjectOf(ids: RequestIds): string {
+  if (ids.group_id) return `group ${ids.group_id}`;
+  if (ids.game_id) return `game ${ids.game_id}`;
+  return "this";
+}
+
+/** The group a GROUP_NOT_MEMBER refusal is about: the one addressed, or the one owning the game addressed. */
+function ownerOf(ids: RequestIds): string {
+  // The service answers a group id that names no group (a game's id given in its place) the same way.
+  if (ids.group_id)
+    return `group ${ids.group_id}, or no group has that id (a group id is a game's developerGroupId)`;
+  if (ids.game_id) return `the group that owns game ${ids.game_id}`;
+  return "the group that owns this";
+}
+
 function adviceFor(init: ApiErrorInit): Advice | undefined {
   const { status, code, retryAfterMs } = init;
   switch (code) {
@@ -259,12 +286,12 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
       };
     case ERROR_CODES.missingEntitlement:
       return {
-        text: `The token is not entitled to this (another game's cloud token, or one this route refuses): ${setToken(init.origins)} to a group member's user token or this game's cloud token.`,
+        text: `The token is not entitled to ${subjectOf(init.ids ?? {})} (another game's cloud token, or one this route refuses): ${setToken(init.origins)} to a group member's user token or this game's cloud token.`,
         restates: true,
       };
     case ERROR_CODES.groupNotMember:
       return {
-        text: "The token's identity is not a member of the group that owns this: ask an owner of the group to add it, or use a member's token.",
+        text: `The token's identity is not a member of ${ownerOf(init.ids ?? {})}: ask an owner of the group to add it, or use a member's token.`,
         restates: true,
       };
     case ERROR_CODES.forbidden:
@@ -275,7 +302,7 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
           restates: false,
         };
       return {
-        text: "The token is valid but may not do this: use a user token of a member of the group, or a cloud token of this game.",
+        text: `The token is valid but may not read or change ${subjectOf(init.ids ?? {})}: use a user token of a member of the group, or a cloud token of this game.`,
         restates: false,
       };
     case ERROR_CODES.methodNotAllowed:
@@ -307,6 +334,13 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
         restates: true,
       };
   }
+  // The service answers an unknown route 404 API_NOT_FOUND and a missing resource 400: a 404 page of
+  // something else (a web server, a proxy) says the same as API_NOT_FOUND, and its page says nothing more.
+  if (status === 404 && init.fromService === false)
+    return {
+      text: `No such route at ${init.baseUrl ?? "the base URL"} (a 404 that is not the service's): ${checkBaseUrl(init.origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`,
+      restates: true,
+    };
   if (AUTH_CODES.has(code) || status === 401)
     return { text: `No valid token was sent: ${setToken(init.origins)}.`, restates: true };
   if (NOT_FOUND_CODES.has(code)) return { text: notFoundAdvice(code, init.ids ?? {}), restates: true };

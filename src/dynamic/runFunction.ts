@@ -3,6 +3,7 @@ import type { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
+import { redactError } from "../api/redact";
 import type { FunctionDefinition } from "../kinds/functions";
 import { checkFunctionOptions } from "./providerOptions";
 import { firstOfItsCause } from "./reportedOnce";
@@ -46,29 +47,103 @@ function clientFor(definition: FunctionDefinition<unknown, unknown>): GamehostCl
  * Runs a data source in the program's process: arguments checked, then the service called. Its promise
  * settles apart from the work (see {@link settledApart}), so a failure reaches the program in moments.
  */
-export function runFunction<A, R>(definition: FunctionDefinition<A, R>, args: unknown): Promise<R> {
+export function runFunction<A, R>(
+  definition: FunctionDefinition<A, R>,
+  args: unknown,
+  secrets: readonly string[] = [],
+): Promise<R> {
   return settledApart(async () => {
-    const checked = validateModule().parseWith(definition.args, args, `arguments of ${definition.name}`);
     try {
-      return await definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+      const checked = validateModule().parseWith(definition.args, args, `arguments of ${definition.name}`);
+      try {
+        return await definition.run(clientFor(definition as FunctionDefinition<unknown, unknown>), checked);
+      } catch (error) {
+        throw firstOfItsCause(callsModule().dataSourceFailure(error));
+      }
     } catch (error) {
-      throw firstOfItsCause(callsModule().dataSourceFailure(error));
+      throw withoutSecrets(error, secrets);
     }
   });
 }
 
-/** Outputs that resolve once every `dependsOn` resource exists (its id for custom resources). */
+/**
+ * `error` with every secret argument's text replaced: a message names what it looked up (`No game "…"`), and
+ * an argument given as a secret (an unreleased game's name from `config.requireSecret`) must not reach the
+ * CLI's output and CI logs that way.
+ */
+export function withoutSecrets(error: unknown, secrets: readonly string[]): unknown {
+  return secrets.length > 0 ? redactError(error, secrets) : error;
+}
+
+/** Which top-level arguments were given as secrets (every one when the arguments are one secret Output). */
+export async function secretArgumentNames(args: unknown): Promise<readonly string[] | "all"> {
+  if (pulumi.Output.isInstance(args)) return (await pulumi.isSecret(args)) ? "all" : [];
+  if (args === null || typeof args !== "object") return [];
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(args)) {
+    if (await pulumi.isSecret(pulumi.output(value))) names.push(name);
+  }
+  return names;
+}
+
+/** The text of the named arguments of `resolved` (a name, a map's keys and values), to keep out of errors. */
+export function secretArgumentValues(resolved: unknown, names: readonly string[] | "all"): string[] {
+  const out: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) for (const item of value) collect(item);
+    else if (value !== null && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        out.push(key);
+        collect(item);
+      }
+  };
+  if (resolved === null || typeof resolved !== "object") return out;
+  const record = resolved as Record<string, unknown>;
+  for (const name of names === "all" ? Object.keys(record) : names) collect(record[name]);
+  return out;
+}
+
+type ExpandDependencies = (
+  resources: Set<pulumi.Resource>,
+  exclude: Set<pulumi.Resource>,
+) => Promise<pulumi.Resource[]>;
+
+/**
+ * The resources a `dependsOn` list stands for, as the SDK's own invokes read it: a component stands for its
+ * children, transitively (its urn is known before they exist). The SDK's expansion is internal; every release
+ * we support has it, and without it the list is taken as given.
+ */
+function dependencyResources(list: pulumi.Resource[]): Promise<pulumi.Resource[]> {
+  let expand: ExpandDependencies | undefined;
+  try {
+    expand = (
+      require("@pulumi/pulumi/runtime/dependsOn") as {
+        getAllTransitivelyReferencedResources?: ExpandDependencies;
+      }
+    ).getAllTransitivelyReferencedResources;
+  } catch {
+    expand = undefined;
+  }
+  return expand ? expand(new Set(list), new Set()) : Promise.resolve(list);
+}
+
+/**
+ * Outputs that resolve once every `dependsOn` resource exists (its id for custom resources), a component's
+ * children included.
+ */
 export function dependencyReady(
   dependsOn: pulumi.InvokeOutputOptions["dependsOn"],
 ): pulumi.Output<unknown[]> {
   if (dependsOn === undefined) return pulumi.output([]);
   const resolved = pulumi.output(dependsOn) as unknown as pulumi.Output<pulumi.Resource | pulumi.Resource[]>;
-  return resolved.apply((deps) => {
-    const list = Array.isArray(deps) ? deps : [deps];
-    return pulumi.all(
-      list.map((r) => (pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn)),
+  return resolved
+    .apply((deps) => dependencyResources(Array.isArray(deps) ? deps : [deps]))
+    .apply((list) =>
+      pulumi.all(
+        list.map((r) => (pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn)),
+      ),
     ) as pulumi.Output<unknown[]>;
-  });
 }
 
 /**
@@ -82,8 +157,13 @@ export function outputFunction<A, R>(
   opts: pulumi.InvokeOutputOptions | undefined,
 ): pulumi.Output<R> {
   checkFunctionOptions(definition.name, opts);
+  const secretNames = secretArgumentNames(args);
   const result = pulumi
     .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
-    .apply(([resolved]) => runFunction(definition, resolved)) as pulumi.Output<R>;
+    .apply(([resolved]) =>
+      settledApart(async () =>
+        runFunction(definition, resolved, secretArgumentValues(resolved, await secretNames)),
+      ),
+    ) as pulumi.Output<R>;
   return definition.secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
 }

@@ -48,9 +48,15 @@ const Scope = {
 };
 
 /** A filter that matched nothing: say what there is, so the fix is one edit away. */
-function noMatch(what: string, wanted: string, where: string, available: readonly string[]): GamehostError {
+function noMatch(
+  what: string,
+  wanted: string,
+  where: string,
+  available: readonly string[],
+  why = "",
+): GamehostError {
   const have = available.length > 0 ? available.join(", ") : "none";
-  return new GamehostError(`No ${what} ${wanted} in ${where} (available: ${have}).`);
+  return new GamehostError(`No ${what} ${wanted} in ${where} (available: ${have})${why}.`);
 }
 
 export const getBootstrap: FunctionDefinition<Record<string, never>, Camelize<Bootstrap>> = define({
@@ -119,7 +125,7 @@ export const getEnvironment: FunctionDefinition<
   secret: false,
   needsToken: true,
   async run(client, args, o): Promise<Camelize<z.infer<typeof EnvironmentResult>>> {
-    const { games } = await client.listGames(o);
+    const { games, groups } = await client.listGames(o);
     const wantedId = Uuid.safeParse(args.game);
     const summary = games.find((g) =>
       wantedId.success ? g.game_id === wantedId.data : g.name_id === args.game,
@@ -130,6 +136,11 @@ export const getEnvironment: FunctionDefinition<
         JSON.stringify(args.game),
         "the caller's games",
         games.map((g) => g.name_id),
+        // A game's cloud token is answered its one game and no groups (service contract §7): the game named
+        // may well exist, out of this token's sight.
+        groups.length === 0 && games.length === 1
+          ? ": a game's cloud token sees its own game only; look another up with a group member's user token"
+          : "",
       );
     }
     const { game } = await client.getGame(summary.game_id, o);
@@ -219,12 +230,15 @@ export const getBuilds: FunctionDefinition<
   secret: false,
   needsToken: true,
   async run(client, args, o): Promise<Camelize<z.infer<typeof BuildsResult>>> {
-    const builds = await client.listBuilds(
+    const answered = await client.listBuilds(
       args.gameId,
       args.environmentId,
       args.tags !== undefined ? { tags: args.tags } : {},
       o,
     );
+    // The service contract gives the list no order, and `builds[0]` is the newest by this promise: sorted
+    // here (stably: builds of one instant keep the service's order).
+    const builds = [...answered].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
     if (builds.length === 0 && args.tags !== undefined && Object.keys(args.tags).length > 0) {
       throw new GamehostError(
         `No build of environment ${args.environmentId} carries the tags ${JSON.stringify(args.tags)}: check the tags, or upload a build with them.`,

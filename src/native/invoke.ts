@@ -5,7 +5,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostError } from "../api/errors";
 import { firstOfItsCause } from "../dynamic/reportedOnce";
-import { dependencyReady } from "../dynamic/runFunction";
+import {
+  dependencyReady,
+  secretArgumentNames,
+  secretArgumentValues,
+  withoutSecrets,
+} from "../dynamic/runFunction";
 import { settledApart } from "../dynamic/settledApart";
 import { FUNCTIONS } from "../kinds/lazyFunctions";
 import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../version";
@@ -39,6 +44,7 @@ export function invokePlugin<R>(
   name: keyof typeof FUNCTIONS,
   args: Record<string, unknown>,
   opts?: pulumi.InvokeOptions,
+  secrets: readonly string[] = [],
 ): Promise<R> {
   // Settled apart from the work: the rethrow below, after an await, must not send Node 20 searching the
   // promises of the program's Outputs (see settledApart).
@@ -50,7 +56,7 @@ export function invokePlugin<R>(
         ...opts,
       })) as R;
     } catch (error) {
-      throw invokeError(name, error);
+      throw withoutSecrets(invokeError(name, error), secrets);
     }
   });
 }
@@ -67,13 +73,17 @@ export function invokePluginOutput<R>(
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<R> {
   const { dependsOn: _dependsOn, ...invokeOptions } = opts ?? {};
+  const secretNames = secretArgumentNames(args);
   const result = pulumi
     .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
     .apply(([resolved]) =>
-      invokePlugin<R>(
-        name,
-        { ...(resolved as Record<string, unknown>) },
-        invokeOptions as pulumi.InvokeOptions,
+      settledApart(async () =>
+        invokePlugin<R>(
+          name,
+          { ...(resolved as Record<string, unknown>) },
+          invokeOptions as pulumi.InvokeOptions,
+          secretArgumentValues(resolved, await secretNames),
+        ),
       ),
     ) as pulumi.Output<R>;
   return FUNCTIONS[name].secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;

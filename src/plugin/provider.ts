@@ -11,6 +11,7 @@ import type {
 } from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
+import { redactError } from "../api/redact";
 import { boundField, boundText, formatCount } from "../api/textBounds";
 import { parseWith } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
@@ -25,7 +26,7 @@ import { holdsPath, keepSecrecy, markSecret, markSecretAt, type PropertyMap, rev
 import { emptyproto, grpc, pluginproto, provproto } from "./proto";
 import { FUNCTION_ENTRIES, functionOf, RESOURCES, type ResourceEntry, resourceOf } from "./registry";
 import { packageSchemaText } from "./schema";
-import { withoutSecretGivens } from "./secretGivens";
+import { secretTexts, withoutSecretGivens } from "./secretGivens";
 import { fromStruct, toStruct } from "./structs";
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
@@ -462,13 +463,17 @@ export class GamehostProvider {
         );
       const { definition } = entry;
       const res = new provproto.InvokeResponse();
+      const wireArgs = fromStruct(req.getArgs());
+      const secrets = secretTexts(wireArgs);
+      const hidingSecrets = (error: unknown) => (secrets.length > 0 ? redactError(error, secrets) : error);
       // Bad arguments fail the invoke as one error naming each (INVALID_ARGUMENT), as the dynamic face
       // does: returned as failures, the Go SDK (YAML, Go) prints them as a multi-line `1 error occurred: *`.
-      const args = parseWith(
-        definition.args,
-        reveal(fromStruct(req.getArgs())),
-        `arguments of ${definition.name}`,
-      );
+      let args: unknown;
+      try {
+        args = parseWith(definition.args, reveal(wireArgs), `arguments of ${definition.name}`);
+      } catch (error) {
+        throw hidingSecrets(error);
+      }
       const result = await this.withContext(
         call,
         { rpc: `Invoke of ${req.getTok()}` },
@@ -483,7 +488,7 @@ export class GamehostProvider {
               args,
               ctx.signal ? { signal: ctx.signal } : {},
             )
-            .catch((error: unknown) => Promise.reject(dataSourceFailure(error))),
+            .catch((error: unknown) => Promise.reject(hidingSecrets(dataSourceFailure(error)))),
         definition.needsToken,
       );
       const plain = JSON.parse(JSON.stringify(result ?? {})) as PropertyMap;

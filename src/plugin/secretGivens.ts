@@ -4,7 +4,7 @@
  * at or below a secret input.
  */
 import { type CheckFailure, GIVEN_PREFIX } from "../kinds/checks";
-import { isSecret, type Json, type PropertyMap } from "./propertyValues";
+import { isSecret, type Json, type PropertyMap, reveal } from "./propertyValues";
 
 /** Dotted paths of the secrets inside `value`. */
 export function secretPaths(value: Json, prefix = ""): string[] {
@@ -27,4 +27,29 @@ export function withoutSecretGivens(
     const at = failure.reason.lastIndexOf(GIVEN_PREFIX);
     return secret && at >= 0 ? { ...failure, reason: failure.reason.slice(0, at) } : failure;
   });
+}
+
+/**
+ * The text of every secret inside `value` (a secret string; a secret map's keys and values), for an error
+ * to leave out: a data source's message names what it looked up (`No game "…"`), and a secret argument
+ * (a Python or Go program's `Output.secret`) must not reach the CLI's output that way.
+ */
+export function secretTexts(value: Json): string[] {
+  const out: string[] = [];
+  const all = (inner: Json): void => {
+    if (typeof inner === "string") out.push(inner);
+    else if (Array.isArray(inner)) for (const item of inner) all(item);
+    else if (inner !== null && typeof inner === "object")
+      for (const [key, item] of Object.entries(inner)) {
+        out.push(key);
+        all(item);
+      }
+  };
+  const walk = (inner: Json): void => {
+    if (isSecret(inner)) all(reveal(inner));
+    else if (Array.isArray(inner)) for (const item of inner) walk(item);
+    else if (inner !== null && typeof inner === "object") for (const item of Object.values(inner)) walk(item);
+  };
+  walk(value);
+  return out;
 }

@@ -4,6 +4,8 @@
  * and never carries the token.
  */
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GamehostClient } from "../../src/api/client";
@@ -163,6 +165,18 @@ describe("permission errors say what the token lacks", () => {
       mentions: [/not a member of the group/, /add it|member's token/],
       token,
     });
+  });
+});
+
+describe("a refusal names what it refused", () => {
+  it("GROUP_NOT_MEMBER for a game id given where a group id goes says there may be no such group", async () => {
+    // getGroupBilling({ groupId: env.gameId }): the service answers an unknown group as one the caller is not in.
+    const err = await apiError(client(emu.tokens.user).getGroupBilling(game));
+    expect(err.message).toMatch(
+      new RegExp(
+        `^The token's identity is not a member of group ${game}, or no group has that id \\(a group id is a game's developerGroupId\\):`,
+      ),
+    );
   });
 });
 
@@ -453,6 +467,47 @@ describe("errors that are not the service's", () => {
       expect(post.message).not.toMatch(/taken effect|listServers/);
     } finally {
       await tls.close();
+    }
+  });
+
+  it("a 404 that is not the service's (a web server's page at a wrong base URL) says to check the base URL", async () => {
+    // The service answers an unknown route 404 API_NOT_FOUND, and a missing game 400: a 404 page of another
+    // server means the base URL points somewhere else, like the service's own API_NOT_FOUND.
+    const web = http.createServer((_req, res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end(
+        "<!DOCTYPE HTML>\n<html><head><title>Error response</title></head><body><h1>File not found</h1></body></html>",
+      );
+    });
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(web.address() as AddressInfo).port}/api`;
+    try {
+      const err = await apiError(client("t", base).getGame(game));
+      expect(err.message).toMatch(
+        new RegExp(
+          `^No such route at ${base.replace(/[.]/g, "\\.")} \\(a 404 that is not the service's\\): check gamehost:baseUrl \\(\`pulumi config set gamehost:baseUrl <url>\`\\); it must be the API's root`,
+        ),
+      );
+      expect(err.message).not.toContain("<html>");
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
+  });
+
+  it("a 200 that is not JSON (a website's page for every path: the game's site, not its API) says to check the base URL", async () => {
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><html><body>Space Race</body></html>");
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const err = (await rejectionOf(client("t", base).listGames())) as Error;
+      expect(err.message).toBe(
+        `Invalid response of GET /cloud/games: is not valid JSON: ${base} is not the hosting API, which answers JSON: check gamehost:baseUrl (\`pulumi config set gamehost:baseUrl <url>\`); it must be the API's root (e.g. https://api.example.gg, no path).`,
+      );
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
     }
   });
 

@@ -373,6 +373,17 @@ describe("invoke", () => {
     expect(result).toMatchObject({ gameId: game.id, environmentId: prod.id, gameNameId: game.nameId });
   });
 
+  it("never names an argument sent as a secret in its error (a Python program's Output.secret)", async () => {
+    const error = await failure(
+      driver.invoke("gamehost:index:getEnvironment", {
+        game: secret("codename-hush-hush"),
+        environment: "prod",
+      }),
+    );
+    expect(error.message).toMatch(/No game "\[redacted\]" in the caller's games \(available: /);
+    expect(error.message).not.toContain("codename-hush-hush");
+  });
+
   it("fails bad arguments as one line naming each, without calling the service", async () => {
     emulator.resetRequests();
     // One INVALID_ARGUMENT error, not the invoke's failures: the Go SDK (YAML, Go) prints failures as a

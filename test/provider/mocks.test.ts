@@ -195,6 +195,59 @@ describe("data sources", () => {
     ]);
   });
 
+  it("two refusals for different games or groups each name theirs, with their own request", async () => {
+    // A program reading what it may (billing of each group, a game it may not see) catches each refusal:
+    // the one error of a cause shared by every data source must not stand for another game's or group's.
+    const foreignGame = emulator.fixture.games.find((g) => g.nameId === "rival-arena")!;
+    const foreignGroup = emulator.fixture.groups.find((g) => g.displayName === "Rival Works")!;
+    const messageOf = (p: Promise<unknown>) =>
+      p.then(
+        () => "resolved",
+        (e: Error) => e.message,
+      );
+    const game = await messageOf(gamehost.getGame({ gameId: foreignGame.id }));
+    const billing = await messageOf(gamehost.getGroupBilling({ groupId: foreignGroup.id }));
+    expect(game).toContain(`game ${foreignGame.id}`);
+    expect(game).toContain(`[GET /cloud/games/${foreignGame.id}: 403 GROUP_NOT_MEMBER`);
+    expect(billing).toContain(`group ${foreignGroup.id}`);
+    expect(billing).toContain(`[GET /cloud/groups/${foreignGroup.id}/billing: 403 GROUP_NOT_MEMBER`);
+  });
+
+  it("never prints an argument given as a secret in a data source's error", async () => {
+    // An unreleased game's name read with `config.requireSecret`: a misspelling must not print it in CI logs.
+    // The Output form's two halves (its rejection is the SDK's to report, as a program's failure): which
+    // arguments are secrets, and the data source's run with their text kept out of its error.
+    const faces = require(
+      path.join(REPO_ROOT, "dist", "dynamic", "runFunction.js"),
+    ) as typeof import("../../src/dynamic/runFunction");
+    const { FUNCTIONS } = require(
+      path.join(REPO_ROOT, "dist", "kinds", "functions.js"),
+    ) as typeof import("../../src/kinds/functions");
+    const codename = "codename-hush-hush";
+    const args = {
+      game: pulumi.secret(codename),
+      environment: "prod",
+      tags: pulumi.secret({ channel: "beta" }),
+    };
+    const names = await faces.secretArgumentNames(args);
+    expect(names).toEqual(["game", "tags"]);
+    const resolved = { game: codename, environment: "prod" };
+    expect(faces.secretArgumentValues({ ...resolved, tags: { channel: "beta" } }, names)).toEqual([
+      codename,
+      "channel",
+      "beta",
+    ]);
+    const secrets = faces.secretArgumentValues(resolved, names);
+    await expect(faces.runFunction(FUNCTIONS.getEnvironment, resolved, secrets)).rejects.toThrow(
+      /^No game "\[redacted\]" in the caller's games \(available: /,
+    );
+    // The arguments not given as secrets are still named.
+    const game = emulator.fixture.games[0]!.nameId;
+    await expect(
+      faces.runFunction(FUNCTIONS.getEnvironment, { game, environment: "qa" }, [game]),
+    ).rejects.toThrow(/^No environment "qa" in game \[redacted\] \(available: /);
+  });
+
   it("getBootstrap needs no token", async () => {
     const bootstrap = await gamehost.getBootstrap();
     expect(bootstrap.loginMethods).toEqual({ accessToken: false, email: true });
@@ -212,6 +265,30 @@ describe("data sources", () => {
     await resolvedValue(game);
     expect(registered.some((r) => r.name === "dep-server")).toBe(true);
     expect(gameCalls()).toBe(1);
+  });
+
+  it("waits for the children of a dependsOn component, as Pulumi's invokes do, on both faces", async () => {
+    // `dependsOn: [component]` means the component's resources: its urn is known before its children exist.
+    class Lobbies extends pulumi.ComponentResource {
+      constructor(name: string) {
+        super("acme:index:Lobbies", name, {});
+        new gamehost.Server(`${name}-child`, args(), { parent: this });
+        this.registerOutputs({});
+      }
+    }
+    const gameId = serverTarget(emulator).gameId;
+    await gamehost.getGame({ gameId }); // the client's first load is not what orders the read
+    for (const [face, getGameOutput] of [
+      ["root", gamehost.getGameOutput],
+      ["native", gamehost.native.getGameOutput],
+    ] as const) {
+      const lobbies = new Lobbies(`dep-component-${face}`);
+      const read = getGameOutput({ gameId }, { dependsOn: [lobbies] }).apply(() => Date.now());
+      const readAt = await resolvedValue(read);
+      const child = registered.find((r) => r.name === `dep-component-${face}-child`);
+      expect(child, `${face}: the child was created before the data source ran`).toBeDefined();
+      expect(readAt, face).toBeGreaterThanOrEqual(child!.at);
+    }
   });
 
   it("marks the payment portal URL as a secret", async () => {
