@@ -63,7 +63,7 @@ import {
   type TransportResponse,
 } from "./transport";
 import { parseWith } from "./validate";
-import { MAX_TIMER_MS } from "./wait";
+import { MAX_TIMER_MS, serviceClockOffset } from "./wait";
 import { type WatchPacing, watchVersions } from "./watch";
 
 export type { RetryPolicy } from "./retry";
@@ -193,11 +193,15 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The instant (epoch ms) a 429 names: the precise one in `metadata` if present, else `Retry-After`. */
+/**
+ * The instant (epoch ms) a 429 names: the precise one in `metadata` if present, else `Retry-After`. Both are
+ * in the service's clock, moved into this machine's by the answer's `Date` header when they differ.
+ */
 function retryAfterOf(headers: IncomingHttpHeaders, metadata: unknown, now: number): number | undefined {
+  const offset = serviceClockOffset(headers.date, now);
   const fromMetadata = epochFromMetadata(metadata);
-  if (fromMetadata !== undefined) return fromMetadata;
-  return parseRetryAfter(headers["retry-after"], now);
+  if (fromMetadata !== undefined) return fromMetadata + offset;
+  return parseRetryAfter(headers["retry-after"], now, offset);
 }
 
 // Plausible epoch-ms range (2001–2286): tells a timestamp apart from counts and limits in metadata.

@@ -18,6 +18,7 @@ export {
   type RetryAfterWait,
   type RetryAfterWaitInput,
   retryAfterWait,
+  serviceClockOffset,
   sleep,
   waitLimitMs,
 } from "./wait";

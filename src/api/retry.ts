@@ -1,6 +1,6 @@
 import type { Dispatcher, RetryHandler } from "undici";
 import { HANDSHAKE_FAILURE_CODES } from "./errors";
-import { readRetryAfter, waitLimitMs } from "./wait";
+import { readRetryAfter, serviceClockOffset, waitLimitMs } from "./wait";
 
 /** How idempotent requests (GET, DELETE) are retried. Every field has a default. */
 export interface RetryPolicy {
@@ -85,8 +85,12 @@ export function resolveRetryPolicy(policy: RetryPolicy = {}, maxRetries?: number
  * Parses a `Retry-After` value into the instant it names (epoch ms). The service sends an HTTP
  * date; delta seconds are accepted too. Unparseable values, and those past any date, give `undefined`.
  */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const at = readRetryAfter(value, now);
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now = Date.now(),
+  clockOffset = 0,
+): number | undefined {
+  const at = readRetryAfter(value, now, clockOffset);
   return at === "beyond" ? undefined : at;
 }
 
@@ -168,7 +172,10 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
     const retry = state.retries + 1;
     const backoff = backoffDelay(policy, retry, random);
     const now = Date.now();
-    const retryAt = answered ? readRetryAfter(failure.headers?.["retry-after"], now) : undefined;
+    // The date is in the service's clock: its Date header says how far this machine's reads from it.
+    const retryAt = answered
+      ? readRetryAfter(failure.headers?.["retry-after"], now, serviceClockOffset(failure.headers?.date, now))
+      : undefined;
     // A refusal past any date will not lift within this call.
     if (retryAt === "beyond") return giveUp();
     // A server-named instant is honoured as is (a shorter wait would only be refused again);

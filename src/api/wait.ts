@@ -20,12 +20,37 @@ export const DEFAULT_MAX_WAIT_MS = 60_000;
 export type RetryAfterInstant = number | "beyond" | undefined;
 
 /**
+ * How far apart two clocks may read and still be taken as agreeing (ms): an HTTP `Date` header says
+ * whole seconds only, and the answer took time to arrive.
+ */
+export const CLOCK_TOLERANCE_MS = 2_000;
+
+/**
+ * How far this machine's clock reads ahead of the service's (ms; negative when behind), from the `Date`
+ * header of one of its answers; 0 when they agree within {@link CLOCK_TOLERANCE_MS}, or without a readable
+ * header. An instant the service names (a `Retry-After` date, a rate limit's `metadata`) is in its own
+ * clock: adding this gives the same instant in this machine's. The header is truncated to the second, so
+ * the offset errs late, never early (a wait is never shortened, which would only be refused again).
+ */
+export function serviceClockOffset(date: string | readonly string[] | undefined, now = Date.now()): number {
+  const text = (typeof date === "string" ? date : date?.[0])?.trim();
+  // An HTTP date names its month; this keeps Date.parse from reading a bare number as a year.
+  if (!text || !/[a-z]/i.test(text)) return 0;
+  const serviceNow = Date.parse(text);
+  if (Number.isNaN(serviceNow)) return 0;
+  const offset = now - serviceNow;
+  return Math.abs(offset) <= CLOCK_TOLERANCE_MS ? 0 : offset;
+}
+
+/**
  * Reads a `Retry-After` value (delta seconds or an HTTP date; the first of repeated headers).
- * The service sends an HTTP date; delta seconds are accepted too.
+ * The service sends an HTTP date; delta seconds are accepted too. `clockOffset`
+ * ({@link serviceClockOffset}) moves an HTTP date from the service's clock into this machine's.
  */
 export function readRetryAfter(
   value: string | readonly string[] | undefined,
   now = Date.now(),
+  clockOffset = 0,
 ): RetryAfterInstant {
   const raw = typeof value === "string" ? value : value?.[0];
   const text = raw?.trim();
@@ -37,7 +62,7 @@ export function readRetryAfter(
   // An HTTP date names its month; this keeps Date.parse from reading "-5" as a year.
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);
-  if (!Number.isNaN(at)) return at;
+  if (!Number.isNaN(at)) return Math.min(at + clockOffset, MAX_DATE_MS);
   // A well-formed date past year 275760 ("Fri, 01 Jan 300000 00:00:00 GMT") is a refusal without end.
   return /\b\d{6,}\b/.test(text) && /[a-z]{3}/i.test(text) ? "beyond" : undefined;
 }
