@@ -10,7 +10,10 @@ export type TimeInput = Date | string | number;
  */
 export interface LobbyHistoryExportArgs
   extends Omit<types.LobbyHistoryExportArgs, "queryStart" | "queryEnd"> {
-  /** Start of the span (exclusive): a `Date`, RFC 3339 or epoch ms; stored as epoch ms. */
+  /**
+   * Start of the span (exclusive): a `Date`, RFC 3339 or epoch ms; stored as epoch ms. A `Date` made from
+   * local parts (`new Date(2026, 10, 26)`) depends on the machine's time zone: use `Date.UTC` or an offset.
+   */
   queryStart: pulumi.Input<TimeInput>;
   /** End of the span (inclusive), after `queryStart`: a `Date`, RFC 3339 or epoch ms; stored as epoch ms. */
   queryEnd: pulumi.Input<TimeInput>;

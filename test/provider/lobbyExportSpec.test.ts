@@ -53,6 +53,37 @@ describe("LobbyHistoryExport check", () => {
     expect(reason("queryEnd")).not.toContain("not a string");
   });
 
+  it("takes RFC 3339 in any form the RFC allows: lower-case t and z, an offset, fractional seconds", async () => {
+    // RFC 3339 §5.6: "T" and "Z" may be lower case. Each pair names the same instant, so neither a
+    // check failure nor a diff between them.
+    const same: Array<[string, number]> = [
+      ["2026-11-22t00:00:00z", Date.UTC(2026, 10, 22)],
+      ["2026-11-22T05:30:00+05:30", Date.UTC(2026, 10, 22)],
+      ["2026-11-22t05:30:00.000+05:30", Date.UTC(2026, 10, 22)],
+      ["2026-11-21T16:00:00-08:00", Date.UTC(2026, 10, 22)],
+      ["2026-11-22T14:00:00+14:00", Date.UTC(2026, 10, 22)],
+      ["2028-02-29T00:00:00.25Z", Date.UTC(2028, 1, 29, 0, 0, 0, 250)],
+    ];
+    for (const [text, epochMs] of same) {
+      const { inputs, failures } = await check(
+        {},
+        { gameId: GAME, queryStart: text, queryEnd: 1_900_000_000_000 },
+      );
+      expect({ text, failures }).toEqual({ text, failures: [] });
+      expect({ text, at: inputs.queryStart }).toEqual({ text, at: epochMs });
+    }
+  });
+
+  it("says what is wrong with an RFC 3339 look-alike: no seconds, a day the calendar lacks", async () => {
+    const reason = async (queryStart: string) =>
+      (await check({}, { gameId: GAME, queryStart, queryEnd: 1_900_000_000_000 })).failures.find(
+        (f) => f.property === "queryStart",
+      )?.reason ?? "";
+    expect(await reason("2026-11-22T00:00Z")).toContain("needs the seconds (2026-11-22T00:00:00Z)");
+    expect(await reason("2026-02-29T00:00:00Z")).toContain("2026-02 has 28 days");
+    expect(await reason("2026-04-31T00:00:00Z")).toContain("2026-04 has 30 days");
+  });
+
   it("names an invalid Date (which the program passes on as its text) as one", async () => {
     const { failures } = await check(
       {},

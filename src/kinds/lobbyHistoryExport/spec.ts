@@ -21,8 +21,38 @@ const BoundTimestamp = rfc3339With((issue) => {
   // What a TypeScript program's invalid Date arrives as (src/programArgs/lobbyHistoryExport.ts).
   if (issue.input === INVALID_DATE)
     return `must be ${BOUND_FORMS}: the Date given is invalid (new Date could not read the text it was made from)`;
+  if (typeof issue.input === "string") {
+    const why = lookAlike(issue.input);
+    if (why) return `must be ${BOUND_FORMS}: ${why}`;
+  }
   return `must be ${BOUND_FORMS}`;
 });
+
+/**
+ * What keeps a timestamp-shaped text from being RFC 3339, where the form reason alone would puzzle:
+ * a time without seconds (ISO 8601 allows it, RFC 3339 does not), or a day its month lacks (Date.parse
+ * would read 2026-02-29 as March 1st).
+ */
+function lookAlike(text: string): string | undefined {
+  const noSeconds = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/i.exec(text);
+  if (noSeconds) return `RFC 3339 needs the seconds (${noSeconds[1]}:00${noSeconds[2]})`;
+  const day = /^(\d{4})-(\d{2})-(\d{2})T/i.exec(text);
+  if (!day) return undefined;
+  const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  if (month < 1 || month > 12) return `there is no month ${day[2]}`;
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return date < 1 || date > days
+    ? `there is no ${day[1]}-${day[2]}-${day[3]}: ${day[1]}-${day[2]} has ${days} days`
+    : undefined;
+}
+
+/**
+ * RFC 3339 in the form the schema reads: §5.6 allows a lower-case "t" and "z", which the schema (ISO
+ * 8601's upper case) refuses. Anything else is returned as it is.
+ */
+function upperCaseRfc3339(value: unknown): unknown {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}t|\dz$/.test(value) ? value.toUpperCase() : value;
+}
 
 /**
  * A span bound: an RFC 3339 string or integer epoch milliseconds (the resource class turns a `Date`
@@ -116,13 +146,14 @@ export function checkExportInputs(news: Record<string, unknown>): {
 } {
   const {
     gameId,
-    queryStart,
-    queryEnd,
+    queryStart: givenStart,
+    queryEnd: givenEnd,
     triggers,
     summarize,
     [SERIALIZED_PROVIDER_FIELD]: _provider,
     ...unknownKeys
   } = news;
+  const [queryStart, queryEnd] = [upperCaseRfc3339(givenStart), upperCaseRfc3339(givenEnd)];
   const inputs: Record<string, unknown> = {
     ...news,
     queryStart: toEpochMs(queryStart),
