@@ -174,6 +174,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const rayId = randomUUID();
+    // The Date header is the service's clock, as the instants it names are (a 429's retry-after): with a
+    // `now` of its own the emulator stands for a service whose clock is off the client's, which a client
+    // corrects by this header (src/api/wait.ts, serviceClockOffset). Node's own would be this machine's.
+    res.setHeader("date", new Date(now()).toUTCString());
     const method = req.method ?? "GET";
     const target = parseTarget(req.url ?? "/");
     if (target && dashboard?.handles(method, target.pathname, req.headers.accept)) {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { type ClientEvent, GamehostClient } from "../../src/api/client";
 import { GamehostApiError } from "../../src/api/errors";
+import { startEmulator } from "../../src/emulator";
 import { failure } from "../support/failure";
 import { BOOTSTRAP, json, useScriptedServers } from "./helpers/scriptedServer";
 
@@ -32,11 +33,11 @@ async function skewedService(skewMs: number, aheadMs: number, refusals = 1) {
   });
 }
 
-function client(url: string, maxRetries = 4) {
+function client(url: string, maxRetries = 4, token = "tok") {
   const events: ClientEvent[] = [];
   const c = new GamehostClient({
     baseUrl: url,
-    token: "tok",
+    token,
     retry: { maxRetries },
     onEvent: (e) => events.push(e),
   });
@@ -89,5 +90,31 @@ describe("a client whose clock is off the service's", () => {
     );
     const err = await failure(client(s.url, 0).client.getBootstrap());
     expect((err as GamehostApiError).retryAfterMs).toBe(until);
+  });
+});
+
+describe("the emulator as a service whose clock is off this machine's (its `now` option)", () => {
+  it("sends its own clock in the Date header, so a client ahead of it still waits out a 429", async () => {
+    const emulator = await startEmulator({ now: () => Date.now() - FIVE_MINUTES });
+    try {
+      const answer = await fetch(`${emulator.url}/cloud/bootstrap`);
+      await answer.arrayBuffer();
+      const away = Date.now() - Date.parse(answer.headers.get("date") ?? "");
+      expect(away).toBeGreaterThanOrEqual(FIVE_MINUTES - 2_000);
+      expect(away).toBeLessThanOrEqual(FIVE_MINUTES + 2_000);
+
+      emulator.faults.inject({
+        method: "GET",
+        path: "/cloud/bootstrap",
+        kind: "rate_limit",
+        retryAfterMs: 1_000,
+      });
+      const { client: c, waits } = client(emulator.url, 4, emulator.tokens.user);
+      await c.getBootstrap();
+      expect(waits()).toHaveLength(1);
+      expect(waits()[0]).toBeGreaterThanOrEqual(900);
+    } finally {
+      await emulator.stop();
+    }
   });
 });
