@@ -291,6 +291,18 @@ export class GamehostClient {
   /** Traffic counters. */
   readonly stats: ClientStats = { requests: 0, retries: 0 };
 
+  /** How far this machine's clock reads ahead of the service's, by the last answer's `Date` header. */
+  #clockOffsetMs = 0;
+
+  /**
+   * The service's clock now (epoch ms), as its last answer's `Date` header showed it: this machine's clock
+   * when the two agree within 2 s or nothing was asked yet. Ages of what the service made (`created_at`)
+   * are counted from it, so a clock minutes off neither shows a new server as 0 s old nor as minutes old.
+   */
+  serviceNow(): number {
+    return Date.now() - this.#clockOffsetMs;
+  }
+
   readonly #token: string | undefined;
   readonly #retry: ResolvedRetryPolicy;
   readonly #timeouts: ResolvedTimeouts;
@@ -750,6 +762,8 @@ export class GamehostClient {
       },
     });
     this.emit({ type: "response", method, path, status: res.status, attempt: res.attempts });
+    // The API's answers only: a download comes from another origin (object storage), with its own clock.
+    if (call.api) this.#clockOffsetMs = serviceClockOffset(res.headers.date);
     return res;
   }
 

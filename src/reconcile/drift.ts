@@ -157,7 +157,7 @@ export async function findStrays(
   tags: Record<string, string>,
   tracked: Tracked,
   madeHere = false,
-  now = Date.now(),
+  now?: number,
 ): Promise<Stray[]> {
   const strays: Stray[] = [];
   const seen = new Set<string>();
@@ -166,6 +166,8 @@ export async function findStrays(
     if (seen.has(key)) continue;
     seen.add(key);
     const servers = await client.listServers(gameId, environmentId, { tags });
+    // `created_at` is in the service's clock: an age from this machine's would be off by their difference.
+    const at = now ?? client.serviceNow();
     for (const s of servers) {
       if (s.destroyed_at !== undefined || tracked.ids.has(s.id)) continue;
       const fleet = s.tags[FLEET_TAG];
@@ -176,7 +178,7 @@ export async function findStrays(
         gameId,
         environmentId,
         createdAt: new Date(s.created_at).toISOString(),
-        ageSeconds: Math.max(0, Math.round((now - s.created_at) / 1000)),
+        ageSeconds: Math.max(0, Math.round((at - s.created_at) / 1000)),
         tags: Object.fromEntries(Object.entries(s.tags).filter(([k]) => k !== IDEMPOTENCY_TAG)),
       });
     }
