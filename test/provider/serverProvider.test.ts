@@ -134,6 +134,27 @@ describe("Server provider against the emulator", () => {
     expect(liveServers(emulator).some((s) => s.id === error?.id)).toBe(true);
   });
 
+  it("names when a server stopped before it was ready as an RFC 3339 instant, not epoch milliseconds", async () => {
+    emulator.setPlacement("never");
+    const checked = await inputs({ readyTimeoutSeconds: 60 });
+    const creating = impl.create(checked).then(
+      () => undefined,
+      (e: unknown) => e as { message: string },
+    );
+    // Deleted out of band while it waits for its placement.
+    let made: string | undefined;
+    while (!made) {
+      made = liveServers(emulator).find((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey)?.id;
+      if (!made) await new Promise((r) => setTimeout(r, 10));
+    }
+    await userClient(emulator).deleteServer(target.gameId, target.environmentId, made);
+    const error = await creating;
+    const destroyedAt = emulator.servers().find((s) => s.id === made)?.destroyed_at as number;
+    expect(error?.message).toContain(
+      `Server ${made} stopped before it was ready (destroyed_at ${new Date(destroyedAt).toISOString()})`,
+    );
+  });
+
   it("adopts the server when the create answer is lost (commit_then_reset): exactly one server", async () => {
     const checked = await inputs();
     emulator.faults.inject({ method: "POST", path: /\/servers$/, kind: "commit_then_reset" });

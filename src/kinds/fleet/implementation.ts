@@ -10,7 +10,7 @@ import { containsUnknown } from "../checks";
 import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { readyDeadline, serverKind } from "../server/implementation";
-import { ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
+import { destroyedAtText, ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
 import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
 import { BatchFailed, bySameReason, destroyProblems, failureOf, reasonOf } from "./failures";
 import { checkBuildExists, datacenterIds, liveMembers } from "./lookups";
@@ -238,7 +238,7 @@ async function waitForServers(
     else if (outcome === "stopped") {
       replace(undefined);
       // A fleet lists live servers only: one that crashed or was deleted is simply absent from the list.
-      const when = server?.destroyed_at !== undefined ? ` (destroyed_at ${server.destroyed_at})` : "";
+      const when = server?.destroyed_at !== undefined ? ` (${destroyedAtText(server.destroyed_at)})` : "";
       errors.push(
         `Server ${member.id} stopped before it was ready${when}: it crashed or exited, was deleted out of band, or the service lost it. The fleet drops it; if the template's servers cannot start, fix the template first.`,
       );

@@ -16,6 +16,7 @@ import {
   changedSpecFields,
   checkServerInputs,
   DEFAULT_READY_TIMEOUT_SECONDS,
+  destroyedAtText,
   ENVIRONMENT_PATH,
   IDEMPOTENCY_TAG,
   isIdempotencyKey,
@@ -285,7 +286,7 @@ async function waitUntilReady(ctx: OperationContext, inputs: ServerInputs, creat
     const missing = missingForReady(server);
     if (server.destroyed_at !== undefined) {
       throw new PartialCreateError(
-        `Server ${server.id} stopped before it was ready (destroyed_at ${server.destroyed_at}). It is recorded in the stack; ` +
+        `Server ${server.id} stopped before it was ready (${destroyedAtText(server.destroyed_at)}). It is recorded in the stack; ` +
           `fix the spec if it cannot start (a spec change replaces the server), or ${GONE_FIX}.`,
         server.id,
         { ...serverOutputs(inputs, server) },

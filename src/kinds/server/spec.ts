@@ -298,6 +298,11 @@ export function specOfServer(server: Server, gameId: string): Partial<ServerInpu
 }
 
 /** What is still missing before a server counts as ready (connectable with every port addressed). */
+/** When a server stopped, as messages name it: RFC 3339 in UTC, which reads the same in any time zone. */
+export function destroyedAtText(destroyedAt: number): string {
+  return `destroyed_at ${new Date(destroyedAt).toISOString()}`;
+}
+
 export function missingForReady(server: Server): string[] {
   const missing: string[] = [];
   if (server.started_at === undefined) missing.push("started_at");
