@@ -15,7 +15,10 @@ export interface LobbyHistoryExportArgs
    * local parts (`new Date(2026, 10, 26)`) depends on the machine's time zone: use `Date.UTC` or an offset.
    */
   queryStart: pulumi.Input<TimeInput>;
-  /** End of the span (inclusive), after `queryStart`: a `Date`, RFC 3339 or epoch ms; stored as epoch ms. */
+  /**
+   * End of the span (inclusive), after `queryStart`: a `Date`, RFC 3339 or epoch ms; stored as epoch ms. A span
+   * ending after now (on the service's clock) exports the history so far, and is not exported again as it fills.
+   */
   queryEnd: pulumi.Input<TimeInput>;
 }
 

@@ -66,7 +66,7 @@ const TimeInput = z.union([Uint64, BoundTimestamp], {
 export const ExportSpan = z.object({
   queryStart: TimeInput.describe("Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms."),
   queryEnd: TimeInput.describe(
-    "End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms.",
+    "End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans.",
   ),
 });
 

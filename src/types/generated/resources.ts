@@ -178,7 +178,7 @@ export interface LobbyHistoryExportArgs {
   summarize?: pulumi.Input<boolean | undefined>;
   /** Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms. */
   queryStart: pulumi.Input<number | string>;
-  /** End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. */
+  /** End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans. */
   queryEnd: pulumi.Input<number | string>;
 }
 
