@@ -84,6 +84,20 @@ describe("LobbyHistoryExport check", () => {
     expect(await reason("2026-04-31T00:00:00Z")).toContain("2026-04 has 30 days");
   });
 
+  it("names a bound before 1970 as a time, not as a negative number", async () => {
+    const { failures } = await check(
+      {},
+      { gameId: GAME, queryStart: "1969-12-31T23:59:59Z", queryEnd: "2026-01-01T00:00:00Z" },
+    );
+    expect(failures).toEqual([
+      {
+        property: "queryStart",
+        reason:
+          "must be 1970-01-01T00:00:00Z or later, the earliest time the service takes (given: 1969-12-31T23:59:59Z)",
+      },
+    ]);
+  });
+
   it("names an invalid Date (which the program passes on as its text) as one", async () => {
     const { failures } = await check(
       {},

@@ -139,6 +139,24 @@ function boundsInSeconds(bounds: Record<"queryStart" | "queryEnd", unknown>): Ch
   );
 }
 
+/** A failure for each RFC 3339 bound before the epoch, named as the time it is. */
+function timesBefore1970(
+  given: Record<"queryStart" | "queryEnd", unknown>,
+  inputs: Record<string, unknown>,
+): CheckFailure[] {
+  return Object.entries(given).flatMap(([property, value]) => {
+    const at = inputs[property];
+    return typeof value === "string" && typeof at === "number" && at < 0
+      ? [
+          {
+            property,
+            reason: `must be 1970-01-01T00:00:00Z or later, the earliest time the service takes (given: ${value})`,
+          },
+        ]
+      : [];
+  });
+}
+
 /** Validates raw inputs; failures name camelCase properties; returns the normalized inputs. */
 export function checkExportInputs(news: Record<string, unknown>): {
   inputs: Record<string, unknown>;
@@ -163,6 +181,8 @@ export function checkExportInputs(news: Record<string, unknown>): {
     ...checkWire(ExportSpan, { queryStart, queryEnd }, { queryStart, queryEnd }, [], "camelCase"),
     ...checkWire(Extras, { gameId, triggers, summarize, ...unknownKeys }, news, [], "camelCase"),
   ];
+  // RFC 3339 before 1970 is epoch ms below 0, which the wire check would name as a number ("must be ≥ 0").
+  if (failures.length === 0) failures.push(...timesBefore1970({ queryStart, queryEnd }, inputs));
   if (failures.length === 0) {
     failures.push(
       ...checkWire(
