@@ -76,3 +76,26 @@ describe("a rate-limited invoke of the plugin", () => {
     expect(logged).toEqual([]);
   });
 });
+
+describe("a rate-limited invoke when this machine's clock is 5 minutes behind the service's", () => {
+  it("waits the second or two the service meant, not a 5-minute wait it refuses", {
+    timeout: 20_000,
+  }, async () => {
+    const ahead = await startTestEmulator({ now: () => Date.now() + 5 * 60_000 });
+    try {
+      await driver.configure({ baseUrl: ahead.url, token: secret(ahead.tokens.user) });
+      ahead.faults.inject({ path: "/cloud/games", kind: "rate_limit", retryAfterMs: 1_200 });
+      const { result, failures } = await driver.invoke("gamehost:index:getGames", {});
+      expect(failures).toEqual([]);
+      expect((result.games as unknown[]).length).toBeGreaterThan(0);
+      expect(logged.map((l) => l.message)).toEqual([
+        expect.stringMatching(
+          /^GET \/cloud\/games: rate limited by the service; retrying in [234] s \(attempt 2 of 5\)$/,
+        ),
+      ]);
+    } finally {
+      await driver.configure({ baseUrl: emulator.url, token: secret(emulator.tokens.user) });
+      await ahead.stop();
+    }
+  });
+});
