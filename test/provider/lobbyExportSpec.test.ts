@@ -82,6 +82,8 @@ describe("LobbyHistoryExport check", () => {
     expect(await reason("2026-11-22T00:00Z")).toContain("needs the seconds (2026-11-22T00:00:00Z)");
     expect(await reason("2026-02-29T00:00:00Z")).toContain("2026-02 has 28 days");
     expect(await reason("2026-04-31T00:00:00Z")).toContain("2026-04 has 30 days");
+    // RFC 3339 allows a leap second; a Date (and epoch milliseconds) cannot hold one.
+    expect(await reason("2016-12-31T23:59:60Z")).toContain("a leap second (:60) has no epoch milliseconds");
   });
 
   it("names a bound before 1970 as a time, not as a negative number", async () => {

@@ -30,12 +30,14 @@ const BoundTimestamp = rfc3339With((issue) => {
 
 /**
  * What keeps a timestamp-shaped text from being RFC 3339, where the form reason alone would puzzle:
- * a time without seconds (ISO 8601 allows it, RFC 3339 does not), or a day its month lacks (Date.parse
- * would read 2026-02-29 as March 1st).
+ * a time without seconds (ISO 8601 allows it, RFC 3339 does not), a leap second (RFC 3339 allows it, a
+ * Date cannot hold it), or a day its month lacks (Date.parse would read 2026-02-29 as March 1st).
  */
 function lookAlike(text: string): string | undefined {
   const noSeconds = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(Z|[+-]\d{2}:\d{2})$/i.exec(text);
   if (noSeconds) return `RFC 3339 needs the seconds (${noSeconds[1]}:00${noSeconds[2]})`;
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:60(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(text))
+    return "a leap second (:60) has no epoch milliseconds: give the second before it (:59) or after it";
   const day = /^(\d{4})-(\d{2})-(\d{2})T/i.exec(text);
   if (!day) return undefined;
   const [year, month, date] = [Number(day[1]), Number(day[2]), Number(day[3])];
