@@ -124,6 +124,25 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
 }
 
 /**
+ * Every text inside `value` that would name it in a message: a string itself, an array's items, an object's
+ * keys and values, recursively. What a secret argument (a name, a map of tags) can be echoed as.
+ */
+export function textsOf(value: unknown): string[] {
+  const out: string[] = [];
+  const collect = (inner: unknown): void => {
+    if (typeof inner === "string") out.push(inner);
+    else if (Array.isArray(inner)) for (const item of inner) collect(item);
+    else if (inner !== null && typeof inner === "object")
+      for (const [key, item] of Object.entries(inner)) {
+        out.push(key);
+        collect(item);
+      }
+  };
+  collect(value);
+  return out;
+}
+
+/**
  * Redacts an error in place and returns it: its message, its stack (which repeats the message) and
  * every other own field, then its cause and theirs (undici keeps the raw bytes of a malformed answer
  * in its error's `data`). A field that is neither writable nor configurable is left as it is: no

@@ -3,7 +3,7 @@ import type { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
-import { redactError } from "../api/redact";
+import { redactError, textsOf } from "../api/redact";
 import type { FunctionDefinition } from "../kinds/functions";
 import { checkFunctionOptions } from "./providerOptions";
 import { firstOfItsCause } from "./reportedOnce";
@@ -88,20 +88,9 @@ export async function secretArgumentNames(args: unknown): Promise<readonly strin
 
 /** The text of the named arguments of `resolved` (a name, a map's keys and values), to keep out of errors. */
 export function secretArgumentValues(resolved: unknown, names: readonly string[] | "all"): string[] {
-  const out: string[] = [];
-  const collect = (value: unknown): void => {
-    if (typeof value === "string") out.push(value);
-    else if (Array.isArray(value)) for (const item of value) collect(item);
-    else if (value !== null && typeof value === "object")
-      for (const [key, item] of Object.entries(value)) {
-        out.push(key);
-        collect(item);
-      }
-  };
-  if (resolved === null || typeof resolved !== "object") return out;
+  if (resolved === null || typeof resolved !== "object") return [];
   const record = resolved as Record<string, unknown>;
-  for (const name of names === "all" ? Object.keys(record) : names) collect(record[name]);
-  return out;
+  return (names === "all" ? Object.keys(record) : names).flatMap((name) => textsOf(record[name]));
 }
 
 type ExpandDependencies = (

@@ -3,6 +3,7 @@
  * revealed inputs, so the plugin, which alone sees which inputs are secret, cuts the quote from a failure
  * at or below a secret input.
  */
+import { textsOf } from "../api/redact";
 import { type CheckFailure, GIVEN_PREFIX } from "../kinds/checks";
 import { isSecret, type Json, type PropertyMap, reveal } from "./propertyValues";
 
@@ -36,17 +37,8 @@ export function withoutSecretGivens(
  */
 export function secretTexts(value: Json): string[] {
   const out: string[] = [];
-  const all = (inner: Json): void => {
-    if (typeof inner === "string") out.push(inner);
-    else if (Array.isArray(inner)) for (const item of inner) all(item);
-    else if (inner !== null && typeof inner === "object")
-      for (const [key, item] of Object.entries(inner)) {
-        out.push(key);
-        all(item);
-      }
-  };
   const walk = (inner: Json): void => {
-    if (isSecret(inner)) all(reveal(inner));
+    if (isSecret(inner)) out.push(...textsOf(reveal(inner)));
     else if (Array.isArray(inner)) for (const item of inner) walk(item);
     else if (inner !== null && typeof inner === "object") for (const item of Object.values(inner)) walk(item);
   };
