@@ -212,8 +212,12 @@ const baseUrlSetting = (origins: SettingOrigins | undefined) =>
  * something else, typically a website answering its page for every path.
  */
 export function notTheApiAdvice(baseUrl: string, origins: SettingOrigins | undefined): string {
-  return `${baseUrl} is not the hosting API, which answers JSON: ${checkBaseUrl(origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`;
+  return `${baseUrl} is not the hosting API, which answers JSON: ${useTheApiRoot(origins)}`;
 }
+
+/** The fix of a base URL that names something other than the API's root (a path, another server). */
+const useTheApiRoot = (origins: SettingOrigins | undefined) =>
+  `${checkBaseUrl(origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`;
 
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
@@ -330,7 +334,7 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
       };
     case ERROR_CODES.notFound:
       return {
-        text: `No such route at ${init.baseUrl ?? "the base URL"}: ${checkBaseUrl(init.origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`,
+        text: `No such route at ${init.baseUrl ?? "the base URL"}: ${useTheApiRoot(init.origins)}`,
         restates: true,
       };
   }
@@ -338,7 +342,7 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
   // something else (a web server, a proxy) says the same as API_NOT_FOUND, and its page says nothing more.
   if (status === 404 && init.fromService === false)
     return {
-      text: `No such route at ${init.baseUrl ?? "the base URL"} (a 404 that is not the service's): ${checkBaseUrl(init.origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`,
+      text: `No such route at ${init.baseUrl ?? "the base URL"} (a 404 that is not the service's): ${useTheApiRoot(init.origins)}`,
       restates: true,
     };
   if (AUTH_CODES.has(code) || status === 401)

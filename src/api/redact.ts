@@ -124,6 +124,14 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
 }
 
 /**
+ * `error` with every one of `secrets` replaced ({@link redactError}); without any, the error as it is (the
+ * patterns alone would still rewrite a URL's query the message names on purpose).
+ */
+export function withoutSecrets<E>(error: E, secrets: readonly string[]): E {
+  return secrets.length > 0 ? redactError(error, secrets) : error;
+}
+
+/**
  * Every text inside `value` that would name it in a message: a string itself, an array's items, an object's
  * keys and values, recursively. What a secret argument (a name, a map of tags) can be echoed as.
  */

@@ -3,7 +3,7 @@ import type { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError } from "../api/errors";
-import { redactError, textsOf } from "../api/redact";
+import { textsOf, withoutSecrets } from "../api/redact";
 import type { FunctionDefinition } from "../kinds/functions";
 import { checkFunctionOptions } from "./providerOptions";
 import { firstOfItsCause } from "./reportedOnce";
@@ -64,15 +64,6 @@ export function runFunction<A, R>(
       throw withoutSecrets(error, secrets);
     }
   });
-}
-
-/**
- * `error` with every secret argument's text replaced: a message names what it looked up (`No game "…"`), and
- * an argument given as a secret (an unreleased game's name from `config.requireSecret`) must not reach the
- * CLI's output and CI logs that way.
- */
-export function withoutSecrets(error: unknown, secrets: readonly string[]): unknown {
-  return secrets.length > 0 ? redactError(error, secrets) : error;
 }
 
 /** Which top-level arguments were given as secrets (every one when the arguments are one secret Output). */

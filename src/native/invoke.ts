@@ -4,13 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { GamehostError } from "../api/errors";
+import { withoutSecrets } from "../api/redact";
 import { firstOfItsCause } from "../dynamic/reportedOnce";
-import {
-  dependencyReady,
-  secretArgumentNames,
-  secretArgumentValues,
-  withoutSecrets,
-} from "../dynamic/runFunction";
+import { dependencyReady, secretArgumentNames, secretArgumentValues } from "../dynamic/runFunction";
 import { settledApart } from "../dynamic/settledApart";
 import { FUNCTIONS } from "../kinds/lazyFunctions";
 import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../version";

@@ -11,7 +11,7 @@ import type {
 } from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
 import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
-import { redactError } from "../api/redact";
+import { withoutSecrets } from "../api/redact";
 import { boundField, boundText, formatCount } from "../api/textBounds";
 import { parseWith } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
@@ -465,14 +465,13 @@ export class GamehostProvider {
       const res = new provproto.InvokeResponse();
       const wireArgs = fromStruct(req.getArgs());
       const secrets = secretTexts(wireArgs);
-      const hidingSecrets = (error: unknown) => (secrets.length > 0 ? redactError(error, secrets) : error);
       // Bad arguments fail the invoke as one error naming each (INVALID_ARGUMENT), as the dynamic face
       // does: returned as failures, the Go SDK (YAML, Go) prints them as a multi-line `1 error occurred: *`.
       let args: unknown;
       try {
         args = parseWith(definition.args, reveal(wireArgs), `arguments of ${definition.name}`);
       } catch (error) {
-        throw hidingSecrets(error);
+        throw withoutSecrets(error, secrets);
       }
       const result = await this.withContext(
         call,
@@ -488,7 +487,7 @@ export class GamehostProvider {
               args,
               ctx.signal ? { signal: ctx.signal } : {},
             )
-            .catch((error: unknown) => Promise.reject(hidingSecrets(dataSourceFailure(error)))),
+            .catch((error: unknown) => Promise.reject(withoutSecrets(dataSourceFailure(error), secrets))),
         definition.needsToken,
       );
       const plain = JSON.parse(JSON.stringify(result ?? {})) as PropertyMap;
