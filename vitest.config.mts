@@ -40,6 +40,7 @@ const unit = [
   "test/reconcile/cliMessage.test.ts",
   "test/reconcile/unknownStack.test.ts",
   "test/reconcile/importFile.test.ts",
+  "test/reconcile/pendingCreateNotStray.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",

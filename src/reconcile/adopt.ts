@@ -99,6 +99,7 @@ export async function untrackedWithNames(
   const tracked = {
     ids: new Set([...ours.ids, ...theirs.ids]),
     fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
+    pendingKeys: new Set([...ours.pendingKeys, ...theirs.pendingKeys]),
   };
   const strays = await findStrays(client, [scope], scope.tags, tracked, madeHere);
   return { strays, names: (own.resources ?? []).map((r) => nameOfUrn(r.urn)) };

@@ -105,10 +105,14 @@ export const stateServerDeclarers = (d: Deployment): StateResource[] =>
     (r) => (isServerType(r.type) || isFleetType(r.type)) && r.delete !== true && r.id !== undefined,
   );
 
-/** What stacks track: their Servers' ids, and their Fleets' keys (a fleet's servers carry its key tag). */
+/**
+ * What stacks track: their Servers' ids, their Fleets' keys (a fleet's servers carry its key tag), and the
+ * idempotency keys of their Servers' pending creates (the server such a create made carries its key tag).
+ */
 export interface Tracked {
   ids: ReadonlySet<string>;
   fleetKeys: ReadonlySet<string>;
+  pendingKeys: ReadonlySet<string>;
 }
 
 /**
@@ -123,6 +127,18 @@ export const stateFleetKeys = (d: Deployment): string[] =>
   });
 
 /**
+ * The idempotency keys of the state's pending Server creates: the servers they made are the stack's, which
+ * `gamehost repair` records, never strays (reported twice by `drift`, deleted by `sweep --delete` before the
+ * repair could record them).
+ */
+export const statePendingServerKeys = (d: Deployment): string[] =>
+  (d.pending_operations ?? []).flatMap((op) => {
+    if (op.type !== "creating" || !isServerType(op.resource.type)) return [];
+    const key = plainString(op.resource.inputs, "idempotencyKey");
+    return key ? [key] : [];
+  });
+
+/**
  * What `d` tracks. A Server pending deletion (`delete: true`: a replaced one whose delete failed) is the
  * stack's too: the next `up` deletes it, so it is no stray, and adopting it would hand the stack's next
  * `up` a server it then destroys.
@@ -132,18 +148,21 @@ export const trackedBy = (d: Deployment): Tracked => ({
     (d.resources ?? []).flatMap((r) => (isServerType(r.type) && r.id !== undefined ? [r.id] : [])),
   ),
   fleetKeys: new Set(stateFleetKeys(d)),
+  pendingKeys: new Set(statePendingServerKeys(d)),
 });
 
 /** The servers the stacks track: their Servers' ids and their Fleets' keys. */
 export async function trackedByStacks(stacks: readonly Stack[]): Promise<Tracked> {
   const ids = new Set<string>();
   const fleetKeys = new Set<string>();
+  const pendingKeys = new Set<string>();
   for (const stack of stacks) {
     const tracked = trackedBy(await exportedState(stack));
     for (const id of tracked.ids) if (id) ids.add(id);
     for (const key of tracked.fleetKeys) fleetKeys.add(key);
+    for (const key of tracked.pendingKeys) pendingKeys.add(key);
   }
-  return { ids, fleetKeys };
+  return { ids, fleetKeys, pendingKeys };
 }
 
 /**
@@ -172,7 +191,9 @@ export async function findStrays(
       if (s.destroyed_at !== undefined || tracked.ids.has(s.id)) continue;
       const fleet = s.tags[FLEET_TAG];
       if (fleet !== undefined && tracked.fleetKeys.has(fleet)) continue;
-      if (madeHere && s.tags[IDEMPOTENCY_TAG] === undefined) continue;
+      const key = s.tags[IDEMPOTENCY_TAG];
+      if (key !== undefined && tracked.pendingKeys.has(key)) continue;
+      if (madeHere && key === undefined) continue;
       strays.push({
         serverId: s.id,
         gameId,
@@ -259,6 +280,7 @@ export async function drift(
     const tracked: Tracked = {
       ids: new Set([...ours.ids, ...theirs.ids]),
       fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
+      pendingKeys: new Set([...ours.pendingKeys, ...theirs.pendingKeys]),
     };
     // Live until the next `up` deletes them: the stack is not what its program declares until then.
     const pendingDeletes = (deployment.resources ?? []).flatMap((r) =>

@@ -32,7 +32,11 @@ describe.each([
       network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
       resources: { cpu: 250, memory: 256 },
     });
-    const strays = await findStrays(client, [scope], TAGS, { ids: new Set(), fleetKeys: new Set() });
+    const strays = await findStrays(client, [scope], TAGS, {
+      ids: new Set(),
+      fleetKeys: new Set(),
+      pendingKeys: new Set(),
+    });
     expect(strays).toHaveLength(1);
     // Made within the last few seconds on the service's clock.
     expect(strays[0]!.ageSeconds).toBeLessThanOrEqual(5);
