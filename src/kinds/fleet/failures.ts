@@ -7,6 +7,19 @@ import { causeOf } from "../../api/errors";
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/**
+ * Most labels a reason names: past them, the first {@link LABELS_NAMED} and a count. A 100-server fleet's
+ * destroy past the DELETE limit fails 50 and more servers alike; every id named made one line of thousands
+ * of characters, the diagnostics' whole screen.
+ */
+const MAX_LABELS = 8;
+const LABELS_NAMED = 5;
+
+const labelList = (labels: readonly string[]) =>
+  labels.length <= MAX_LABELS
+    ? labels.join(", ")
+    : `${labels.slice(0, LABELS_NAMED).join(", ")} and ${labels.length - LABELS_NAMED} more`;
+
 /** An instant as the messages write it (`toISOString`). */
 const INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
 
@@ -32,7 +45,7 @@ export function bySameReason(failed: ReadonlyArray<readonly [label: string, reas
       if (cause > group.cause) group.cause = cause;
     }
   }
-  return [...groups.values()].map(({ labels, cause, request }) => `${labels.join(", ")}: ${cause}${request}`);
+  return [...groups.values()].map(({ labels, cause, request }) => `${labelList(labels)}: ${cause}${request}`);
 }
 
 /**
