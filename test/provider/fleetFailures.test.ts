@@ -43,7 +43,10 @@ describe("a fleet's failures, one line per reason", () => {
   it("a window that refused many servers names a few of them and counts the rest, in one readable line", () => {
     // A destroy of a 100-server fleet past the DELETE limit: 52 refusals, each labelled by a server id.
     const at = "2026-11-27T16:45:00.000Z";
-    const ids = Array.from({ length: 52 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);
+    const ids = Array.from(
+      { length: 52 },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`,
+    );
     const [line] = bySameReason(ids.map((id, i) => [id, refused(at, String(i))]));
     expect(line).toBe(`${ids.slice(0, 5).join(", ")} and 47 more: ${refused(at, "0")}`);
   });
