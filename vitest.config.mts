@@ -35,6 +35,7 @@ const unit = [
   "test/provider/replaceOnChangesWarning.test.ts",
   "test/provider/dataSourceOrder.test.ts",
   "test/provider/dataSourceLookups.test.ts",
+  "test/provider/createRateLimited.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",

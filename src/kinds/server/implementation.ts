@@ -3,7 +3,14 @@
  * (`src/dynamic/generated/host/`) and by the provider plugin.
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
-import { ERROR_CODES, GamehostApiError, GamehostError, GamehostNetworkError } from "../../api/errors";
+import {
+  causeOf,
+  ERROR_CODES,
+  GamehostApiError,
+  GamehostError,
+  GamehostNetworkError,
+  GamehostRetryAfterError,
+} from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { CreateServerRequest, type Server, ServerScope } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
@@ -173,9 +180,21 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
           retryAt: error instanceof GamehostApiError ? error.retryAfterMs : undefined,
           fallbackMs: backoffMs(attempt),
           deadline: ctx.deadline,
-          ...(ctx.deadline !== undefined ? { raise: "the customTimeouts of the resource" } : {}),
+          // The plugin face waits as long as the resource's customTimeouts allow, given or not (60 s
+          // without); the dynamic face has none to raise.
+          ...(ctx.deadline !== undefined || !ctx.boundDownloads
+            ? { raise: "the customTimeouts of the resource" }
+            : {}),
         });
-        if (wait.error) throw wait.error;
+        if (wait.error) {
+          // The refusal's own request, status, code and ray id, as every other refusal of the service
+          // ends: without them a 429 read as some other refusal, and support needs the ray id.
+          const request = error instanceof Error ? error.message.slice(causeOf(error.message).length) : "";
+          if (request === "") throw wait.error;
+          throw new GamehostRetryAfterError(`${wait.error.message}${request}`, wait.error.until, {
+            cause: error,
+          });
+        }
         await sleep(wait.waitMs, ctx.signal);
       } else {
         throw error;
