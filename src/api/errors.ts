@@ -79,7 +79,15 @@ export class GamehostError extends Error {
     Object.defineProperty(this, "message", {
       get: () => text,
       set: (value: string) => {
+        const before = text;
         text = boundText(withoutSdkContext(String(value)));
+        // The SDK prints an error that fails the program after its main returned (a data source's Output
+        // rejecting) by its stack, whose first line V8 wrote from the message when the stack was first
+        // read: kept in step, or a restated message (a data source's 429) printed the words it replaced.
+        const stack = this.stack;
+        const header = `${this.name}: ${before}`;
+        if (typeof stack === "string" && stack.startsWith(header))
+          this.stack = `${this.name}: ${text}${stack.slice(header.length)}`;
       },
       enumerable: false,
       configurable: true,
