@@ -111,6 +111,24 @@ export class GamehostError extends Error {
   }
 }
 
+/**
+ * `error` with its `stack` made its message, read when printed (so a later restate shows): for a data
+ * source's failure reaching the program. The SDK prints a RunError's message alone while the program's
+ * main runs, but a rejection that comes once main has returned (a program that declares servers in a loop
+ * and exports nothing waiting on its data sources) by its `stack`: the package's frames under a message
+ * that already names the cause and the fix.
+ */
+export function withMessageAsStack<E>(error: E): E {
+  if (error instanceof GamehostError)
+    Object.defineProperty(error, "stack", {
+      get: () => error.message,
+      set: () => undefined,
+      enumerable: false,
+      configurable: true,
+    });
+  return error;
+}
+
 /** The message without the SDK's `error serializing property "x": ` prefixes, however many. */
 function withoutSdkContext(message: string): string {
   return message.replace(/^(?:error serializing property "[^"]*": )+/, "");

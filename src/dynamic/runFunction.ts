@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { GamehostClient } from "../api/client";
 import { readSettings, requireConnection } from "../api/config";
 import { withLookalikeHint } from "../api/configHint";
-import { GamehostConfigError } from "../api/errors";
+import { GamehostConfigError, withMessageAsStack } from "../api/errors";
 import { textsOf, withoutSecrets } from "../api/redact";
 import type { FunctionDefinition } from "../kinds/functions";
 import { checkFunctionOptions } from "./providerOptions";
@@ -61,7 +61,7 @@ export function runFunction<A, R>(
         throw firstOfItsCause(callsModule().dataSourceFailure(error));
       }
     } catch (error) {
-      throw withoutSecrets(error, secrets);
+      throw withMessageAsStack(withoutSecrets(error, secrets));
     }
   });
 }

@@ -3,7 +3,7 @@
  * ./generated/functions.ts call these. A failed invoke reaches the program as the plugin's message alone.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { GamehostError } from "../api/errors";
+import { GamehostError, withMessageAsStack } from "../api/errors";
 import { withoutSecrets } from "../api/redact";
 import { firstOfItsCause } from "../dynamic/reportedOnce";
 import { dependencyReady, secretArgumentNames, secretArgumentValues } from "../dynamic/runFunction";
@@ -52,7 +52,7 @@ export function invokePlugin<R>(
         ...opts,
       })) as R;
     } catch (error) {
-      throw withoutSecrets(invokeError(name, error), secrets);
+      throw withMessageAsStack(withoutSecrets(invokeError(name, error), secrets));
     }
   });
 }

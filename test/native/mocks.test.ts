@@ -39,6 +39,9 @@ const schema = JSON.parse(readFileSync(path.join(REPO_ROOT, "plugin", "schema.js
 const GAME = "11111111-1111-4111-8111-111111111111";
 const ENV = "22222222-2222-4222-8222-222222222222";
 const SERVER = "33333333-3333-4333-8333-333333333333";
+/** A data source's failure as the plugin words it. */
+const REJECTED =
+  "The token is not valid (mistyped, revoked, or from another deployment): set gamehost:token to a valid token.";
 /** The SDK's special-value signature key (`rpc.specialSigKey`). */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -58,6 +61,7 @@ beforeAll(async () => {
       },
       call(args) {
         invoked.push({ token: args.token, inputs: args.inputs });
+        if (args.token === "gamehost:index:getGroupBilling") throw new Error(REJECTED);
         if (args.token === "gamehost:index:getGame") {
           return { game: { gameId: args.inputs.gameId, displayName: "Space Race" }, watch: { index: "1" } };
         }
@@ -237,5 +241,20 @@ describe("native functions", () => {
       expect(typeof (native as Record<string, unknown>)[`${name}Output`], `${name}Output`).toBe("function");
       expect(typeof (gamehost as Record<string, unknown>)[name], `dynamic ${name}`).toBe("function");
     }
+  });
+});
+
+describe("a failed data source", () => {
+  // The SDK prints a rejection that comes once the program's main has returned (a program that exports
+  // nothing waiting on the data source, as one declaring servers in a loop) by its `stack`: it must be the
+  // message alone, which names the cause and the fix, as the SDK prints a RunError while main runs.
+  it("reaches the program with its message as its stack", async () => {
+    const error = await native.getGroupBilling({ groupId: GAME }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    // (The mocks' monitor drops the text of a failed call: the SDK's message is empty here.)
+    expect(error?.name).toBe("GamehostError");
+    expect(error?.stack).toBe(error?.message);
   });
 });

@@ -248,6 +248,26 @@ describe("data sources", () => {
     ).rejects.toThrow(/^No environment "qa" in game \[redacted\] \(available: /);
   });
 
+  it("rejects with its message as its stack, which the SDK prints once the program's main has returned", async () => {
+    // A program that declares servers in a loop and exports nothing waiting on the data source has returned
+    // by the time the data source fails: the SDK then prints the rejection's `stack`, which was the message
+    // with the package's frames under it.
+    const faces = require(
+      path.join(REPO_ROOT, "dist", "dynamic", "runFunction.js"),
+    ) as typeof import("../../src/dynamic/runFunction");
+    const { FUNCTIONS } = require(
+      path.join(REPO_ROOT, "dist", "kinds", "functions.js"),
+    ) as typeof import("../../src/kinds/functions");
+    const error = await faces
+      .runFunction(FUNCTIONS.getEnvironment, { game: "space-rase", environment: "prod" })
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.message).toMatch(/^No game "space-rase" in the caller's games/);
+    expect(error?.stack).toBe(error?.message);
+  });
+
   it("getBootstrap needs no token", async () => {
     const bootstrap = await gamehost.getBootstrap();
     expect(bootstrap.loginMethods).toEqual({ accessToken: false, email: true });
