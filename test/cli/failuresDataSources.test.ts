@@ -193,6 +193,20 @@ describe.skipIf(!realCli)(realCliTitle("a failing data source as the CLI prints 
       const run = await watchedPreview(project, c.mistake.name, { FACE: c.face, FORM: c.form });
       expectReported(run, c.mistake, secrets());
     });
+
+    // Servers declared in a loop and an export that waits on no lookup: the program's main has returned
+    // when the lookup fails, and the SDK printed the failure's stack trace under the message.
+    it.each(["root", "native"] as const)(
+      "token, servers declared from the lookups, %s face",
+      {
+        timeout: 120_000,
+      },
+      async (face) => {
+        const token = MISTAKES.find((m) => m.name === "token") as Mistake;
+        const run = await watchedPreview(project, token.name, { FACE: face, FORM: "declared" });
+        expectReported(run, token, secrets());
+      },
+    );
   });
 
   describe("Node 22, the newest @pulumi/pulumi", () => {

@@ -36,4 +36,29 @@ async function promiseForm() {
   return { datacenter: datacenters[0]?.id };
 }
 
-export = process.env.FORM === "promise" ? promiseForm : outputForm();
+/**
+ * Servers declared in a loop from the lookups, and an export that waits on none of them: the program's main
+ * has returned when the lookups fail, so the SDK prints the failure as it prints a late rejection.
+ */
+function declaredForm() {
+  const env = gamehost.getEnvironmentOutput({ game, environment: "prod" });
+  const datacenters = gamehost.getDatacentersOutput({ gameId: env.gameId, environmentId: env.environmentId });
+  for (const mode of ["duel", "squad"]) {
+    new gamehost.Server(mode, {
+      gameId: env.gameId,
+      environmentId: env.environmentId,
+      datacenter: datacenters.apply((d) => d.datacenters[0]?.id ?? ""),
+      tags: { mode },
+      runtime: { build: "00000000-0000-4000-8000-000000000009" },
+      network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
+      resources: { cpu: 100, memory: 128 },
+    });
+  }
+  return { modes: 2 };
+}
+
+export = process.env.FORM === "promise"
+  ? promiseForm
+  : process.env.FORM === "declared"
+    ? declaredForm()
+    : outputForm();
