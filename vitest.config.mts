@@ -36,6 +36,7 @@ const unit = [
   "test/provider/dataSourceOrder.test.ts",
   "test/provider/dataSourceLookups.test.ts",
   "test/provider/createRateLimited.test.ts",
+  "test/provider/serverDeleteCancelled.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",

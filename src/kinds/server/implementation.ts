@@ -53,6 +53,26 @@ const backoffMs = (attempt: number) => backoffDelay(CREATE_BACKOFF, attempt + 1)
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
 
 /**
+ * Whether a server whose delete the engine cancelled is destroyed all the same: a DELETE in flight when
+ * the cancel came may have been done by the service. Failing such a delete kept a server the service had
+ * destroyed in the state (a cut-short 100-server destroy left 2, which `gamehost drift` then reported as
+ * destroyed out of band). One GET, not cancelled (the cancel already came): bounded by the client's
+ * timeouts. Any failure of it leaves the delete failed, as before.
+ */
+async function destroyedDespiteCancel(
+  ctx: OperationContext,
+  outputs: ServerOutputs,
+  id: string,
+): Promise<boolean> {
+  try {
+    const server = await ctx.client().getServer(outputs.gameId, outputs.environmentId, id);
+    return server.destroyed_at !== undefined;
+  } catch (error) {
+    return error instanceof GamehostApiError && error.isNotFound;
+  }
+}
+
+/**
  * A create whose outcome nobody told us: the answer was lost (a reset or timeout after sending), the
  * service's own time cap cut the request off (500 `API_REQUEST_TIMEOUT`: it ran, the answer says nothing
  * of how far), or a gateway answered in the service's stead that it got no answer (502 or 504 without
@@ -489,6 +509,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     } catch (error) {
       // Already gone is the outcome delete wants; a wrong route (404) is not "gone".
       if (error instanceof GamehostApiError && error.isNotFound) return;
+      if (ctx.signal?.aborted && (await destroyedDespiteCancel(ctx, outputs, id))) return;
       throw error;
     }
   },
