@@ -43,6 +43,7 @@ const unit = [
   "test/reconcile/unknownStack.test.ts",
   "test/reconcile/importFile.test.ts",
   "test/reconcile/pendingCreateNotStray.test.ts",
+  "test/reconcile/interruptedDelete.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",

@@ -30,6 +30,21 @@ export interface DriftedResource {
   kind: "gone" | "changed";
   /** The properties that differ (changed only). */
   properties?: string[];
+  /**
+   * Gone by the stack's own delete, which a hard interruption left pending (a double Ctrl-C of a destroy or
+   * of an `up` that removed it): the next `pulumi up` or `pulumi refresh` finishes it.
+   */
+  interruptedDelete?: boolean;
+}
+
+/** `drifted`, its gone resources whose delete `d` holds pending marked as such. */
+export function markInterruptedDeletes(drifted: DriftedResource[], d: Deployment): DriftedResource[] {
+  const deleting = new Set(
+    (d.pending_operations ?? []).filter((op) => op.type === "deleting").map((op) => op.resource.urn),
+  );
+  return drifted.map((r) =>
+    r.kind === "gone" && deleting.has(r.urn) ? { ...r, interruptedDelete: true } : r,
+  );
 }
 
 export interface Stray {
@@ -304,7 +319,14 @@ export async function drift(
     if (Object.keys(strayTags).length > 0) strays = await findStrays(service, scopes, strayTags, tracked);
     else if (first) await service.listServers(first.gameId, first.environmentId, { tags: strayTags });
     await preview;
-    return { stack: stack.name, drifted, strays, pendingCreates, pendingDeletes, strayTags };
+    return {
+      stack: stack.name,
+      drifted: markInterruptedDeletes(drifted, deployment),
+      strays,
+      pendingCreates,
+      pendingDeletes,
+      strayTags,
+    };
   } catch (error) {
     // The service's or the state's failure is the one reported; the preview's CLI run ends first.
     await preview.catch(() => undefined);
@@ -317,7 +339,11 @@ export function driftLines(r: DriftReport): string[] {
   const lines = [
     ...r.drifted.map((d) =>
       d.kind === "gone"
-        ? `gone     ${d.name} (${d.type}): destroyed out of band`
+        ? `gone     ${d.name} (${d.type}): ${
+            d.interruptedDelete
+              ? "deleted by an interrupted update (its delete was left pending: the next `pulumi up` or `pulumi refresh` finishes it)"
+              : "destroyed out of band"
+          }`
         : `changed  ${d.name} (${d.type}): ${d.properties?.join(", ")}`,
     ),
     ...r.strays.map(
@@ -333,8 +359,11 @@ export function driftLines(r: DriftReport): string[] {
     ),
   ];
   const gone = r.drifted.filter((d) => d.kind === "gone").length;
+  const interrupted = r.drifted.filter((d) => d.interruptedDelete).length;
+  const goneText =
+    interrupted > 0 ? `${gone} gone (${interrupted} by an interrupted delete)` : `${gone} gone`;
   const summary = hasDrift(r)
-    ? `${r.stack}: drift: ${gone} gone, ${r.drifted.length - gone} changed, ${r.strays.length} strays, ${r.pendingCreates.length} pending creates` +
+    ? `${r.stack}: drift: ${goneText}, ${r.drifted.length - gone} changed, ${r.strays.length} strays, ${r.pendingCreates.length} pending creates` +
       (r.pendingDeletes.length > 0 ? `, ${r.pendingDeletes.length} pending deletes` : "")
     : `${r.stack}: no drift`;
   return [...lines, summary];
