@@ -15,6 +15,9 @@ const clientModule = () => require("../api/client") as typeof import("../api/cli
 const validateModule = () => require("../api/validate") as typeof import("../api/validate");
 const callsModule = () => require("../kinds/dataSourceCalls") as typeof import("../kinds/dataSourceCalls");
 
+/** The program's data-source warnings: one wait many data sources meet is told once. */
+let programWarn: ((message: string) => void) | undefined;
+
 /**
  * A client for data sources, which run in the program's own process: settings come from the stack
  * config (`gamehost:baseUrl`, `gamehost:token`) and then the `GAMEHOST_*` environment variables.
@@ -24,11 +27,12 @@ export function functionClient(
   options: { tokenRequired: boolean } = { tokenRequired: true },
 ): GamehostClient {
   const settings = readSettings((key) => pulumi.runtime.getConfig(key));
-  const { dataSourceClientOptions } = callsModule();
+  const { dataSourceClientOptions, warnOnce } = callsModule();
+  programWarn ??= warnOnce((message) => void pulumi.log.warn(message));
   return new (clientModule().GamehostClient)({
     ...(options.tokenRequired ? requireConnection(settings) : settings),
     // A wait for the service's Retry-After is told as a warning of the stack, not left a silence.
-    ...dataSourceClientOptions((message) => void pulumi.log.warn(message)),
+    ...dataSourceClientOptions(programWarn),
   });
 }
 

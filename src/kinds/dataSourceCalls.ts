@@ -34,6 +34,32 @@ export function retryMessage(event: ClientEvent): string | undefined {
 }
 
 /**
+ * `warn`, saying a wait once however many data sources meet it: those of a program refused by one
+ * rate-limit window (a lookup per server in a loop of 100) each wait for the window's end, told in the same
+ * words but for the seconds left (counted from each one's refusal), which printed 100 identical warnings.
+ * A wait told is not told again until it has ended; a refusal after that is a new wait. `now`: the clock
+ * (tests pin it).
+ */
+export function warnOnce(
+  warn: (message: string) => void,
+  now: () => number = Date.now,
+): (message: string) => void {
+  /** Until when each wait told runs (epoch ms), by its words less the seconds. */
+  const told = new Map<string, number>();
+  return (message) => {
+    const at = now();
+    const seconds = /\bretrying in (\d+) s\b/.exec(message)?.[1];
+    const key = message.replace(/\bretrying in \d+ s\b/, "retrying in N s");
+    const until = told.get(key);
+    if (until !== undefined && at < until) return;
+    // Bounded: only the waits still running matter.
+    if (told.size >= 256) for (const [text, end] of told) if (at >= end) told.delete(text);
+    told.set(key, at + (seconds !== undefined ? Number(seconds) * 1000 : DATA_SOURCE_MAX_WAIT_MS));
+    warn(message);
+  };
+}
+
+/**
  * Client options of a data source's calls: the total wait bounded by {@link DATA_SOURCE_MAX_WAIT_MS}, and
  * each noticeable wait told through `warn` (a Pulumi warning on either face), so a 429 is never a silence.
  */

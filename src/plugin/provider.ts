@@ -16,7 +16,7 @@ import { boundField, boundText, formatCount } from "../api/textBounds";
 import { parseWith } from "../api/validate";
 import { MAX_TIMER_MS } from "../api/wait";
 import { type CheckFailure, containsUnknown } from "../kinds/checks";
-import { dataSourceClientOptions, dataSourceFailure } from "../kinds/dataSourceCalls";
+import { dataSourceClientOptions, dataSourceFailure, warnOnce } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, explicitProviderName, isPulumiDo, lookupOf, SECRET_CONFIG } from "./config";
@@ -80,6 +80,8 @@ export class GamehostProvider {
   private lookup: ConfigLookup = () => undefined;
   /** Names this provider instance among all stacks: the provider resource's id and URN. */
   private readonly inFlight = new Set<AbortController>();
+  /** The data sources' warnings: one wait many invokes meet (one rate-limit window) is told once. */
+  private dataSourceWarn = warnOnce(warnUser);
   private readonly rpcTimeoutMs: number | undefined;
 
   constructor(options: ProviderOptions = {}) {
@@ -314,6 +316,8 @@ export class GamehostProvider {
       const inputs = reveal(fromStruct(req.getArgs())) as Record<string, unknown>;
       const variables = new Map(req.getVariablesMap().toArray());
       this.lookup = lookupOf(inputs, variables, explicitProviderName(req.getUrn()), isPulumiDo(req.getUrn()));
+      // Another connection, another service's windows: its waits are told anew.
+      this.dataSourceWarn = warnOnce(warnUser);
       const res = new provproto.ConfigureResponse();
       res.setAcceptsecrets(true);
       res.setSupportspreview(true);
@@ -482,7 +486,7 @@ export class GamehostProvider {
               clientOf(
                 this.lookup,
                 { tokenRequired: definition.needsToken },
-                dataSourceClientOptions(warnUser),
+                dataSourceClientOptions(this.dataSourceWarn),
               ),
               args,
               ctx.signal ? { signal: ctx.signal } : {},

@@ -195,6 +195,35 @@ describe("data sources", () => {
     ]);
   });
 
+  it("tells one wait of many data sources refused by one window once, not once per data source", {
+    timeout: 20_000,
+  }, async () => {
+    // A lookup per server in a loop of 100 printed 100 identical warnings (twice each: progress, diagnostics).
+    const { gameId, environmentId } = serverTarget(emulator);
+    emulator.faults.inject({
+      pathGlob: "/games/*/environments/*/datacenters",
+      kind: "rate_limit",
+      retryAfterMs: 1_000,
+      count: 3,
+    });
+    const warnings: string[] = [];
+    const warn = vi.spyOn(pulumi.log, "warn").mockImplementation((message) => {
+      warnings.push(message);
+      return Promise.resolve();
+    });
+    try {
+      await Promise.all([1, 2, 3].map(() => gamehost.getDatacenters({ gameId, environmentId })));
+    } finally {
+      warn.mockRestore();
+      emulator.faults.clear();
+    }
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /datacenters: rate limited by the service; retrying in [1-3] s \(attempt 2 of 5\)$/,
+      ),
+    ]);
+  });
+
   it("two refusals for different games or groups each name theirs, with their own request", async () => {
     // A program reading what it may (billing of each group, a game it may not see) catches each refusal:
     // the one error of a cause shared by every data source must not stand for another game's or group's.
