@@ -184,7 +184,7 @@ function functionWrappers(functions, face) {
     if (face === "dynamic") {
       body +=
         doc(f.description) +
-        `export function ${f.name}(${argsIn(`${p}Args`).replace(/, $/, "")}): Promise<types.${p}Result> {\n  return runFunction(FUNCTIONS.${f.name}, ${hasArgs ? "args" : "{}"});\n}\n` +
+        `export function ${f.name}(${argsIn(`${p}Args`).replace(/, $/, "")}): Promise<types.${p}Result> {\n  return promiseFunction(FUNCTIONS.${f.name}, ${hasArgs ? "args" : "{}"}, arguments, ${hasArgs ? 1 : 0});\n}\n` +
         doc(outputDoc) +
         `export function ${f.name}Output(${argsIn(`${p}OutputArgs`)}opts?: pulumi.InvokeOutputOptions): pulumi.Output<types.${p}Result> {\n  return outputFunction(FUNCTIONS.${f.name}, ${hasArgs ? "args" : "{}"}, opts);\n}\n\n`;
     } else {
@@ -197,7 +197,7 @@ function functionWrappers(functions, face) {
   }
   const head =
     face === "dynamic"
-      ? `${HEADER}// The data sources in the program's own process (the dynamic face): each runs its definition with a client\n// built from the stack config.\nimport type * as pulumi from "@pulumi/pulumi";\nimport { FUNCTIONS } from "../../kinds/lazyFunctions";\nimport type * as types from "../../types";\nimport { outputFunction, runFunction } from "../runFunction";\n\n`
+      ? `${HEADER}// The data sources in the program's own process (the dynamic face): each runs its definition with a client\n// built from the stack config.\nimport type * as pulumi from "@pulumi/pulumi";\nimport { FUNCTIONS } from "../../kinds/lazyFunctions";\nimport type * as types from "../../types";\nimport { outputFunction, promiseFunction } from "../runFunction";\n\n`
       : `${HEADER}// The data sources as invokes of the provider plugin (\`gamehost:index:<name>\`): they run in the plugin, configured\n// like its resources (the default provider, or \`opts.provider\`). The Output forms wait for their arguments and keep\n// secrets secret (see ../invoke.ts).\nimport type * as pulumi from "@pulumi/pulumi";\nimport type * as types from "../../types";\nimport { invokePlugin, invokePluginOutput } from "../invoke";\n\n`;
   return { text: head + body, typeNames: names };
 }

@@ -86,16 +86,37 @@ export function dynamicResourceOptions(
   return opts;
 }
 
-/** A program-side data source's options: fails when a provider would be given to it. */
+/**
+ * A program-side data source's options: fails when a provider would be given to it. `called`: the form the
+ * program called (the Output form, or the Promise form given options in plain JavaScript).
+ */
 export function checkFunctionOptions(
   name: string,
   opts: { provider?: pulumi.ProviderResource; parent?: pulumi.Resource } | undefined,
+  called = `${name}Output`,
 ): void {
   if (opts === undefined) return;
   const given = providerGiven(opts);
   if (given === undefined) return;
   throw new GamehostError(
-    `${name}Output (pulumi-gamehost) runs in the program and takes no provider: it connects with ${CONNECTION}, so ${given} would not be used. ` +
-      `To call it through an explicit provider, use gamehost.native.${name}Output (the provider plugin; see docs/languages.md, "TypeScript without dynamic providers").`,
+    `${called} (pulumi-gamehost) runs in the program and takes no provider: it connects with ${CONNECTION}, so ${given} would not be used. ` +
+      `To call it through an explicit provider, use gamehost.native.${called} (the provider plugin; see docs/languages.md, "TypeScript without dynamic providers").`,
+  );
+}
+
+/**
+ * What a data source's Promise form was given beyond its arguments (`undefined` aside): fails naming where
+ * the options go, as the Output form's check does for a provider.
+ */
+export function checkPromiseFormArguments(name: string, extra: readonly unknown[], expected: 0 | 1): void {
+  const given = extra.filter((value) => value !== undefined);
+  if (given.length === 0) return;
+  const [first] = given;
+  if (given.length === 1 && first !== null && typeof first === "object")
+    checkFunctionOptions(name, first as Parameters<typeof checkFunctionOptions>[1], name);
+  const takes = expected === 0 ? "no argument" : "one argument (its arguments object)";
+  throw new GamehostError(
+    `${name} (pulumi-gamehost) takes ${takes} and was given ${given.length} more, which it would not read. ` +
+      `Options (dependsOn) go to its Output form: ${name}Output(${expected === 0 ? "" : "args, "}{ dependsOn }).`,
   );
 }

@@ -5,7 +5,7 @@ import { withLookalikeHint } from "../api/configHint";
 import { GamehostConfigError, withMessageAsStack } from "../api/errors";
 import { textsOf, withoutSecrets } from "../api/redact";
 import type { FunctionDefinition } from "../kinds/functions";
-import { checkFunctionOptions } from "./providerOptions";
+import { checkFunctionOptions, checkPromiseFormArguments } from "./providerOptions";
 import { firstOfItsCause } from "./reportedOnce";
 import { settledApart } from "./settledApart";
 
@@ -68,6 +68,21 @@ export function runFunction<A, R>(
       throw withMessageAsStack(withoutSecrets(error, secrets));
     }
   });
+}
+
+/**
+ * The Promise form of a data source: {@link runFunction}, refusing what plain JavaScript passes beyond its
+ * `expected` arguments (TypeScript refuses them). An options object there was read by nothing: a `provider`
+ * (another service) or a `dependsOn` ignored without a word.
+ */
+export function promiseFunction<A, R>(
+  definition: FunctionDefinition<A, R>,
+  args: unknown,
+  given: IArguments,
+  expected: 0 | 1,
+): Promise<R> {
+  checkPromiseFormArguments(definition.name, Array.from(given).slice(expected), expected);
+  return runFunction(definition, args);
 }
 
 /** Which top-level arguments were given as secrets (every one when the arguments are one secret Output). */

@@ -316,6 +316,26 @@ describe("data sources", () => {
     expect(gameCalls()).toBe(1);
   });
 
+  it("refuses options given to a Promise form from plain JavaScript, which nothing would read", () => {
+    // TypeScript refuses a second argument; JavaScript passed it unread: another service's provider, or a
+    // dependsOn the call did not wait for, ignored without a word.
+    const untyped = gamehost as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const target = { gameId: serverTarget(emulator).gameId };
+    const provider = new gamehost.native.Provider("other-service", { baseUrl: emulator.url });
+    expect(() => untyped.getGame!(target, { provider })).toThrow(
+      /^getGame \(pulumi-gamehost\) runs in the program and takes no provider: .* use gamehost\.native\.getGame \(/,
+    );
+    const server = new gamehost.Server("promise-form-dep", args());
+    expect(() => untyped.getGame!(target, { dependsOn: [server] })).toThrow(
+      "getGame (pulumi-gamehost) takes one argument (its arguments object) and was given 1 more, which it would not read. Options (dependsOn) go to its Output form: getGameOutput(args, { dependsOn }).",
+    );
+    expect(() => untyped.getGames!({ dependsOn: [server] })).toThrow(
+      /^getGames \(pulumi-gamehost\) takes no argument and was given 1 more, .* getGamesOutput\(\{ dependsOn \}\)\.$/,
+    );
+    // An explicit `undefined` (a wrapper passing its own optional options on) is no option.
+    return expect(untyped.getBootstrap!(undefined)).resolves.toMatchObject({ loginMethods: {} });
+  });
+
   it("waits for the children of a dependsOn component, as Pulumi's invokes do, on both faces", async () => {
     // `dependsOn: [component]` means the component's resources: its urn is known before its children exist.
     class Lobbies extends pulumi.ComponentResource {

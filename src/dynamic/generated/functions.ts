@@ -5,11 +5,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { FUNCTIONS } from "../../kinds/lazyFunctions";
 import type * as types from "../../types";
-import { outputFunction, runFunction } from "../runFunction";
+import { outputFunction, promiseFunction } from "../runFunction";
 
 /** Reads what a client needs to know about the deployment (`GET /cloud/bootstrap`; no token needed). */
 export function getBootstrap(): Promise<types.GetBootstrapResult> {
-  return runFunction(FUNCTIONS.getBootstrap, {});
+  return promiseFunction(FUNCTIONS.getBootstrap, {}, arguments, 0);
 }
 /** Output form of {@link getBootstrap}. */
 export function getBootstrapOutput(
@@ -20,7 +20,7 @@ export function getBootstrapOutput(
 
 /** Lists the games of every group the caller belongs to, and those groups (a game-scoped cloud token: its one game). */
 export function getGames(): Promise<types.GetGamesResult> {
-  return runFunction(FUNCTIONS.getGames, {});
+  return promiseFunction(FUNCTIONS.getGames, {}, arguments, 0);
 }
 /** Output form of {@link getGames}. */
 export function getGamesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<types.GetGamesResult> {
@@ -29,7 +29,7 @@ export function getGamesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output
 
 /** Reads one game with its regions, environments (namespaces) and versions. */
 export function getGame(args: types.GetGameArgs): Promise<types.GetGameResult> {
-  return runFunction(FUNCTIONS.getGame, args);
+  return promiseFunction(FUNCTIONS.getGame, args, arguments, 1);
 }
 /** Output form of {@link getGame}. */
 export function getGameOutput(
@@ -41,7 +41,7 @@ export function getGameOutput(
 
 /** Finds a game (by name id or UUID) among the caller's games and one of its environments by name id (e.g. `prod`): the ids a Server needs, without pasting UUIDs. */
 export function getEnvironment(args: types.GetEnvironmentArgs): Promise<types.GetEnvironmentResult> {
-  return runFunction(FUNCTIONS.getEnvironment, args);
+  return promiseFunction(FUNCTIONS.getEnvironment, args, arguments, 1);
 }
 /** Output form of {@link getEnvironment}. */
 export function getEnvironmentOutput(
@@ -53,7 +53,7 @@ export function getEnvironmentOutput(
 
 /** Lists the datacenters a game's servers can run in, optionally one by slug or name (an error names the slugs, or the names, there are when none matches). */
 export function getDatacenters(args: types.GetDatacentersArgs): Promise<types.GetDatacentersResult> {
-  return runFunction(FUNCTIONS.getDatacenters, args);
+  return promiseFunction(FUNCTIONS.getDatacenters, args, arguments, 1);
 }
 /** Output form of {@link getDatacenters}. */
 export function getDatacentersOutput(
@@ -65,7 +65,7 @@ export function getDatacentersOutput(
 
 /** Lists the builds of an environment, newest first, optionally those carrying every given tag (an error when tags match none). */
 export function getBuilds(args: types.GetBuildsArgs): Promise<types.GetBuildsResult> {
-  return runFunction(FUNCTIONS.getBuilds, args);
+  return promiseFunction(FUNCTIONS.getBuilds, args, arguments, 1);
 }
 /** Output form of {@link getBuilds}. */
 export function getBuildsOutput(
@@ -77,7 +77,7 @@ export function getBuildsOutput(
 
 /** Reads a group's billing record (marked "coming soon" by the service). */
 export function getGroupBilling(args: types.GetGroupBillingArgs): Promise<types.GetGroupBillingResult> {
-  return runFunction(FUNCTIONS.getGroupBilling, args);
+  return promiseFunction(FUNCTIONS.getGroupBilling, args, arguments, 1);
 }
 /** Output form of {@link getGroupBilling}. */
 export function getGroupBillingOutput(
@@ -91,7 +91,7 @@ export function getGroupBillingOutput(
 export function createPaymentPortalSession(
   args: types.CreatePaymentPortalSessionArgs,
 ): Promise<types.CreatePaymentPortalSessionResult> {
-  return runFunction(FUNCTIONS.createPaymentPortalSession, args);
+  return promiseFunction(FUNCTIONS.createPaymentPortalSession, args, arguments, 1);
 }
 /** Output form of {@link createPaymentPortalSession}: the result is a secret. */
 export function createPaymentPortalSessionOutput(
