@@ -6,7 +6,13 @@
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { LocalWorkspace, Stack, type StackSummary, type Workspace } from "@pulumi/pulumi/automation";
+import {
+  LocalWorkspace,
+  PulumiCommand,
+  Stack,
+  type StackSummary,
+  type Workspace,
+} from "@pulumi/pulumi/automation";
 import { CommandError } from "./errors";
 
 /** Where to find the stack. */
@@ -131,6 +137,19 @@ export async function unknownStack(stack: Stack, error: unknown): Promise<unknow
   return known ? missing(stack.name, stack.workspace.workDir, known) : error;
 }
 
+let cli: Promise<PulumiCommand> | undefined;
+
+/**
+ * The `pulumi` on PATH, asked its version once per process. A Stack needs the version (it picks how the CLI
+ * sends the engine's events: a gRPC server above v3.205, a tailed file below), and each LocalWorkspace
+ * created without a command runs `pulumi version` itself (0.3 s each): a sweep or drift over several stacks
+ * ran it once per stack. Started, not awaited, by the first open, so what the caller loads next overlaps it.
+ */
+function theCli(): Promise<PulumiCommand> {
+  cli ??= PulumiCommand.get();
+  return cli;
+}
+
 /** Opens the project's workspace and its stack, or fails naming the folder or stack. */
 export async function openStack(target: StackTarget, options: OpenOptions = {}): Promise<Stack> {
   const dir = path.resolve(target.cwd);
@@ -140,16 +159,16 @@ export async function openStack(target: StackTarget, options: OpenOptions = {}):
       `${dir} is no Pulumi project (no Pulumi.yaml): pass the project's folder with --cwd`,
     );
   }
-  // LocalWorkspace.create runs `pulumi version` whatever skipVersionCheck says (that option only skips
-  // comparing the version with the SDK's minimum), and the Stack needs the version: it picks how the CLI
-  // sends the engine's events (a gRPC server above v3.205, a tailed file below). The run starts here, as
-  // the call is made, so that what the caller loads next overlaps it.
-  const creating = LocalWorkspace.create({
-    workDir: dir,
-    // PULUMI_SKIP_CONFIRMATIONS=true counts as --yes, which the CLI refuses with a refresh preview (the
-    // drift check): the Automation API passes --yes itself wherever a command needs it.
-    envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" },
-  });
+  // The run starts here, as the call is made, so that what the caller loads next overlaps it.
+  const creating = theCli().then((pulumiCommand) =>
+    LocalWorkspace.create({
+      workDir: dir,
+      pulumiCommand,
+      // PULUMI_SKIP_CONFIRMATIONS=true counts as --yes, which the CLI refuses with a refresh preview (the
+      // drift check): the Automation API passes --yes itself wherever a command needs it.
+      envVars: { PULUMI_SKIP_CONFIRMATIONS: "false" },
+    }),
+  );
   let workspace: LocalWorkspace;
   try {
     workspace = await creating;

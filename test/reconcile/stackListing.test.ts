@@ -1,6 +1,6 @@
 /**
- * A `gamehost` command lists its project's stacks once: openStack's `pulumi stack ls` (which stack is selected,
- * which exist) also answers siblingStacks (the stacks that own their servers whether the command names them or
+ * A `gamehost` command asks the CLI its version once, however many stacks it opens, and lists its project's
+ * stacks once: openStack's `pulumi stack ls` (which stack is selected, which exist) also answers siblingStacks (the stacks that own their servers whether the command names them or
  * not). Each listing is a CLI run of its own, about 0.15 CPU-s, in every drift, sweep and adopt.
  *
  * The CLI is a stand-in on PATH that logs its arguments and answers `version` and `stack ls`.
@@ -42,11 +42,12 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const stackLists = () =>
+const runsOf = (command: string) =>
   fs
     .readFileSync(runsFile, "utf8")
     .split("\n")
-    .filter((run) => run.startsWith("stack ls"));
+    .filter((run) => run.startsWith(command));
+const stackLists = () => runsOf("stack ls");
 
 describe("a command's stacks", () => {
   it("are listed once for the stack it opens and the project's other stacks", async () => {
@@ -54,5 +55,14 @@ describe("a command's stacks", () => {
     const siblings = await siblingStacks(stack);
     expect(siblings.map((s) => s.name)).toEqual(["staging"]);
     expect(stackLists()).toHaveLength(1);
+  });
+
+  it("ask the CLI its version once, however many stacks the command opens", async () => {
+    // A sweep or drift naming several stacks opened a workspace each, and each ran `pulumi version`.
+    await openStack({ cwd: root, stack: "dev" });
+    await openStack({ cwd: root, stack: "staging" }, { anyProject: true });
+    await openStack({ cwd: root, stack: "dev" }, { verify: false });
+    // This file's first test opened one too: one run in all.
+    expect(runsOf("version")).toHaveLength(1);
   });
 });
