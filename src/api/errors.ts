@@ -376,7 +376,12 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
   if (NOT_FOUND_CODES.has(code)) return { text: notFoundAdvice(code, init.ids ?? {}), restates: true };
   if (code === ERROR_CODES.rateLimit || status === 429) {
     const when = retryAfterMs !== undefined ? ` after ${new Date(retryAfterMs).toISOString()}` : " later";
-    return { text: `Rate limited: retry${when}, or lower the request rate.`, restates: true };
+    // The service counts each endpoint's requests in fixed 15-minute windows: fewer requests help, slower
+    // ones (a lower --parallel) do not.
+    return {
+      text: `Rate limited: retry${when}, or make fewer requests (the service counts them in fixed 15-minute windows).`,
+      restates: true,
+    };
   }
   // The service's own words for a 5xx ("An internal error has occurred.") say nothing to do: it reaches the
   // caller after the client's retries (a GET, a DELETE) or unretried (a POST, which may have done its work).

@@ -94,7 +94,7 @@ export function dataSourceFailure(error: unknown, now = Date.now()): unknown {
   const when = until === undefined ? "later" : "after that time";
   // Restated in place: the error keeps its class and fields, and the client's redaction.
   error.restate(
-    `${cause}: run it again ${when}, or make fewer calls (lower --parallel, or read once and reuse the result).`,
+    `${cause}: run it again ${when}, or make fewer calls (read it once and reuse the result: the service counts calls, and a lower --parallel makes no fewer).`,
   );
   return error;
 }

@@ -416,7 +416,7 @@ describe("rate limiting says when to retry", () => {
         code: "API_RATE_LIMIT",
         mentions: [
           `retry after ${new Date(e.retryAfterMs as number).toISOString()}`,
-          "lower the request rate",
+          "make fewer requests (the service counts them in fixed 15-minute windows)",
         ],
         token,
       });

@@ -128,7 +128,7 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
         retryAfterMs: 0,
       },
       cause: "Rate limited",
-      fix: "lower the request rate",
+      fix: "make fewer requests",
     },
     {
       // The engine prints a partial create's reasons alone: the one reason is the whole message. Last: it

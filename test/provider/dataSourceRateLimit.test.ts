@@ -75,6 +75,10 @@ describe("a data source answered 429", () => {
       ),
     );
     expect(failure.message).toContain("[GET /cloud/games: 429 API_RATE_LIMIT");
+    // The window counts calls: reading once helps, a lower --parallel (the same calls, slower) does not.
+    expect(failure.message).toContain(
+      "or make fewer calls (read it once and reuse the result: the service counts calls, and a lower --parallel makes no fewer)",
+    );
     expect(warnings).toEqual([]);
   });
 
