@@ -1,0 +1,47 @@
+/**
+ * Deleting a LobbyHistoryExport (`pulumi destroy`, a replace) removes it from the stack only: the service
+ * has no call that revokes a presigned URL, so the CSV stays readable by whoever holds the URL until it
+ * expires. An analytics engineer who destroys an export after its URL leaked must learn that from the
+ * `url` output's documentation, not from a download that still works (found by a trial, 2026-11-27).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  check,
+  configure,
+  create,
+  delete as deleteExport,
+} from "../../src/dynamic/generated/host/lobbyHistoryExport";
+import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { ExportComputedOutputs } from "../../src/kinds/lobbyHistoryExport/spec";
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({});
+});
+afterAll(async () => {
+  await emulator.stop();
+});
+
+describe("a deleted export's URL", () => {
+  it("still downloads until it expires, and the url output says so", async () => {
+    configure({
+      config: {
+        get: (key) => ({ "gamehost:baseUrl": emulator.url, "gamehost:token": emulator.tokens.user })[key],
+      },
+    });
+    const gameId = emulator.fixture.games[0]?.id as string;
+    const { inputs, failures } = await check(
+      {},
+      { gameId, queryStart: "2024-08-16T00:00:00Z", queryEnd: "2024-08-17T00:00:00Z" },
+    );
+    expect(failures).toEqual([]);
+    const { id, outs } = await create(inputs);
+    await deleteExport(id, outs);
+    const download = await fetch(outs.url as string);
+    expect(download.status).toBe(200);
+    await download.arrayBuffer();
+    const described = ExportComputedOutputs.shape.url.description ?? "";
+    expect(described).toMatch(/does not revoke/);
+    expect(described).toContain("expiresAt");
+  });
+});
