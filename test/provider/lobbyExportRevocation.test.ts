@@ -12,6 +12,7 @@ import {
   delete as deleteExport,
 } from "../../src/dynamic/generated/host/lobbyHistoryExport";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
+import { lobbyHistoryExportKind } from "../../src/kinds/lobbyHistoryExport/implementation";
 import { ExportComputedOutputs } from "../../src/kinds/lobbyHistoryExport/spec";
 
 let emulator: RunningEmulator;
@@ -43,5 +44,16 @@ describe("a deleted export's URL", () => {
     const described = ExportComputedOutputs.shape.url.description ?? "";
     expect(described).toMatch(/does not revoke/);
     expect(described).toContain("expiresAt");
+  });
+});
+
+describe("an expired URL", () => {
+  it("is kept by refresh and up, and the resource's description says how to export again", () => {
+    // The service keeps no record of an export, so `read` returns the state as it is: a URL an hour old
+    // stays in the stack, dead. The reference page (this description) is where a user looks first.
+    const description = lobbyHistoryExportKind.description;
+    expect(description).toContain("pulumi refresh");
+    expect(description).toContain("pulumi up --replace");
+    expect(description).toContain("triggers");
   });
 });
