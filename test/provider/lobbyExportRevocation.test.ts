@@ -57,3 +57,15 @@ describe("an expired URL", () => {
     expect(description).toContain("triggers");
   });
 });
+
+describe("a bound past the largest safe integer", () => {
+  it("gets one reason, the range, not 'must be an integer'", async () => {
+    // 2 ** 63 (a Java Long.MAX_VALUE-like "end of time" an analytics tool may pass) is an integer; zod's
+    // int check fails it as too big, and the message it was given said "must be an integer".
+    const { failures } = await check(
+      {},
+      { gameId: "9a000000-0000-4000-8000-000000000001", queryStart: 0, queryEnd: 2 ** 63 },
+    );
+    expect(failures).toEqual([{ property: "queryEnd", reason: `must be ≤ ${Number.MAX_SAFE_INTEGER}` }]);
+  });
+});
