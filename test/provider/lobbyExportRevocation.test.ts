@@ -68,4 +68,13 @@ describe("a bound past the largest safe integer", () => {
     );
     expect(failures).toEqual([{ property: "queryEnd", reason: `must be ≤ ${Number.MAX_SAFE_INTEGER}` }]);
   });
+
+  it("gets one reason below the safe range too", async () => {
+    // zod's int check fails -(2 ** 63) as too small, and min(0) does again: one reason is enough.
+    const { failures } = await check(
+      {},
+      { gameId: "9a000000-0000-4000-8000-000000000001", queryStart: -(2 ** 63), queryEnd: 1 },
+    );
+    expect(failures).toEqual([{ property: "queryStart", reason: "must be ≥ 0" }]);
+  });
 });
