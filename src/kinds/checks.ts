@@ -165,30 +165,28 @@ export function checkWire(
   const result = schema.safeParse(wireValue);
   if (result.success) return [];
   const unknowns = unknownPaths(camelValue);
-  return (
-    result.error.issues
-      .flatMap((issue): CheckFailure[] =>
-        // Each unknown key is a failure of its own, so the property names what to remove.
-        // Each names the fields there are (in camelCase, as the user's keys are), so a misspelt one is
-        // corrected without the reference: a Python user's `internal_prot` reaches here as written.
-        issue.code === "unrecognized_keys"
-          ? issue.keys.map((key) => ({
-              property: propertyOf([...issue.path, key], mapPaths, keys),
-              reason: unknownNestedReason(schema, issue.path, mapPaths, keys),
-            }))
-          : [
-              {
-                property: propertyOf(issue.path, mapPaths, keys),
-                reason: `${reasonOf(issue, wireValue)}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys), mapPaths)}`,
-              },
-            ],
-      )
-      .filter((failure) => !unknowns.some((u) => within(failure.property, u)))
-      // Two checks can fail a value for one reason (zod's int check and min(0) both fail -(2 ** 63)): once is enough.
-      .filter(
-        (failure, i, all) =>
-          all.findIndex((f) => f.property === failure.property && f.reason === failure.reason) === i,
-      )
+  const failures = result.error.issues
+    .flatMap((issue): CheckFailure[] =>
+      // Each unknown key is a failure of its own, so the property names what to remove.
+      // Each names the fields there are (in camelCase, as the user's keys are), so a misspelt one is
+      // corrected without the reference: a Python user's `internal_prot` reaches here as written.
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => ({
+            property: propertyOf([...issue.path, key], mapPaths, keys),
+            reason: unknownNestedReason(schema, issue.path, mapPaths, keys),
+          }))
+        : [
+            {
+              property: propertyOf(issue.path, mapPaths, keys),
+              reason: `${reasonOf(issue, wireValue)}${givenText(camelValue, segmentsOf(issue.path, mapPaths, keys), mapPaths)}`,
+            },
+          ],
+    )
+    .filter((failure) => !unknowns.some((u) => within(failure.property, u)));
+  // Two checks can fail a value for one reason (zod's int check and min(0) both fail -(2 ** 63)): once is enough.
+  return failures.filter(
+    (failure, i) =>
+      failures.findIndex((f) => f.property === failure.property && f.reason === failure.reason) === i,
   );
 }
 
