@@ -165,7 +165,7 @@ export function checkWire(
   const result = schema.safeParse(wireValue);
   if (result.success) return [];
   const unknowns = unknownPaths(camelValue);
-  return result.error.issues
+  const failures = result.error.issues
     .flatMap((issue): CheckFailure[] =>
       // Each unknown key is a failure of its own, so the property names what to remove.
       // Each names the fields there are (in camelCase, as the user's keys are), so a misspelt one is
@@ -183,6 +183,11 @@ export function checkWire(
           ],
     )
     .filter((failure) => !unknowns.some((u) => within(failure.property, u)));
+  // Two checks can fail a value for one reason (zod's int check and min(0) both fail -(2 ** 63)): once is enough.
+  return failures.filter(
+    (failure, i) =>
+      failures.findIndex((f) => f.property === failure.property && f.reason === failure.reason) === i,
+  );
 }
 
 /**

@@ -70,9 +70,17 @@ export const Uint32 = z
  */
 export const Uint64 = z
   .number()
-  .int({ error: "must be an integer" })
-  .min(0, { error: "must be ≥ 0" })
-  .max(Number.MAX_SAFE_INTEGER, { error: `must be ≤ ${Number.MAX_SAFE_INTEGER}` });
+  // zod's int check also fails an integer past the safe range (2 ** 63), as too big: say the range then,
+  // not "must be an integer". That check is the upper bound (a .max would say it a second time).
+  .int({
+    error: (issue) =>
+      issue.code === "too_big"
+        ? `must be ≤ ${Number.MAX_SAFE_INTEGER}`
+        : issue.code === "too_small"
+          ? "must be ≥ 0"
+          : "must be an integer",
+  })
+  .min(0, { error: "must be ≥ 0" });
 
 /** An RFC 3339 timestamp with an offset, e.g. `2024-08-16T05:35:01.123Z`, failing with `error`. */
 export const rfc3339With = (error: NonNullable<z.core.$ZodISODateTimeParams["error"]>) =>

@@ -93,7 +93,9 @@ export const ExportComputedOutputs = z.object({
   queryEnd: z.number().int().describe("End of the span (inclusive), epoch ms."),
   url: z
     .string()
-    .describe("Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file)."),
+    .describe(
+      "Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file). Deleting or replacing the export does not revoke it (the service has no such call): it works until `expiresAt`.",
+    ),
   exportedAt: z.string().describe("When the export was made (RFC 3339)."),
   expiresAt: z.string().describe("When the URL stops working: one hour after `exportedAt` (RFC 3339)."),
   rowCount: z.number().int().optional().describe("Data rows in the CSV (header excluded), with `summarize`."),

@@ -194,7 +194,7 @@ export interface LobbyHistoryExportState {
   queryStart?: pulumi.Input<number | undefined>;
   /** End of the span (inclusive), epoch ms. */
   queryEnd?: pulumi.Input<number | undefined>;
-  /** Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file). */
+  /** Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file). Deleting or replacing the export does not revoke it (the service has no such call): it works until `expiresAt`. */
   url?: pulumi.Input<string | undefined>;
   /** When the export was made (RFC 3339). */
   exportedAt?: pulumi.Input<string | undefined>;
@@ -220,7 +220,7 @@ export interface LobbyHistoryExportOutputs {
   readonly queryStart: pulumi.Output<number>;
   /** End of the span (inclusive), epoch ms. */
   readonly queryEnd: pulumi.Output<number>;
-  /** Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file). */
+  /** Presigned URL of the CSV, valid for one hour: a secret (whoever has it can read the file). Deleting or replacing the export does not revoke it (the service has no such call): it works until `expiresAt`. */
   readonly url: pulumi.Output<string>;
   /** When the export was made (RFC 3339). */
   readonly exportedAt: pulumi.Output<string>;
