@@ -42,6 +42,12 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * A name that came from a fixture or a stack, in a bidi isolate of its own: a right-to-left override inside
+ * it (U+202E, never closed) cannot reverse the ids and counts printed after it.
+ */
+const bdi = (text) => h("bdi", {}, text);
+
 /** A table row whose cells carry their column's name (the phone layout shows it). */
 function row(table, cells) {
   const labels = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
@@ -369,7 +375,7 @@ function renderOverview() {
       h(
         "article",
         { class: "game" },
-        h("h3", {}, g.displayName, " ", h("small", {}, `${g.nameId} · ${g.id}`)),
+        h("h3", {}, bdi(g.displayName), " ", h("small", {}, bdi(g.nameId), ` · ${g.id}`)),
         h(
           "dl",
           { class: "facts" },
@@ -383,7 +389,10 @@ function renderOverview() {
               return h(
                 "span",
                 { class: "tag" },
-                `${e.nameId} (version ${version}, ${plural(e.builds.length, "build")}, ${plural(n, "live server")})`,
+                bdi(e.nameId),
+                " (version ",
+                bdi(version),
+                `, ${plural(e.builds.length, "build")}, ${plural(n, "live server")})`,
               );
             }),
           ),
@@ -392,7 +401,7 @@ function renderOverview() {
             "dd",
             {},
             g.datacenters.map((d) =>
-              h("span", { class: "tag" }, `${d.slug} — ${d.name}${down.has(d.id) ? " (OUTAGE)" : ""}`),
+              h("span", { class: "tag" }, bdi(d.slug), " — ", bdi(d.name), down.has(d.id) ? " (OUTAGE)" : ""),
             ),
           ),
           h("dt", {}, "Players"),
@@ -408,12 +417,14 @@ function endpointsOf(s) {
     h(
       "div",
       { class: "mono" },
-      `${name} ${p.protocol}${p.internalPort ? `:${p.internalPort}` : ""} → ${p.endpoint ?? "(not placed)"}`,
+      bdi(name),
+      ` ${p.protocol}${p.internalPort ? `:${p.internalPort}` : ""} → ${p.endpoint ?? "(not placed)"}`,
     ),
   );
 }
 
-const tagsOf = (s) => Object.entries(s.tags).map(([k, v]) => h("span", { class: "tag" }, `${k}=${v}`));
+const tagsOf = (s) =>
+  Object.entries(s.tags).map(([k, v]) => h("span", { class: "tag" }, bdi(k), "=", bdi(v)));
 
 function renderServers() {
   const q = $("servers-q").value.trim().toLowerCase();
@@ -712,7 +723,7 @@ function renderChaos() {
         h(
           "li",
           {},
-          h("span", {}, `${d.slug} (${g.displayName})${down.has(d.id) ? " — OUTAGE" : ""}`),
+          h("span", {}, bdi(d.slug), " (", bdi(g.displayName), `)${down.has(d.id) ? " — OUTAGE" : ""}`),
           h(
             "button",
             {

@@ -1,0 +1,62 @@
+/**
+ * Names from a fixture (or a stack's tags) are data the dashboard shows, whatever they hold: a right-to-left
+ * override must not reverse the ids and counts printed beside it, and a 10,000-character name must not push
+ * the page wider than the window (the table's other columns out of sight).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../../src/emulator";
+import { browserTitle, hasChromium, launchBrowser, type TestBrowser } from "../support/browser";
+import { REPO_ROOT } from "../support/dist";
+import { startTestEmulator } from "../support/emulator";
+
+/** U+202E RIGHT-TO-LEFT OVERRIDE, never closed: everything after it in the same paragraph reads backwards. */
+const RLO = "\u202e";
+
+let emulator: RunningEmulator;
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  const fixture = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "fixtures", "default.json"), "utf8"));
+  const game = fixture.games[0];
+  game.displayName = `Space ${RLO}Race ${"G".repeat(10_000)}`;
+  for (const d of game.datacenters) d.name = `${d.name} ${RLO}evil`;
+  emulator = await startTestEmulator({ dashboard: true, fixture });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await emulator?.stop();
+});
+
+describe.skipIf(!hasChromium)(browserTitle("hostile names in the dashboard"), () => {
+  it("keeps ids beside an RTL override in reading order, and long names within the window", async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.setViewportSize({ width: 1024, height: 768 });
+      await page.goto(`${emulator.url}/__dashboard/`);
+      await page.locator("#token").fill(emulator.adminToken ?? "");
+      await page.keyboard.press("Enter");
+      await page.locator("#games article").first().waitFor();
+      // The game's id, printed after its name: its first character must be left of its last one.
+      const id = emulator.fixture.games[0]?.id ?? "";
+      const order: { first: number; last: number } = await page.evaluate(`(() => {
+        const walk = document.createTreeWalker(document.querySelector("#games article h3"), NodeFilter.SHOW_TEXT);
+        let text;
+        while ((text = walk.nextNode()) && !text.data.includes(${JSON.stringify(id)}));
+        const start = text.data.indexOf(${JSON.stringify(id)});
+        const at = (i) => { const r = document.createRange(); r.setStart(text, i); r.setEnd(text, i + 1); return r.getBoundingClientRect().left; };
+        return { first: at(start), last: at(start + ${id.length} - 1), text: text.data };
+      })()`);
+      expect(order.first, JSON.stringify(order)).toBeLessThan(order.last);
+      const widths: { page: number; window: number } = await page.evaluate(
+        "({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })",
+      );
+      expect(widths.page).toBeLessThanOrEqual(widths.window);
+    } finally {
+      await page.close();
+    }
+  });
+});
