@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../src/emulator";
 import { browserTitle, hasChromium, launchBrowser, type TestBrowser } from "../support/browser";
 import { REPO_ROOT } from "../support/dist";
-import { startTestEmulator } from "../support/emulator";
+import { startTestEmulator, wireServerBody } from "../support/emulator";
 
 /** U+202E RIGHT-TO-LEFT OVERRIDE, never closed: everything after it in the same paragraph reads backwards. */
 const RLO = "\u202e";
@@ -23,7 +23,15 @@ beforeAll(async () => {
   const game = fixture.games[0];
   game.displayName = `Space ${RLO}Race ${"G".repeat(10_000)}`;
   for (const d of game.datacenters) d.name = `${d.name} ${RLO}evil`;
+  const env = game.environments[0];
+  env.builds[0].name = "B".repeat(3_000);
   emulator = await startTestEmulator({ dashboard: true, fixture });
+  const res = await fetch(`${emulator.url}/games/${game.id}/environments/${env.id}/servers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${emulator.tokens.user}`, "content-type": "application/json" },
+    body: JSON.stringify(wireServerBody(game.datacenters[0].id, env.builds[0].id, { role: "web" })),
+  });
+  if (!res.ok) throw new Error(`create: ${res.status} ${await res.text()}`);
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -51,10 +59,24 @@ describe.skipIf(!hasChromium)(browserTitle("hostile names in the dashboard"), ()
         return { first: at(start), last: at(start + ${id.length} - 1), text: text.data };
       })()`);
       expect(order.first, JSON.stringify(order)).toBeLessThan(order.last);
-      const widths: { page: number; window: number } = await page.evaluate(
-        "({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })",
-      );
-      expect(widths.page).toBeLessThanOrEqual(widths.window);
+      const widthOf = (): Promise<{ page: number; window: number }> =>
+        page.evaluate(
+          "({ page: document.documentElement.scrollWidth, window: document.documentElement.clientWidth })",
+        );
+      const overview = await widthOf();
+      expect(overview.page).toBeLessThanOrEqual(overview.window);
+      // The outage controls name each datacenter with its game.
+      await page.goto(`${emulator.url}/__dashboard/#/chaos`);
+      await page.locator("#datacenters li").first().waitFor();
+      const chaos = await widthOf();
+      expect(chaos.page).toBeLessThanOrEqual(chaos.window);
+      // Beside a 3,000-character build name, the server's short id stays on one line.
+      await page.goto(`${emulator.url}/__dashboard/#/servers`);
+      const link = page.locator("#servers-table tbody a").first();
+      await link.waitFor();
+      expect(
+        await page.evaluate('document.querySelector("#servers-table tbody a").getClientRects().length'),
+      ).toBe(1);
     } finally {
       await page.close();
     }
