@@ -77,6 +77,21 @@ describe.skipIf(!hasChromium)(browserTitle("hostile names in the dashboard"), ()
       expect(
         await page.evaluate('document.querySelector("#servers-table tbody a").getClientRects().length'),
       ).toBe(1);
+      // Nor do a lobby's id and times, beside the game's 10,000-character name: lines per cell.
+      await page.goto(`${emulator.url}/__dashboard/#/lobbies`);
+      await page.locator("#lobbies-table tbody time").first().waitFor();
+      const lines =
+        await page.evaluate(`[...document.querySelector("#lobbies-table tbody tr").children].map((td) => {
+        const tops = new Set();
+        const walk = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+          const r = document.createRange();
+          r.selectNodeContents(text);
+          for (const rect of r.getClientRects()) tops.add(Math.round(rect.top));
+        }
+        return tops.size;
+      })`);
+      expect(lines).toEqual([1, expect.any(Number), 1, expect.any(Number), 1, 1, 1]);
     } finally {
       await page.close();
     }

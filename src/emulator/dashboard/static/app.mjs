@@ -590,7 +590,7 @@ function renderLobbies() {
     lobbies,
     listed.map((l) =>
       row(lobbies, [
-        h("td", { class: "mono" }, l.id),
+        h("td", { class: "mono id" }, l.id),
         gameName(l.game),
         environmentName(l.environment),
         l.tier,
