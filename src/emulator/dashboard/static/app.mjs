@@ -22,7 +22,8 @@ const state = {
   lobbies: { total: 0, listed: [], generated: [] },
   status: { placement: "auto", outages: [], faults: [], watchers: [], watcherCount: 0 },
   requests: [],
-  requestsPaused: false,
+  /** While the monitor is paused: the list as it was, shown instead of `requests` (which keeps filling). */
+  requestsFrozen: undefined,
   abort: undefined,
 };
 
@@ -224,11 +225,11 @@ function dispatch(block) {
   } else if (name === "status") {
     state.status = payload;
   } else if (name === "requests") {
-    if (!state.requestsPaused) {
-      state.requests.push(...payload);
-      if (state.requests.length > REQUESTS_KEPT)
-        state.requests.splice(0, state.requests.length - REQUESTS_KEPT);
-    }
+    // A page that connects while others listen gets, in the next event, requests its snapshot had.
+    const last = state.requests.at(-1)?.seq ?? -1;
+    state.requests.push(...payload.filter((r) => r.seq > last));
+    if (state.requests.length > REQUESTS_KEPT)
+      state.requests.splice(0, state.requests.length - REQUESTS_KEPT);
   }
   scheduleRender();
 }
@@ -644,7 +645,8 @@ function renderWatchers() {
 function renderRequests() {
   const q = $("requests-q").value.trim().toLowerCase();
   const status = $("requests-status").value;
-  const matching = state.requests.filter((r) => {
+  const shown = state.requestsFrozen ?? state.requests;
+  const matching = shown.filter((r) => {
     if (status !== "" && String(r.status === 0 ? 0 : Math.floor(r.status / 100)) !== status) return false;
     return !q || `${r.method} ${r.route} ${r.path} ${r.status} ${r.identity}`.toLowerCase().includes(q);
   });
@@ -675,7 +677,7 @@ function renderRequests() {
     "No requests match.",
   );
   $("requests-summary").textContent =
-    `${matching.length} of ${state.requests.length} recent requests${state.requestsPaused ? " (paused)" : ""}.`;
+    `${matching.length} of ${shown.length} recent requests${state.requestsFrozen ? " (paused)" : ""}.`;
 }
 
 const FAULT_NAMES = {
@@ -799,9 +801,11 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const id of ["servers-filter", "requests-filter"])
     $(id).addEventListener("submit", (e) => e.preventDefault());
   $("requests-pause").addEventListener("click", (e) => {
-    state.requestsPaused = !state.requestsPaused;
-    e.currentTarget.setAttribute("aria-pressed", String(state.requestsPaused));
-    e.currentTarget.textContent = state.requestsPaused ? "Resume" : "Pause";
+    // Paused, the page keeps what arrives, so Resume shows it rather than a silent gap.
+    state.requestsFrozen = state.requestsFrozen ? undefined : state.requests.slice();
+    const paused = state.requestsFrozen !== undefined;
+    e.currentTarget.setAttribute("aria-pressed", String(paused));
+    e.currentTarget.textContent = paused ? "Resume" : "Pause";
     scheduleRender();
   });
   $("fault-kind").addEventListener("change", showFaultFields);
