@@ -202,6 +202,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
   }
 
+  /**
+   * The 404 of a dashboard or admin path while that part is off: it names the flag, since a person who
+   * opens the dashboard's URL of an emulator started without `--dashboard` sees only this answer.
+   */
+  function switchedOff(pathname: string): ServiceError | undefined {
+    if (!dashboard && (pathname === DASHBOARD_PATH.replace(/\/$/, "") || pathname.startsWith(DASHBOARD_PATH)))
+      return new ServiceError(
+        404,
+        ERROR_CODES.notFound,
+        "The dashboard is off: start the emulator with --dashboard (startEmulator({ dashboard: true })).",
+      );
+    if (!adminOn && pathname.startsWith("/__admin/"))
+      return new ServiceError(
+        404,
+        ERROR_CODES.notFound,
+        "The admin routes are off: start the emulator with --admin or --dashboard (startEmulator({ admin: true })).",
+      );
+    return undefined;
+  }
+
   function serveApi(
     req: IncomingMessage,
     res: ServerResponse,
@@ -213,7 +233,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const route = match?.name ?? `${method} <unknown>`;
     const exchange = new Exchange(host, req, res, target, match?.params, rayId, route, true);
     if (!match) {
-      exchange.answerError(api.servesPath(target.pathname) ? methodNotAllowed(method) : notFoundRoute());
+      exchange.answerError(
+        switchedOff(target.pathname) ??
+          (api.servesPath(target.pathname) ? methodNotAllowed(method) : notFoundRoute()),
+      );
       return;
     }
     const fault = faults.take(method, target.pathname, match.route.pattern);

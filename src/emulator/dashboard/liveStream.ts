@@ -107,6 +107,8 @@ export class LiveStream {
   }
 
   private start(): void {
+    // What was recorded while no page listened is in the first page's snapshot: not news to send again.
+    this.monitor.discardFresh();
     this.unlisten = this.core.feed.listen((change) => this.onChange(change));
     this.statusTimer = setInterval(() => this.sendStatusIfChanged(), this.options.statusMs);
     this.pingTimer = setInterval(() => this.broadcast(": ping\n\n"), this.options.pingMs);

@@ -22,7 +22,8 @@ const state = {
   lobbies: { total: 0, listed: [], generated: [] },
   status: { placement: "auto", outages: [], faults: [], watchers: [], watcherCount: 0 },
   requests: [],
-  requestsPaused: false,
+  /** While the monitor is paused: the list as it was, shown instead of `requests` (which keeps filling). */
+  requestsFrozen: undefined,
   abort: undefined,
 };
 
@@ -41,6 +42,12 @@ function h(tag, attrs = {}, ...children) {
   }
   return el;
 }
+
+/**
+ * A name that came from a fixture or a stack, in a bidi isolate of its own: a right-to-left override inside
+ * it (U+202E, never closed) cannot reverse the ids and counts printed after it.
+ */
+const bdi = (text) => h("bdi", {}, text);
 
 /** A table row whose cells carry their column's name (the phone layout shows it). */
 function row(table, cells) {
@@ -218,11 +225,11 @@ function dispatch(block) {
   } else if (name === "status") {
     state.status = payload;
   } else if (name === "requests") {
-    if (!state.requestsPaused) {
-      state.requests.push(...payload);
-      if (state.requests.length > REQUESTS_KEPT)
-        state.requests.splice(0, state.requests.length - REQUESTS_KEPT);
-    }
+    // A page that connects while others listen gets, in the next event, requests its snapshot had.
+    const last = state.requests.at(-1)?.seq ?? -1;
+    state.requests.push(...payload.filter((r) => r.seq > last));
+    if (state.requests.length > REQUESTS_KEPT)
+      state.requests.splice(0, state.requests.length - REQUESTS_KEPT);
   }
   scheduleRender();
 }
@@ -369,7 +376,7 @@ function renderOverview() {
       h(
         "article",
         { class: "game" },
-        h("h3", {}, g.displayName, " ", h("small", {}, `${g.nameId} · ${g.id}`)),
+        h("h3", {}, bdi(g.displayName), " ", h("small", {}, bdi(g.nameId), ` · ${g.id}`)),
         h(
           "dl",
           { class: "facts" },
@@ -383,7 +390,10 @@ function renderOverview() {
               return h(
                 "span",
                 { class: "tag" },
-                `${e.nameId} (version ${version}, ${plural(e.builds.length, "build")}, ${plural(n, "live server")})`,
+                bdi(e.nameId),
+                " (version ",
+                bdi(version),
+                `, ${plural(e.builds.length, "build")}, ${plural(n, "live server")})`,
               );
             }),
           ),
@@ -392,7 +402,7 @@ function renderOverview() {
             "dd",
             {},
             g.datacenters.map((d) =>
-              h("span", { class: "tag" }, `${d.slug} — ${d.name}${down.has(d.id) ? " (OUTAGE)" : ""}`),
+              h("span", { class: "tag" }, bdi(d.slug), " — ", bdi(d.name), down.has(d.id) ? " (OUTAGE)" : ""),
             ),
           ),
           h("dt", {}, "Players"),
@@ -408,12 +418,14 @@ function endpointsOf(s) {
     h(
       "div",
       { class: "mono" },
-      `${name} ${p.protocol}${p.internalPort ? `:${p.internalPort}` : ""} → ${p.endpoint ?? "(not placed)"}`,
+      bdi(name),
+      ` ${p.protocol}${p.internalPort ? `:${p.internalPort}` : ""} → ${p.endpoint ?? "(not placed)"}`,
     ),
   );
 }
 
-const tagsOf = (s) => Object.entries(s.tags).map(([k, v]) => h("span", { class: "tag" }, `${k}=${v}`));
+const tagsOf = (s) =>
+  Object.entries(s.tags).map(([k, v]) => h("span", { class: "tag" }, bdi(k), "=", bdi(v)));
 
 function renderServers() {
   const q = $("servers-q").value.trim().toLowerCase();
@@ -579,7 +591,7 @@ function renderLobbies() {
     lobbies,
     listed.map((l) =>
       row(lobbies, [
-        h("td", { class: "mono" }, l.id),
+        h("td", { class: "mono id" }, l.id),
         gameName(l.game),
         environmentName(l.environment),
         l.tier,
@@ -633,7 +645,8 @@ function renderWatchers() {
 function renderRequests() {
   const q = $("requests-q").value.trim().toLowerCase();
   const status = $("requests-status").value;
-  const matching = state.requests.filter((r) => {
+  const shown = state.requestsFrozen ?? state.requests;
+  const matching = shown.filter((r) => {
     if (status !== "" && String(r.status === 0 ? 0 : Math.floor(r.status / 100)) !== status) return false;
     return !q || `${r.method} ${r.route} ${r.path} ${r.status} ${r.identity}`.toLowerCase().includes(q);
   });
@@ -664,7 +677,7 @@ function renderRequests() {
     "No requests match.",
   );
   $("requests-summary").textContent =
-    `${matching.length} of ${state.requests.length} recent requests${state.requestsPaused ? " (paused)" : ""}.`;
+    `${matching.length} of ${shown.length} recent requests${state.requestsFrozen ? " (paused)" : ""}.`;
 }
 
 const FAULT_NAMES = {
@@ -712,7 +725,7 @@ function renderChaos() {
         h(
           "li",
           {},
-          h("span", {}, `${d.slug} (${g.displayName})${down.has(d.id) ? " — OUTAGE" : ""}`),
+          h("span", {}, bdi(d.slug), " (", bdi(g.displayName), `)${down.has(d.id) ? " — OUTAGE" : ""}`),
           h(
             "button",
             {
@@ -788,9 +801,11 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const id of ["servers-filter", "requests-filter"])
     $(id).addEventListener("submit", (e) => e.preventDefault());
   $("requests-pause").addEventListener("click", (e) => {
-    state.requestsPaused = !state.requestsPaused;
-    e.currentTarget.setAttribute("aria-pressed", String(state.requestsPaused));
-    e.currentTarget.textContent = state.requestsPaused ? "Resume" : "Pause";
+    // Paused, the page keeps what arrives, so Resume shows it rather than a silent gap.
+    state.requestsFrozen = state.requestsFrozen ? undefined : state.requests.slice();
+    const paused = state.requestsFrozen !== undefined;
+    e.currentTarget.setAttribute("aria-pressed", String(paused));
+    e.currentTarget.textContent = paused ? "Resume" : "Pause";
     scheduleRender();
   });
   $("fault-kind").addEventListener("change", showFaultFields);
