@@ -184,7 +184,7 @@ function functionWrappers(functions, face) {
     if (face === "dynamic") {
       body +=
         doc(f.description) +
-        `export function ${f.name}(${argsIn(`${p}Args`).replace(/, $/, "")}): Promise<types.${p}Result> {\n  return promiseFunction(FUNCTIONS.${f.name}, ${hasArgs ? "args" : "{}"}, arguments, ${hasArgs ? 1 : 0});\n}\n` +
+        `export function ${f.name}(${argsIn(`${p}Args`).replace(/, $/, "")}): Promise<types.${p}Result> {\n  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)\n  return promiseFunction(FUNCTIONS.${f.name}, ${hasArgs ? "args" : "{}"}, arguments, ${hasArgs ? 1 : 0});\n}\n` +
         doc(outputDoc) +
         `export function ${f.name}Output(${argsIn(`${p}OutputArgs`)}opts?: pulumi.InvokeOutputOptions): pulumi.Output<types.${p}Result> {\n  return outputFunction(FUNCTIONS.${f.name}, ${hasArgs ? "args" : "{}"}, opts);\n}\n\n`;
     } else {

@@ -9,6 +9,7 @@ import { outputFunction, promiseFunction } from "../runFunction";
 
 /** Reads what a client needs to know about the deployment (`GET /cloud/bootstrap`; no token needed). */
 export function getBootstrap(): Promise<types.GetBootstrapResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getBootstrap, {}, arguments, 0);
 }
 /** Output form of {@link getBootstrap}. */
@@ -20,6 +21,7 @@ export function getBootstrapOutput(
 
 /** Lists the games of every group the caller belongs to, and those groups (a game-scoped cloud token: its one game). */
 export function getGames(): Promise<types.GetGamesResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getGames, {}, arguments, 0);
 }
 /** Output form of {@link getGames}. */
@@ -29,6 +31,7 @@ export function getGamesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output
 
 /** Reads one game with its regions, environments (namespaces) and versions. */
 export function getGame(args: types.GetGameArgs): Promise<types.GetGameResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getGame, args, arguments, 1);
 }
 /** Output form of {@link getGame}. */
@@ -41,6 +44,7 @@ export function getGameOutput(
 
 /** Finds a game (by name id or UUID) among the caller's games and one of its environments by name id (e.g. `prod`): the ids a Server needs, without pasting UUIDs. */
 export function getEnvironment(args: types.GetEnvironmentArgs): Promise<types.GetEnvironmentResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getEnvironment, args, arguments, 1);
 }
 /** Output form of {@link getEnvironment}. */
@@ -53,6 +57,7 @@ export function getEnvironmentOutput(
 
 /** Lists the datacenters a game's servers can run in, optionally one by slug or name (an error names the slugs, or the names, there are when none matches). */
 export function getDatacenters(args: types.GetDatacentersArgs): Promise<types.GetDatacentersResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getDatacenters, args, arguments, 1);
 }
 /** Output form of {@link getDatacenters}. */
@@ -65,6 +70,7 @@ export function getDatacentersOutput(
 
 /** Lists the builds of an environment, newest first, optionally those carrying every given tag (an error when tags match none). */
 export function getBuilds(args: types.GetBuildsArgs): Promise<types.GetBuildsResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getBuilds, args, arguments, 1);
 }
 /** Output form of {@link getBuilds}. */
@@ -77,6 +83,7 @@ export function getBuildsOutput(
 
 /** Reads a group's billing record (marked "coming soon" by the service). */
 export function getGroupBilling(args: types.GetGroupBillingArgs): Promise<types.GetGroupBillingResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.getGroupBilling, args, arguments, 1);
 }
 /** Output form of {@link getGroupBilling}. */
@@ -91,6 +98,7 @@ export function getGroupBillingOutput(
 export function createPaymentPortalSession(
   args: types.CreatePaymentPortalSessionArgs,
 ): Promise<types.CreatePaymentPortalSessionResult> {
+  // biome-ignore lint/complexity/noArguments: what plain JavaScript passes past the typed parameters, refused (a rest parameter would show in the signature)
   return promiseFunction(FUNCTIONS.createPaymentPortalSession, args, arguments, 1);
 }
 /** Output form of {@link createPaymentPortalSession}: the result is a secret. */
