@@ -55,6 +55,8 @@ export const NOT_FOUND_CODES: ReadonlySet<string> = new Set([
  * error of this package ends with, which differs per request (its path, its ray id) for one cause.
  */
 export const causeOf = (message: string) => message.replace(/ \[[^\]]*\]$/, "");
+/** The closing ` [request: status code, ray id]` of a message ({@link causeOf}'s complement), or `""`. */
+export const requestOf = (message: string) => message.slice(causeOf(message).length);
 
 /**
  * Base class of every error this package throws. Each message names the cause and the fix on its own,

@@ -25,6 +25,14 @@ export type RetryAfterInstant = number | "beyond" | undefined;
  */
 export const CLOCK_TOLERANCE_MS = 2_000;
 
+/** The instant (epoch ms) an HTTP date names, or `undefined` for text that is none. */
+function httpDate(text: string): number | undefined {
+  // An HTTP date names its month; this keeps Date.parse from reading a bare number ("-5") as a year.
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : at;
+}
+
 /**
  * How far this machine's clock reads ahead of the service's (ms; negative when behind), from the `Date`
  * header of one of its answers; 0 when they agree within {@link CLOCK_TOLERANCE_MS}, or without a readable
@@ -34,10 +42,8 @@ export const CLOCK_TOLERANCE_MS = 2_000;
  */
 export function serviceClockOffset(date: string | readonly string[] | undefined, now = Date.now()): number {
   const text = (typeof date === "string" ? date : date?.[0])?.trim();
-  // An HTTP date names its month; this keeps Date.parse from reading a bare number as a year.
-  if (!text || !/[a-z]/i.test(text)) return 0;
-  const serviceNow = Date.parse(text);
-  if (Number.isNaN(serviceNow)) return 0;
+  const serviceNow = text ? httpDate(text) : undefined;
+  if (serviceNow === undefined) return 0;
   const offset = now - serviceNow;
   return Math.abs(offset) <= CLOCK_TOLERANCE_MS ? 0 : offset;
 }
@@ -59,10 +65,8 @@ export function readRetryAfter(
     const at = now + Math.round(Number(text) * 1000);
     return Number.isFinite(at) && at <= MAX_DATE_MS ? at : "beyond";
   }
-  // An HTTP date names its month; this keeps Date.parse from reading "-5" as a year.
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  if (!Number.isNaN(at)) return Math.min(at + clockOffset, MAX_DATE_MS);
+  const at = httpDate(text);
+  if (at !== undefined) return Math.min(at + clockOffset, MAX_DATE_MS);
   // A well-formed date past year 275760 ("Fri, 01 Jan 300000 00:00:00 GMT") is a refusal without end.
   return /\b\d{6,}\b/.test(text) && /[a-z]{3}/i.test(text) ? "beyond" : undefined;
 }

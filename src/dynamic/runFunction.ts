@@ -131,9 +131,7 @@ function dependencyResources(list: pulumi.Resource[]): Promise<pulumi.Resource[]
  * Outputs that resolve once every `dependsOn` resource exists (its id for custom resources), a component's
  * children included.
  */
-export function dependencyReady(
-  dependsOn: pulumi.InvokeOutputOptions["dependsOn"],
-): pulumi.Output<unknown[]> {
+function dependencyReady(dependsOn: pulumi.InvokeOutputOptions["dependsOn"]): pulumi.Output<unknown[]> {
   if (dependsOn === undefined) return pulumi.output([]);
   const resolved = pulumi.output(dependsOn) as unknown as pulumi.Output<pulumi.Resource | pulumi.Resource[]>;
   return resolved
@@ -156,13 +154,27 @@ export function outputFunction<A, R>(
   opts: pulumi.InvokeOutputOptions | undefined,
 ): pulumi.Output<R> {
   checkFunctionOptions(definition.name, opts);
+  return whenReady(args, opts?.dependsOn, definition.secret, (resolved, secrets) =>
+    runFunction(definition, resolved, secrets),
+  );
+}
+
+/**
+ * An Output form's result, on either face: `call` runs once the arguments are known and every `dependsOn`
+ * resource exists, given the texts of the arguments given as secrets (to keep out of its errors); a
+ * `secret` result comes back as a secret Output.
+ */
+export function whenReady<R>(
+  args: unknown,
+  dependsOn: pulumi.InvokeOutputOptions["dependsOn"],
+  secret: boolean,
+  call: (resolved: unknown, secrets: readonly string[]) => Promise<R>,
+): pulumi.Output<R> {
   const secretNames = secretArgumentNames(args);
   const result = pulumi
-    .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
+    .all([pulumi.output(args), dependencyReady(dependsOn)])
     .apply(([resolved]) =>
-      settledApart(async () =>
-        runFunction(definition, resolved, secretArgumentValues(resolved, await secretNames)),
-      ),
+      settledApart(async () => call(resolved, secretArgumentValues(resolved, await secretNames))),
     ) as pulumi.Output<R>;
-  return definition.secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
+  return secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
 }

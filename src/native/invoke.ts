@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { GamehostError, withMessageAsStack } from "../api/errors";
 import { withoutSecrets } from "../api/redact";
 import { firstOfItsCause } from "../dynamic/reportedOnce";
-import { dependencyReady, secretArgumentNames, secretArgumentValues } from "../dynamic/runFunction";
+import { whenReady } from "../dynamic/runFunction";
 import { settledApart } from "../dynamic/settledApart";
 import { FUNCTIONS } from "../kinds/lazyFunctions";
 import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../version";
@@ -68,19 +68,13 @@ export function invokePluginOutput<R>(
   args: unknown,
   opts?: pulumi.InvokeOutputOptions,
 ): pulumi.Output<R> {
-  const { dependsOn: _dependsOn, ...invokeOptions } = opts ?? {};
-  const secretNames = secretArgumentNames(args);
-  const result = pulumi
-    .all([pulumi.output(args), dependencyReady(opts?.dependsOn)])
-    .apply(([resolved]) =>
-      settledApart(async () =>
-        invokePlugin<R>(
-          name,
-          { ...(resolved as Record<string, unknown>) },
-          invokeOptions as pulumi.InvokeOptions,
-          secretArgumentValues(resolved, await secretNames),
-        ),
-      ),
-    ) as pulumi.Output<R>;
-  return FUNCTIONS[name].secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
+  const { dependsOn, ...invokeOptions } = opts ?? {};
+  return whenReady(args, dependsOn, FUNCTIONS[name].secret, (resolved, secrets) =>
+    invokePlugin<R>(
+      name,
+      { ...(resolved as Record<string, unknown>) },
+      invokeOptions as pulumi.InvokeOptions,
+      secrets,
+    ),
+  );
 }

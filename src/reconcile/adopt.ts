@@ -7,7 +7,7 @@
 import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { FLEET_TAG } from "../kinds/server/tags";
-import { exportedState, findStrays, type Stray, trackedBy, trackedByStacks } from "./drift";
+import { exportedState, findStrays, type Stray, trackedBy, trackedByStacks, trackedTogether } from "./drift";
 import { FLEET_TYPES, nameOfUrn, SERVER_TYPES } from "./state";
 
 /** One entry of a `pulumi import --file` file: the plugin's Server, or its Fleet (docs/fleets.md, import). */
@@ -94,13 +94,7 @@ export async function untrackedWithNames(
 ): Promise<{ strays: Stray[]; names: string[] }> {
   const [first, ...rest] = stacks;
   const own = first ? await exportedState(first) : {};
-  const ours = trackedBy(own);
-  const theirs = await trackedByStacks(rest);
-  const tracked = {
-    ids: new Set([...ours.ids, ...theirs.ids]),
-    fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
-    pendingKeys: new Set([...ours.pendingKeys, ...theirs.pendingKeys]),
-  };
+  const tracked = trackedTogether(trackedBy(own), await trackedByStacks(rest));
   const strays = await findStrays(client, [scope], scope.tags, tracked, madeHere);
   return { strays, names: (own.resources ?? []).map((r) => nameOfUrn(r.urn)) };
 }

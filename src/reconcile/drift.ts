@@ -166,18 +166,18 @@ export const trackedBy = (d: Deployment): Tracked => ({
   pendingKeys: new Set(statePendingServerKeys(d)),
 });
 
-/** The servers the stacks track: their Servers' ids and their Fleets' keys. */
+/** What any of `all` tracks. */
+export const trackedTogether = (...all: readonly Tracked[]): Tracked => ({
+  ids: new Set(all.flatMap((t) => [...t.ids])),
+  fleetKeys: new Set(all.flatMap((t) => [...t.fleetKeys])),
+  pendingKeys: new Set(all.flatMap((t) => [...t.pendingKeys])),
+});
+
+/** The servers the stacks track: their Servers' ids, their Fleets' keys and their pending creates' keys. */
 export async function trackedByStacks(stacks: readonly Stack[]): Promise<Tracked> {
-  const ids = new Set<string>();
-  const fleetKeys = new Set<string>();
-  const pendingKeys = new Set<string>();
-  for (const stack of stacks) {
-    const tracked = trackedBy(await exportedState(stack));
-    for (const id of tracked.ids) if (id) ids.add(id);
-    for (const key of tracked.fleetKeys) fleetKeys.add(key);
-    for (const key of tracked.pendingKeys) pendingKeys.add(key);
-  }
-  return { ids, fleetKeys, pendingKeys };
+  const each: Tracked[] = [];
+  for (const stack of stacks) each.push(trackedBy(await exportedState(stack)));
+  return trackedTogether(...each);
 }
 
 /**
@@ -290,13 +290,7 @@ export async function drift(
     });
     const strayTags = sharedTags(declarers);
     // The servers of the other stacks named (another project's in the same environment) are theirs, not strays.
-    const theirs = await trackedByStacks(others);
-    const ours = trackedBy(deployment);
-    const tracked: Tracked = {
-      ids: new Set([...ours.ids, ...theirs.ids]),
-      fleetKeys: new Set([...ours.fleetKeys, ...theirs.fleetKeys]),
-      pendingKeys: new Set([...ours.pendingKeys, ...theirs.pendingKeys]),
-    };
+    const tracked = trackedTogether(trackedBy(deployment), await trackedByStacks(others));
     // Live until the next `up` deletes them: the stack is not what its program declares until then.
     const pendingDeletes = (deployment.resources ?? []).flatMap((r) =>
       (isServerType(r.type) || isFleetType(r.type)) && r.delete === true && r.id !== undefined

@@ -3,7 +3,7 @@
  * kept apart until the run has recorded what exists.
  */
 
-import { causeOf } from "../../api/errors";
+import { causeOf, requestOf } from "../../api/errors";
 
 export const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -38,7 +38,7 @@ export function bySameReason(failed: ReadonlyArray<readonly [label: string, reas
     const cause = causeOf(reason);
     const key = cause.replace(INSTANT, "<instant>");
     const group = groups.get(key);
-    if (!group) groups.set(key, { labels: [label], cause, request: reason.slice(cause.length) });
+    if (!group) groups.set(key, { labels: [label], cause, request: requestOf(reason) });
     else {
       group.labels.push(label);
       // Same-shaped ISO instants order as text.

@@ -4,12 +4,12 @@
  */
 import type { GamehostClient, RequestOptions } from "../../api/client";
 import {
-  causeOf,
   ERROR_CODES,
   GamehostApiError,
   GamehostError,
   GamehostNetworkError,
   GamehostRetryAfterError,
+  requestOf,
 } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { CreateServerRequest, type Server, ServerScope } from "../../api/schemas";
@@ -209,7 +209,7 @@ async function createOnce(ctx: OperationContext, inputs: ServerInputs): Promise<
         if (wait.error) {
           // The refusal's own request, status, code and ray id, as every other refusal of the service
           // ends: without them a 429 read as some other refusal, and support needs the ray id.
-          const request = error instanceof Error ? error.message.slice(causeOf(error.message).length) : "";
+          const request = error instanceof Error ? requestOf(error.message) : "";
           if (request === "") throw wait.error;
           throw new GamehostRetryAfterError(`${wait.error.message}${request}`, wait.error.until, {
             cause: error,
