@@ -143,6 +143,10 @@ export function checkBaseUrl(given: string | undefined, origins?: SettingOrigins
   return baseUrl.replace(/\/+$/, "");
 }
 
+/** A character no HTTP header value can carry (C0 controls and DEL): a token holding one can never be sent. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
+export const HEADER_CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /**
  * Checks a token before it is used: a control character (most often the trailing newline of
  * a value read or pasted from a file, or `echo` into a variable) cannot go in an HTTP header, so no request could ever carry it;
@@ -151,8 +155,7 @@ export function checkBaseUrl(given: string | undefined, origins?: SettingOrigins
  * character's code point, never the token.
  */
 export function checkToken(token: string | undefined, origins?: SettingOrigins): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for.
-  const found = token?.match(/[\u0000-\u001f\u007f]/);
+  const found = token?.match(HEADER_CONTROL_CHARACTER);
   const bad = found?.[0];
   const { key, env } = CONFIG_KEYS.token;
   if (token !== undefined && bad === undefined) {

@@ -5,6 +5,7 @@ import { PACKAGE_VERSION } from "../version";
 import { whenParentEnds } from "../whenParentEnds";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "./emulator";
 import { stopOnSignals } from "./stopOnSignals";
+import { printable } from "./terminalText";
 
 const USAGE = `Usage: gamehost-emulator [options]
 
@@ -145,7 +146,8 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
     lines.push("", `Dashboard: ${emu.dashboardUrl}   (sign in with the admin token; this machine only)`);
   if (options.stateFile) lines.push("", `State file: ${options.stateFile}`);
   lines.push("", "Press Ctrl+C to stop.");
-  return lines.join("\n");
+  // A display name or token of the user's own fixture is printed as written, escape sequences included.
+  return printable(lines.join("\n"));
 }
 
 /**
@@ -179,7 +181,7 @@ async function main(): Promise<void> {
   try {
     emu = await startEmulator(parsed.options);
   } catch (err) {
-    process.stderr.write(`gamehost-emulator: ${(err as Error).message}\n`);
+    process.stderr.write(`gamehost-emulator: ${printable((err as Error).message)}\n`);
     process.exit(1);
   }
   // A reader of the output that has gone (`gamehost-emulator | head -20`, a CI log step that ended) makes

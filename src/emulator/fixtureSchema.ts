@@ -1,5 +1,6 @@
 // The zod schemas of an emulator fixture; fixture.ts parses with them, fixtureTypes.ts declares their types.
 import { z } from "zod";
+import { HEADER_CONTROL_CHARACTER } from "../api/config";
 import { ACCESS_MODES, Bio, Bootstrap, CLUSTERS, PUBLICITIES, Publicity } from "../api/schemas/cloud";
 import { DisplayName, NameId, Rfc3339, StringMap, Uint32, Uint64, Uuid } from "../api/schemas/common";
 import { GAME_GUARD_PORTS, HOST_PORTS, type PortRange } from "./servers";
@@ -62,17 +63,28 @@ export const FixtureGroup = z.strictObject({
  * the tokens the emulator hands to tests (`user`, `otherUser`, `expired`); `expiresAt` (epoch ms)
  * makes a token expired once the clock passes it.
  */
+// A client sends the token in an `Authorization` header, which can carry no control character and would not
+// keep a space at either end: a fixture token holding one could never be presented.
+const TokenText = z
+  .string()
+  .min(1)
+  .refine(
+    (t) => !HEADER_CONTROL_CHARACTER.test(t),
+    "must hold no control character (no HTTP header carries one)",
+  )
+  .refine((t) => t.trim() === t, "must not start or end with a space");
+
 export const FixtureToken = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("user"),
-    token: z.string().min(1),
+    token: TokenText,
     identityId: Uuid,
     role: z.enum(["user", "otherUser", "expired"]).optional(),
     expiresAt: Uint64.optional(),
   }),
   z.strictObject({
     kind: z.literal("cloud"),
-    token: z.string().min(1),
+    token: TokenText,
     gameId: Uuid,
     role: z.enum(["expired"]).optional(),
     expiresAt: Uint64.optional(),

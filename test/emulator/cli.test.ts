@@ -187,6 +187,25 @@ describe("gamehost-emulator CLI", () => {
     }
   });
 
+  it("prints a fixture's display names with their terminal controls escaped, not obeyed", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "gamehost-emulator-hostile-name-"));
+    try {
+      const fixture = JSON.parse(
+        readFileSync(path.resolve(__dirname, "../../fixtures/default.json"), "utf8"),
+      );
+      // Clear the screen, set the window title, and reverse what follows: each would act on the terminal.
+      fixture.games[0].displayName = "Space\u001b[2J Race\u001b]0;owned\u0007 \u202eecaR";
+      const file = path.join(dir, "hostile.json");
+      writeFileSync(file, JSON.stringify(fixture));
+      const { out } = await startCli(["--fixture", file], /Press Ctrl\+C/);
+      expect(out()).toContain("(game Space\\u001b[2J Race\\u001b]0;owned\\u0007 \\u202eecaR,");
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be printed.
+      expect(out()).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("prints help, and fails clearly on a bad fixture file", () => {
     const help = spawnSync(process.execPath, [CLI, "--help"], { encoding: "utf8" });
     expect([help.status, help.stdout.includes("--rate-limit")]).toEqual([0, true]);

@@ -46,6 +46,16 @@ describe("loadFixture", () => {
     expect(() => loadFixture(file)).toThrow(/tokens\.0\.token/);
   });
 
+  it("refuses a token no client could send: a control character (a terminal escape) or a space at an end", () => {
+    const file = path.join(dir, "tokens.json");
+    const fixture = structuredClone(loadFixture());
+    (fixture.tokens[0] as { token: string }).token = "emu\u001b[2Jtoken";
+    (fixture.tokens[1] as { token: string }).token = "emu_token ";
+    writeFileSync(file, JSON.stringify(fixture));
+    expect(() => loadFixture(file)).toThrow(/tokens\.0\.token.*no control character/s);
+    expect(() => loadFixture(file)).toThrow(/tokens\.1\.token.*start or end with a space/s);
+  });
+
   it("reports unreadable and non-JSON files", () => {
     expect(() => loadFixture(path.join(dir, "missing.json"))).toThrow(/Cannot read fixture file/);
     const file = path.join(dir, "text.json");
