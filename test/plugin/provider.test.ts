@@ -202,6 +202,27 @@ describe("resources over the wire", () => {
     expect(same.changes).toBe(prov.DiffResponse.DiffChanges.DIFF_NONE);
   });
 
+  it("Diff replaces an export whose URL is due for renewal, naming expiresAt; one that does not ask keeps it", async () => {
+    const inputs = { gameId: target.gameId, queryStart: 1, queryEnd: 2, renewMinutesBeforeExpiry: 0 };
+    const expired = {
+      ...inputs,
+      url: "u",
+      exportedAt: "2000-01-01T00:00:00.000Z",
+      expiresAt: "2000-01-01T01:00:00.000Z",
+    };
+    const due = await driver.diff(EXPORT, "e", "id", expired, inputs);
+    expect([due.changes, due.replaces, due.detailed]).toEqual([
+      prov.DiffResponse.DiffChanges.DIFF_SOME,
+      ["expiresAt"],
+      { expiresAt: prov.PropertyDiff.Kind.UPDATE_REPLACE },
+    ]);
+    const { renewMinutesBeforeExpiry: _unset, ...keeps } = inputs;
+    const { renewMinutesBeforeExpiry: _old, ...keptOlds } = expired;
+    expect((await driver.diff(EXPORT, "e", "id", keptOlds, keeps)).changes).toBe(
+      prov.DiffResponse.DiffChanges.DIFF_NONE,
+    );
+  });
+
   it("a preview Create sends no request and answers the known outputs, unknowns kept unknown", async () => {
     const { name, inputs } = await checked({ datacenter: UNKNOWN });
     emulator.resetRequests();

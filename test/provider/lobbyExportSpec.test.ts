@@ -166,6 +166,61 @@ describe("LobbyHistoryExport diff", () => {
   });
 });
 
+describe("LobbyHistoryExport renewal (renewMinutesBeforeExpiry)", () => {
+  const inputs = { gameId: GAME, queryStart: 1, queryEnd: 2 };
+  /** The state of an export whose URL expires `minutesLeft` minutes from now (negative: expired). */
+  const exported = (minutesLeft: number, renew?: number): LobbyHistoryExportOutputs => {
+    const expiresAt = Date.now() + minutesLeft * 60_000;
+    return {
+      ...inputs,
+      ...(renew === undefined ? {} : { renewMinutesBeforeExpiry: renew }),
+      url: "u",
+      exportedAt: new Date(expiresAt - 3_600_000).toISOString(),
+      expiresAt: new Date(expiresAt).toISOString(),
+    };
+  };
+
+  it("exports again once fewer minutes than asked are left, naming expiresAt as the reason", async () => {
+    const news = { ...inputs, renewMinutesBeforeExpiry: 10 };
+    expect(await diff("id", exported(9, 10), news)).toEqual({
+      changes: true,
+      replaces: ["expiresAt"],
+      deleteBeforeReplace: false,
+    });
+    expect((await diff("id", exported(11, 10), news)).changes).toBe(false);
+    expect((await diff("id", exported(-1, 0), { ...inputs, renewMinutesBeforeExpiry: 0 })).replaces).toEqual([
+      "expiresAt",
+    ]);
+    expect((await diff("id", exported(1, 0), { ...inputs, renewMinutesBeforeExpiry: 0 })).changes).toBe(
+      false,
+    );
+  });
+
+  it("keeps an expired URL when not asked (the default), and an input change is named as itself", async () => {
+    expect((await diff("id", exported(-600), inputs)).changes).toBe(false);
+    const changed = await diff("id", exported(-1, 0), {
+      ...inputs,
+      queryEnd: 3,
+      renewMinutesBeforeExpiry: 0,
+    });
+    expect(changed.replaces).toEqual(["queryEnd"]);
+  });
+
+  it("takes whole minutes from 0 to 59, and names the field otherwise", async () => {
+    for (const [given, reason] of [
+      [60, "must be ≤ 59"],
+      [-1, "must be ≥ 0"],
+      [1.5, "must be a whole number of minutes"],
+      ["10", "must be a number of minutes"],
+    ] as const) {
+      const { failures } = await check({}, { ...inputs, renewMinutesBeforeExpiry: given });
+      expect(failures).toEqual([
+        { property: "renewMinutesBeforeExpiry", reason: expect.stringContaining(reason) },
+      ]);
+    }
+  });
+});
+
 describe("CSV summary", () => {
   it("counts records (quoted newlines included), bytes and SHA-256 in one pass", async () => {
     const csv = 'a,b\n1,"two\nlines"\n3,4\n';

@@ -64,7 +64,7 @@ export const lobbyHistoryExportProvider: pulumi.dynamic.ResourceProvider = {
 export interface LobbyHistoryExport extends types.LobbyHistoryExportOutputs {}
 
 /**
- * An export of a game's matchmaker lobby history for a time span, as a CSV file behind a presigned URL valid for one hour. Any input change exports again. The service keeps no record of an export, so `pulumi refresh` and `pulumi up` keep a URL that has expired (see `expiresAt`): to export again, change one of its `triggers` or run `pulumi up --replace <its urn>`.
+ * An export of a game's matchmaker lobby history for a time span, as a CSV file behind a presigned URL valid for one hour. Any input change exports again. The service keeps no record of an export, so `pulumi refresh` and `pulumi up` keep a URL that has expired (see `expiresAt`) unless `renewMinutesBeforeExpiry` is set: to export again, set it, change one of its `triggers`, or run `pulumi up --replace <its urn>`.
  *
  * A dynamic resource (`pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport`): nothing to install.
  */

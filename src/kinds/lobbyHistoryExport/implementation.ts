@@ -41,11 +41,26 @@ async function summarize(ctx: OperationContext, client: GamehostClient, url: str
   }
 }
 
+/**
+ * Whether the URL recorded in `olds` is within `renewMinutesBeforeExpiry` of its `expiresAt` at `now`. Only an
+ * export that asks renews: the service keeps no record of an export, so every renewal is a new export job.
+ */
+export function renewalDue(
+  olds: Partial<LobbyHistoryExportOutputs>,
+  news: Partial<LobbyHistoryExportInputs>,
+  now: number,
+): boolean {
+  const minutes = news.renewMinutesBeforeExpiry;
+  const expiresAt = typeof olds.expiresAt === "string" ? Date.parse(olds.expiresAt) : Number.NaN;
+  if (typeof minutes !== "number" || Number.isNaN(expiresAt)) return false;
+  return now >= expiresAt - minutes * 60_000;
+}
+
 /** The LobbyHistoryExport kind. */
 export const lobbyHistoryExportKind = defineKind<LobbyHistoryExportInputs, LobbyHistoryExportOutputs>({
   name: "LobbyHistoryExport",
   description:
-    "An export of a game's matchmaker lobby history for a time span, as a CSV file behind a presigned URL valid for one hour. Any input change exports again. The service keeps no record of an export, so `pulumi refresh` and `pulumi up` keep a URL that has expired (see `expiresAt`): to export again, change one of its `triggers` or run `pulumi up --replace <its urn>`.",
+    "An export of a game's matchmaker lobby history for a time span, as a CSV file behind a presigned URL valid for one hour. Any input change exports again. The service keeps no record of an export, so `pulumi refresh` and `pulumi up` keep a URL that has expired (see `expiresAt`) unless `renewMinutesBeforeExpiry` is set: to export again, set it, change one of its `triggers`, or run `pulumi up --replace <its urn>`.",
   hostSubpath: "lobby-history-export",
   inputs: [ExportExtras, ExportSpan],
   computed: ExportComputedOutputs,
@@ -59,9 +74,11 @@ export const lobbyHistoryExportKind = defineKind<LobbyHistoryExportInputs, Lobby
 
   diff(_id, olds, news) {
     // An export is a snapshot: any input change (triggers included) exports again.
-    const replaces = EXPORT_INPUT_FIELDS.filter(
+    const changed = EXPORT_INPUT_FIELDS.filter(
       (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]) || containsUnknown(news[k]),
     );
+    // A renewal is named by the output that made it due, so preview shows why a URL is exported again.
+    const replaces = changed.length === 0 && renewalDue(olds, news, Date.now()) ? ["expiresAt"] : changed;
     return {
       changes: replaces.length > 0,
       replaces: [...replaces],

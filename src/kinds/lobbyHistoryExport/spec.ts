@@ -82,6 +82,15 @@ const Extras = z.strictObject({
     .boolean()
     .optional()
     .describe("Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false)."),
+  renewMinutesBeforeExpiry: z
+    .number({ error: "must be a number of minutes" })
+    .int({ error: "must be a whole number of minutes" })
+    .min(0, { error: "must be ≥ 0 (0: once the URL has expired)" })
+    .max(59, { error: "must be ≤ 59 (the URL lives one hour)" })
+    .optional()
+    .describe(
+      "Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Each renewal is a new export job on the service.",
+    ),
 });
 
 /** The export's inputs other than its span. */
@@ -172,6 +181,7 @@ export function checkExportInputs(news: Record<string, unknown>): {
     queryEnd: givenEnd,
     triggers,
     summarize,
+    renewMinutesBeforeExpiry,
     [SERIALIZED_PROVIDER_FIELD]: _provider,
     ...unknownKeys
   } = news;
@@ -183,7 +193,13 @@ export function checkExportInputs(news: Record<string, unknown>): {
   };
   const failures = [
     ...checkWire(ExportSpan, { queryStart, queryEnd }, { queryStart, queryEnd }, [], "camelCase"),
-    ...checkWire(Extras, { gameId, triggers, summarize, ...unknownKeys }, news, [], "camelCase"),
+    ...checkWire(
+      Extras,
+      { gameId, triggers, summarize, renewMinutesBeforeExpiry, ...unknownKeys },
+      news,
+      [],
+      "camelCase",
+    ),
   ];
   // RFC 3339 before 1970 is epoch ms below 0, which the wire check would name as a number ("must be ≥ 0").
   if (failures.length === 0) failures.push(...timesBefore1970({ queryStart, queryEnd }, inputs));

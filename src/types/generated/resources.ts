@@ -151,6 +151,7 @@ export const lobbyHistoryExportInputProperties = [
   "gameId",
   "triggers",
   "summarize",
+  "renewMinutesBeforeExpiry",
   "queryStart",
   "queryEnd",
 ] as const;
@@ -176,6 +177,8 @@ export interface LobbyHistoryExportArgs {
   triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
   summarize?: pulumi.Input<boolean | undefined>;
+  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Each renewal is a new export job on the service. */
+  renewMinutesBeforeExpiry?: pulumi.Input<number | undefined>;
   /** Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms. */
   queryStart: pulumi.Input<number | string>;
   /** End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans. */
@@ -190,6 +193,8 @@ export interface LobbyHistoryExportState {
   triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
   summarize?: pulumi.Input<boolean | undefined>;
+  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Each renewal is a new export job on the service. */
+  renewMinutesBeforeExpiry?: pulumi.Input<number | undefined>;
   /** Start of the span (exclusive), epoch ms. */
   queryStart?: pulumi.Input<number | undefined>;
   /** End of the span (inclusive), epoch ms. */
@@ -216,6 +221,8 @@ export interface LobbyHistoryExportOutputs {
   readonly triggers: pulumi.Output<Record<string, unknown> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
   readonly summarize: pulumi.Output<boolean | undefined>;
+  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Each renewal is a new export job on the service. */
+  readonly renewMinutesBeforeExpiry: pulumi.Output<number | undefined>;
   /** Start of the span (exclusive), epoch ms. */
   readonly queryStart: pulumi.Output<number>;
   /** End of the span (inclusive), epoch ms. */
