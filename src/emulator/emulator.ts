@@ -144,6 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ? adminRouter({
         faults,
         mutations,
+        clock: settings.clock,
         requests: () => requests,
         resetRequests: () => {
           requests = [];

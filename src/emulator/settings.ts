@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { accessSync, constants, existsSync, lstatSync, readlinkSync, rmSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { EmulatorClock } from "./clock";
 import type { CoreOptions } from "./core";
 import { makeDirectory } from "./makeDirectory";
 import type { EmulatorOptions } from "./options";
@@ -71,6 +72,8 @@ function checkMs(name: string, value: number): number {
 export interface Settings {
   /** What the core takes. */
   core: CoreOptions;
+  /** The clock behind `core.now`, which the admin API moves forward. */
+  clock: EmulatorClock;
   requestTimeCapMs: number;
   /** Whether the export directory is a temporary one of this emulator's, removed on stop. */
   tempExportDir: boolean;
@@ -83,6 +86,7 @@ export interface Settings {
  */
 export function settingsOf(options: EmulatorOptions, warn: (message: string) => void): Settings {
   const requestTimeCapMs = checkMs("requestTimeCapMs", options.requestTimeCapMs ?? DEFAULTS.requestTimeCapMs);
+  const clock = new EmulatorClock(options.now ?? Date.now);
   const core = {
     watchHoldMs: checkMs("watchHoldMs", options.watchHoldMs ?? DEFAULTS.watchHoldMs),
     watchMaxIndexAgeMs: checkMs(
@@ -96,7 +100,7 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
       "destroyedRetentionMs",
       options.destroyedRetentionMs ?? DEFAULTS.destroyedRetentionMs,
     ),
-    now: options.now ?? Date.now,
+    now: clock.now,
     warn,
   };
   // An empty path is a script's unset variable (`--state "$STATE"`): refused, rather than keeping nothing
@@ -131,7 +135,7 @@ export function settingsOf(options: EmulatorOptions, warn: (message: string) => 
       : // Named now, made by the first export (private to this user, as mkdtemp would): a run that exports
         // nothing, most CI runs, leaves nothing behind even when killed before it could remove it.
         path.join(os.tmpdir(), `gamehost-emulator-exports-${randomBytes(9).toString("base64url")}`));
-  return { core: { ...core, stateFile, exportDir }, requestTimeCapMs, tempExportDir };
+  return { core: { ...core, stateFile, exportDir }, clock, requestTimeCapMs, tempExportDir };
 }
 
 /**

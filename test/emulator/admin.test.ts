@@ -179,6 +179,44 @@ describe("admin routes", () => {
     expect(emu.killDeadline(id)).toBe(deadline);
   });
 
+  it("moves the clock forward: an export URL expires an hour later without waiting, times follow, never back", async () => {
+    const before = (await admin("GET", "/clock")).body as { now: string; offsetMs: number };
+    expect(before.offsetMs).toBe(0);
+    const exported = await call(
+      emu,
+      "POST",
+      `/cloud/games/${ids(emu).gameId}/matchmaker/lobbies/export-history`,
+      {
+        body: { query_start: 1, query_end: 2 },
+      },
+    );
+    const url = (exported.body as { url: string }).url;
+    expect((await fetch(url)).status).toBe(200);
+
+    const moved = await admin("POST", "/clock", { advanceMs: 3_600_001 });
+    const after = moved.body as { now: string; offsetMs: number };
+    expect([moved.status, after.offsetMs]).toEqual([200, 3_600_001]);
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(3_600_001);
+    const expired = await fetch(url);
+    expect(expired.status).toBe(403);
+    expect(((await expired.json()) as { message: string }).message).toContain("expired");
+    // The service's Date header reads the same clock (a client measures its offset from it).
+    const dated = Date.parse((await fetch(`${emu.url}/cloud/games`)).headers.get("date") ?? "");
+    expect(dated).toBeGreaterThanOrEqual(Date.parse(after.now) - 1_000);
+
+    for (const [advanceMs, reason] of [
+      [-1, "only moves forward"],
+      [1.5, "whole number of milliseconds"],
+      ["60000", "expected number"],
+    ] as const) {
+      const bad = await admin("POST", "/clock", { advanceMs });
+      expect([bad.status, codeOf(bad)]).toEqual([400, "API_BAD_BODY"]);
+      expect((bad.body as { message: string }).message).toContain("advanceMs");
+      expect((bad.body as { message: string }).message).toContain(reason);
+    }
+    expect(((await admin("GET", "/clock")).body as { offsetMs: number }).offsetMs).toBe(3_600_001);
+  });
+
   it("switches placement", async () => {
     expect((await admin("POST", "/placement", { mode: "never" })).status).toBe(200);
     const created = await call(emu, "POST", ids(emu).serversPath, { body: serverBody(emu) });

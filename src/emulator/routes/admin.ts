@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../../api/errors";
+import { type EmulatorClock, MAX_CLOCK_ADVANCE_MS } from "../clock";
 import type { Handler } from "../core";
 import { type FaultQueue, FaultQueueFull, FaultSpecJson } from "../faults";
 import { ok, ServiceError } from "../http";
@@ -10,12 +11,25 @@ import { parseBody } from "../validation";
 /** What the admin routes need beyond the core. */
 export interface AdminDeps {
   faults: FaultQueue;
+  clock: EmulatorClock;
   mutations: Mutations;
   requests(): ReadonlyArray<unknown>;
   resetRequests(): void;
 }
 
 const PlacementJson = z.strictObject({ mode: z.enum(["auto", "never"]) });
+
+const ClockJson = z.strictObject({
+  advanceMs: z
+    .number()
+    .int({ error: "must be a whole number of milliseconds" })
+    .min(0, { error: "must be ≥ 0 (the clock only moves forward)" })
+    .max(MAX_CLOCK_ADVANCE_MS, { error: `must be ≤ ${MAX_CLOCK_ADVANCE_MS} (100 years)` }),
+});
+
+function clockJson(clock: EmulatorClock): { now: string; offsetMs: number } {
+  return { now: new Date(clock.now()).toISOString(), offsetMs: clock.offsetMs };
+}
 
 /**
  * Test-control routes under `/__admin` (only with `admin: true`, no token): faults, placement,
@@ -35,6 +49,11 @@ export function adminRouter(deps: AdminDeps): Router<Handler> {
     return ok({ faults: pendingJson(deps.faults) });
   });
   router.add("GET", "/__admin/faults", () => ok({ faults: pendingJson(deps.faults) }));
+  router.add("GET", "/__admin/clock", () => ok(clockJson(deps.clock)));
+  router.add("POST", "/__admin/clock", async (_core, ctx) => {
+    deps.clock.advance(parseBody(ClockJson, await ctx.json()).advanceMs);
+    return ok(clockJson(deps.clock));
+  });
   router.add("DELETE", "/__admin/faults", () => {
     deps.faults.clear();
     return ok({});
