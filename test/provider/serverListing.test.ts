@@ -8,11 +8,13 @@ import { GamehostClient } from "../../src/api";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import type { OperationContext } from "../../src/kinds/kind";
 import { importIdOf, serverListing } from "../../src/kinds/server/listing";
+import { FLEET_TAG } from "../../src/kinds/server/tags";
 
 let emulator: RunningEmulator;
 /** The emulator's clock: servers made while it stands still share their `created_at`. */
 let at = 1_800_000_000_000;
 const made: string[] = [];
+let fleetServer = "";
 let ctx: OperationContext;
 let scope: { gameId: string; environmentId: string; tags: Record<string, string> };
 
@@ -36,6 +38,17 @@ beforeAll(async () => {
     });
     made.unshift(server.id);
   }
+  // A fleet's server among them, newest: an id `pulumi import` would refuse as a Server.
+  at += 1;
+  fleetServer = (
+    await client.createServer(game.id, environment.id, {
+      datacenter: game.datacenters[0]?.id as string,
+      tags: { ...scope.tags, [FLEET_TAG]: "fleet-key-of-another-resource" },
+      runtime: { build: environment.builds[0]?.id as string },
+      network: { ports: { web: { protocol: "http", internal_port: 8080 } } },
+      resources: { cpu: 250, memory: 256 },
+    })
+  ).id;
 });
 afterAll(() => emulator?.stop());
 
@@ -65,5 +78,15 @@ describe("Server listing pages", () => {
     expect(await sizes(2)).toEqual([1, 3, 1]);
     expect(await sizes(1)).toEqual([1, 3, 1]);
     expect(await sizes(4)).toEqual([4, 1]);
+  });
+});
+
+describe("Server listing and fleets", () => {
+  it("leaves a fleet's servers out (import refuses them as Servers), unless includeFleetServers asks", async () => {
+    const ids = async (extra: Record<string, unknown>) =>
+      (await serverListing.list(ctx, { ...scope, ...extra }, { limit: 0 })).items.map((i) => i.id);
+    const fleetId = importIdOf(scope.gameId, scope.environmentId, fleetServer);
+    expect(await ids({})).not.toContain(fleetId);
+    expect(await ids({ includeFleetServers: true })).toEqual([fleetId, ...(await ids({}))]);
   });
 });

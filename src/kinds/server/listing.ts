@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { parseWith, type Server, ServerScope, StringMap } from "../../api/schemas";
 import type { KindListing, OperationContext } from "../kind";
+import { FLEET_TAG } from "./tags";
 
 /** The query of a listing: where to look and which servers to keep (camelCase, as the schema shows it). */
 export const ServerListQuery = z
@@ -19,6 +20,12 @@ export const ServerListQuery = z
       .boolean()
       .optional()
       .describe("Also list destroyed servers (by default only live ones are listed)."),
+    includeFleetServers: z
+      .boolean()
+      .optional()
+      .describe(
+        "Also list the servers of a `Fleet` (tagged `pulumi-gamehost/fleet`). By default they are left out: a fleet's server is imported with its fleet (`gamehost:index:Fleet`), and `pulumi import` refuses it as a Server.",
+      ),
   })
   .describe("Which servers `pulumi do gamehost:index:Server list` lists.");
 
@@ -42,11 +49,14 @@ export const serverListing: KindListing = {
       },
       ctx.signal ? { signal: ctx.signal } : {},
     );
-    const kept = page.limit > 0 ? pageOf(servers, page.limit) : servers;
+    // An id the list answers is one `pulumi import` takes as a Server: a fleet's server is not one (it has
+    // an owner already), unless asked for as an inventory.
+    const listed = q.includeFleetServers ? servers : servers.filter((s) => s.tags?.[FLEET_TAG] === undefined);
+    const kept = page.limit > 0 ? pageOf(listed, page.limit) : listed;
     const last = kept.at(-1);
     return {
       items: kept.map((s) => ({ id: importIdOf(q.gameId, q.environmentId, s.id) })),
-      ...(kept.length < servers.length && last ? { next: last.id } : {}),
+      ...(kept.length < listed.length && last ? { next: last.id } : {}),
     };
   },
 };
