@@ -24,6 +24,7 @@ import {
 // program's type check of this module does not reach zod's typings.
 import type * as wire from "./generated/wire";
 import type { FieldIssue } from "./issues";
+import { type ProxyEnvironment, proxyEnvironment } from "./proxy";
 import { redactError, secretsOfUrl } from "./redact";
 import {
   parseRetryAfter,
@@ -312,6 +313,8 @@ export class GamehostClient {
   readonly #maxResponseBytes: number;
   readonly #userAgent: string;
   readonly #dispatcher: Dispatcher;
+  /** The proxy environment the shared dispatcher follows; none with a dispatcher given in code. */
+  readonly #proxies: ProxyEnvironment | undefined;
   readonly #onEvent: ((event: ClientEvent) => void) | undefined;
   /** Where the settings came from: errors say where to fix the token or base URL. */
   readonly #origins: SettingOrigins;
@@ -355,9 +358,12 @@ export class GamehostClient {
     this.#maxResponseBytes = options.maxResponseBytes ?? env.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const suffix = options.userAgent?.trim();
     this.#userAgent = `${PACKAGE_NAME}/${PACKAGE_VERSION}${suffix ? ` ${suffix}` : ""}`;
+    // A dispatcher given in code is the caller's whole choice of route; the shared one follows the proxy
+    // environment, read once here so that an error names the proxy a request went through.
+    this.#proxies = options.dispatcher ? undefined : proxyEnvironment();
     this.#dispatcher = options.dispatcher
       ? withRetries(options.dispatcher)
-      : sharedDispatcher(this.#timeouts.connectMs);
+      : sharedDispatcher(this.#timeouts.connectMs, this.#proxies);
     this.#onEvent = options.onEvent;
   }
 
@@ -756,6 +762,7 @@ export class GamehostClient {
       retry: this.#retry,
       deadline: call.deadline,
       origins: this.#origins,
+      proxy: this.#proxies?.proxyFor(url),
       onRetry: (notice) => {
         this.stats.retries += 1;
         this.emit({ type: "retry", method, path, ...notice });
@@ -800,6 +807,7 @@ export class GamehostClient {
       baseUrl: this.baseUrl,
       origins: this.#origins,
       fromService: parsed !== undefined,
+      proxy: res.proxy,
     });
   }
 
@@ -810,7 +818,10 @@ export class GamehostClient {
    */
   private redacted(error: unknown, secrets: readonly string[] = []): unknown {
     if (!(error instanceof GamehostError)) return error;
-    return redactError(error, this.#token ? [this.#token, ...secrets] : secrets);
+    // A proxy's page may echo the request's Proxy-Authorization, or its credentials, too.
+    const proxySecrets = [...(this.#proxies?.http?.secrets ?? []), ...(this.#proxies?.https?.secrets ?? [])];
+    const all = [...(this.#token ? [this.#token] : []), ...proxySecrets, ...secrets];
+    return redactError(error, all);
   }
 
   private emit(event: ClientEvent): void {

@@ -1,6 +1,7 @@
 import type { InspectOptions } from "node:util";
 import type { FieldIssue } from "./issues";
 import { describeIssues } from "./issues";
+import type { ProxyChoice } from "./proxy";
 import { boundField, boundText, formatCount, MAX_KEPT_ISSUES } from "./textBounds";
 
 /** Error codes the service sends (docs/service-contract.md §2). */
@@ -417,6 +418,36 @@ export interface ApiErrorInit {
   origins?: SettingOrigins;
   /** False when the body was not the service's error body (a gateway's or proxy's page); default true. */
   fromService?: boolean;
+  /** The proxy the request went through (from the proxy environment), if any. */
+  proxy?: ProxyChoice | undefined;
+}
+
+/** What a page that is not the service's means when the request went through a proxy, or `undefined`. */
+function proxyAnswerAdvice(init: ApiErrorInit): { restates: boolean; text: string } | undefined {
+  const { proxy } = init;
+  if (!proxy || init.fromService !== false) return undefined;
+  const named = `the proxy ${proxy.shown} (from ${proxy.envVar}) or a gateway behind it`;
+  const at = init.baseUrl ?? "the base URL";
+  const POST = init.method === "POST";
+  if (init.status === 407) {
+    return {
+      restates: false,
+      text: `This answer came from ${named}: it wants ${proxy.hasCredentials ? "other credentials than" : "a user name and password in"} ${proxy.envVar} (http://user:password@host:port, special characters percent-encoded).`,
+    };
+  }
+  if (init.status >= 500) {
+    return {
+      restates: false,
+      text: `This answer came from ${named}, not the service: it got no answer from ${at}${POST ? ", and the request may have reached it: look its result up before sending it again" : ""}. Check that the service is running, and the proxy's logs for why.`,
+    };
+  }
+  if (init.status === 403 || init.status === 401) {
+    return {
+      restates: false,
+      text: `This answer came from ${named}, not the service: it refused the request to ${at}. Ask its administrators to allow that host, or add the host to NO_PROXY if it is reachable without the proxy.`,
+    };
+  }
+  return undefined;
 }
 
 /** A non-200 answer from the service. */
@@ -455,7 +486,7 @@ export class GamehostApiError extends GamehostError {
    * The service's own message leads instead when the advice does not state the cause.
    */
   constructor(init: ApiErrorInit) {
-    const advice = adviceFor(init);
+    const advice = proxyAnswerAdvice(init) ?? adviceFor(init);
     const said = `${init.message.trim().replace(/\.+$/, "")}.`;
     const cause = advice ? (advice.restates ? advice.text : `${said} ${advice.text}`) : said;
     const ray = init.rayId ? `, ray id ${boundField(init.rayId)}` : "";
@@ -597,8 +628,11 @@ export class GamehostNetworkError extends GamehostError {
     origins?: SettingOrigins,
     /** The client option that set the wait for headers, when not requestTimeoutMs (see TransportRequest). */
     headersTimeoutOption?: string,
+    /** The proxy the request went through (from the proxy environment), if any. */
+    proxy?: ProxyChoice,
   ) {
     const code = (cause as { code?: unknown } | undefined)?.code;
+    const atProxy = proxy ? proxyFailure(cause, proxy, baseUrl ?? "the base URL", origins) : undefined;
     const raise =
       // Only a client built in code has these options (gamehost's own commands build theirs from config).
       code === "UND_ERR_HEADERS_TIMEOUT" && headersTimeoutOption !== undefined && origins?.pulumi === false
@@ -613,8 +647,9 @@ export class GamehostNetworkError extends GamehostError {
       : /\/servers$/.test(path)
         ? "find the server by its tags with listServers before creating another"
         : "look its result up before sending it again";
-    const fix =
-      typeof code === "string" && UNREACHABLE.has(code)
+    const fix = atProxy
+      ? atProxy
+      : typeof code === "string" && UNREACHABLE.has(code)
         ? `Nothing answers at ${at}: ${checkBaseUrl(origins)}, and that the service is running.`
         : code === PLAIN_HTTP_ANSWER
           ? `${at} answers without TLS: ${checkBaseUrl(origins)}; a server without TLS, as the emulator, takes http://.`
@@ -627,12 +662,73 @@ export class GamehostNetworkError extends GamehostError {
               : lookUp
                 ? `The connection failed after the request was sent, and it may have taken effect: ${lookUp}. If it keeps failing, check the network and ${baseUrlSetting(origins)}.`
                 : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
-    super(`${fix} [${method} ${path}: no answer, ${reason}]`, { cause });
+    // Past the proxy, the failure is the service's (or the network's behind the proxy): still name the route.
+    const route =
+      proxy && !atProxy ? ` The request went through the proxy ${proxy.shown} (from ${proxy.envVar}).` : "";
+    super(`${fix}${route} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;
     this.mayHaveCommitted = mayHaveCommitted;
-    this.permanent = typeof code === "string" && HANDSHAKE_FAILURE_CODES.has(code);
+    this.permanent = !atProxy && typeof code === "string" && HANDSHAKE_FAILURE_CODES.has(code);
   }
+}
+
+/** The codes of a connection that never opened: with a proxy set, the only connection the client opens is the proxy's. */
+const PROXY_UNREACHABLE = new Set([...UNREACHABLE, "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** Set on an error of the CONNECT exchange with a proxy (see proxy.ts): the tunnel never opened. */
+export const PROXY_TUNNEL_FAILURE = Symbol.for("pulumi-gamehost.proxyTunnelFailure");
+
+/** Whether `cause` is a failure of the proxy itself (refused, unreachable, no tunnel): the request was not passed on. */
+export function failedAtProxy(cause: unknown, proxy: ProxyChoice | undefined): boolean {
+  return proxy !== undefined && proxyFailure(cause, proxy, "", undefined) !== undefined;
+}
+
+/**
+ * What to do about a request the proxy failed, or `undefined` when the failure is past the proxy (the
+ * service's). Never quotes the proxy's URL as given: it may carry a password.
+ */
+function proxyFailure(
+  cause: unknown,
+  proxy: ProxyChoice,
+  at: string,
+  origins: SettingOrigins | undefined,
+): string | undefined {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const message = cause instanceof Error ? cause.message : "";
+  const named = `The proxy ${proxy.shown} (from ${proxy.envVar})`;
+  const bypass = `add the service's host to NO_PROXY if it is reachable without the proxy`;
+  if (typeof code === "string" && PROXY_UNREACHABLE.has(code)) {
+    const what =
+      code === "ECONNREFUSED"
+        ? "refused the connection"
+        : code === "ENOTFOUND" || code === "EAI_AGAIN"
+          ? "has a host name that does not resolve"
+          : "cannot be reached";
+    return `${named} ${what}, so nothing was sent to ${at}: check ${proxy.envVar} and that the proxy is running, or ${bypass}.`;
+  }
+  // undici: `Proxy response (407) !== 200 when HTTP Tunneling` (CONNECT), `Proxy Authentication Required (407)`.
+  const status = Number(message.match(/^Proxy (?:response|Authentication Required) \((\d{3})\)/)?.[1]);
+  if (status === 407) {
+    return proxy.hasCredentials
+      ? `${named} refused its user name and password (407 Proxy Authentication Required), so nothing was sent to ${at}: correct them in ${proxy.envVar} (http://user:password@host:port, special characters percent-encoded).`
+      : `${named} requires a user name and password (407 Proxy Authentication Required), so nothing was sent to ${at}: give them in ${proxy.envVar} as http://user:password@host:port (special characters percent-encoded).`;
+  }
+  if (status === 403) {
+    return `${named} refused to connect to ${at} (403), so nothing was sent: ask its administrators to allow that host and port, or ${bypass}.`;
+  }
+  if (status >= 500) {
+    return `${named} could not reach ${at} (${status}), so nothing was sent to it: ${checkBaseUrl(origins)} and that the service is running (the proxy's own logs say why it failed).`;
+  }
+  if (Number.isInteger(status)) {
+    return `${named} refused the connection to ${at} (${status}), so nothing was sent: check ${proxy.envVar}.`;
+  }
+  if ((cause as Record<symbol, unknown> | undefined)?.[PROXY_TUNNEL_FAILURE] === true) {
+    return typeof code === "string" && TIMED_OUT.has(code)
+      ? `${named} accepted the connection but did not answer its CONNECT request in time, so nothing was sent to ${at}: check that the proxy is working, or ${bypass}.`
+      : `${named} closed the connection before opening a tunnel to ${at}, so nothing was sent: check that the proxy is working, or ${bypass}.`;
+  }
+  return undefined;
 }
 
 /** A request or response that does not match the API's schema. */

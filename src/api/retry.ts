@@ -1,5 +1,6 @@
 import type { Dispatcher, RetryHandler } from "undici";
-import { HANDSHAKE_FAILURE_CODES } from "./errors";
+import { failedAtProxy, HANDSHAKE_FAILURE_CODES } from "./errors";
+import type { ProxyChoice } from "./proxy";
 import { readRetryAfter, serviceClockOffset, waitLimitMs } from "./wait";
 
 /** How idempotent requests (GET, DELETE) are retried. Every field has a default. */
@@ -128,6 +129,8 @@ export interface RetryState {
   mayHaveCommitted: boolean;
   /** Set once a response was handed to the caller: from then on nothing is retried. */
   responded: boolean;
+  /** Set when a proxy refused an attempt (see createRetryCallback). */
+  refusedByProxy?: boolean;
 }
 
 /** Inputs of {@link createRetryCallback}. */
@@ -139,6 +142,8 @@ export interface RetryCallbackInput {
   onRetry?: (notice: RetryNotice) => void;
   /** Epoch ms by which the whole call must end: a wait that would pass it ends the retries. */
   deadline?: number | undefined;
+  /** The proxy the call goes through, if any. */
+  proxy?: ProxyChoice | undefined;
   /** Source of jitter; tests pin it. */
   random?: () => number;
 }
@@ -157,7 +162,11 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
     const status = failure.statusCode;
     const code = errorCode(failure);
     const answered = status !== undefined;
-    if (!answered && mayHaveCommitted(failure)) state.mayHaveCommitted = true;
+    // A proxy that refused the attempt, or could not be reached, did not pass it on. undici reports a plain
+    // proxy's 407 twice, the second time as a TypeError of its own (it feeds the refused answer's body to a
+    // request it already failed): once refused, the attempt is not counted as one that reached the service.
+    if (failedAtProxy(failure, input.proxy)) state.refusedByProxy = true;
+    else if (!answered && mayHaveCommitted(failure) && !state.refusedByProxy) state.mayHaveCommitted = true;
 
     const giveUp = () => callback(err);
     if (signal?.aborted || state.responded) return giveUp();

@@ -1,7 +1,13 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { GamehostNetworkError, GamehostResponseTooLargeError, type SettingOrigins } from "./errors";
+import {
+  failedAtProxy,
+  GamehostNetworkError,
+  GamehostResponseTooLargeError,
+  type SettingOrigins,
+} from "./errors";
+import { type ProxyChoice, type ProxyEnvironment, proxyEnvironment, proxyingDispatcher } from "./proxy";
 import {
   createRetryCallback,
   mayHaveCommitted,
@@ -70,17 +76,23 @@ export interface ClientEvent {
   errorCode?: string;
 }
 
-const sharedAgents = new Map<number, Dispatcher>();
+const sharedAgents = new Map<string, Dispatcher>();
 
 /**
- * The process-wide keep-alive dispatcher (one per connect timeout), with undici's retry
- * interceptor composed on it. Created on first use, so importing this package opens nothing.
+ * The process-wide keep-alive dispatcher (one per connect timeout and proxy environment), with undici's
+ * retry interceptor composed on it. It honours `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` as Go-based
+ * Pulumi providers do (see proxy.ts), for every request the package makes. Created on first use, so
+ * importing this package opens nothing.
  */
-export function sharedDispatcher(connectMs = DEFAULT_TIMEOUTS.connectMs): Dispatcher {
-  let dispatcher = sharedAgents.get(connectMs);
+export function sharedDispatcher(
+  connectMs = DEFAULT_TIMEOUTS.connectMs,
+  proxies: ProxyEnvironment = proxyEnvironment(),
+): Dispatcher {
+  const key = `${connectMs} ${proxies.http?.uri ?? ""} ${proxies.https?.uri ?? ""} ${proxies.noProxy}`;
+  let dispatcher = sharedAgents.get(key);
   if (!dispatcher) {
-    dispatcher = withRetries(new (undici().Agent)({ connect: { timeout: connectMs } }));
-    sharedAgents.set(connectMs, dispatcher);
+    dispatcher = withRetries(proxyingDispatcher(undici(), proxies, connectMs));
+    sharedAgents.set(key, dispatcher);
   }
   return dispatcher;
 }
@@ -114,6 +126,8 @@ export interface TransportRequest {
   onRetry?: (notice: RetryNotice) => void;
   /** Where the base URL was set, so that a no-answer error names that place (not Pulumi config). */
   origins?: SettingOrigins | undefined;
+  /** The proxy this request goes through, so that an error names it when it is the proxy that failed. */
+  proxy?: ProxyChoice | undefined;
 }
 
 /** An answer with its body still unread. */
@@ -123,6 +137,8 @@ export interface TransportResponse {
   body: Readable & { text(): Promise<string> };
   /** Attempts made, the final one included. */
   attempts: number;
+  /** The proxy it came through, if any: a page that is not the service's may be the proxy's. */
+  proxy?: ProxyChoice | undefined;
 }
 
 /** Whether `err` is the abort of `signal` (the caller's own doing, passed on unchanged). */
@@ -148,6 +164,7 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
       state,
       signal: req.signal,
       deadline: req.deadline,
+      proxy: req.proxy,
       ...(req.onRetry ? { onRetry: req.onRetry } : {}),
     }),
   };
@@ -166,17 +183,26 @@ export async function send(dispatcher: Dispatcher, req: TransportRequest): Promi
   try {
     const res = await undici().request(req.url, options);
     state.responded = true;
-    return { status: res.statusCode, headers: res.headers, body: res.body, attempts: state.retries + 1 };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      attempts: state.retries + 1,
+      ...(req.proxy ? { proxy: req.proxy } : {}),
+    };
   } catch (err) {
     if (isAbort(err, req.signal)) throw req.signal?.reason ?? err;
+    // A proxy that refused the request, or could not be reached, did not pass it on.
+    const committedNow = mayHaveCommitted(err) && !failedAtProxy(err, req.proxy);
     throw new GamehostNetworkError(
       req.method,
       req.path,
       err,
-      state.mayHaveCommitted || mayHaveCommitted(err),
+      state.mayHaveCommitted || committedNow,
       req.url.origin,
       req.origins,
       req.headersTimeoutOption,
+      req.proxy,
     );
   }
 }

@@ -1,0 +1,321 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { type AddressInfo, connect, type Socket } from "node:net";
+import { inspect } from "node:util";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GamehostClient } from "../../src/api/client";
+import { GamehostError, GamehostNetworkError } from "../../src/api/errors";
+import { proxyEnvironment } from "../../src/api/proxy";
+import {
+  BOOTSTRAP,
+  closedPort,
+  ENV,
+  GAME,
+  json,
+  SERVER_BODY,
+  useScriptedServers,
+} from "./helpers/scriptedServer";
+
+const scripted = useScriptedServers();
+
+/** What a forward proxy saw: absolute-form requests and CONNECT targets, with their Proxy-Authorization. */
+interface SeenByProxy {
+  method: string;
+  target: string;
+  auth: string | undefined;
+}
+
+type ProxyMode = "forward" | { status: number; page?: string } | "hang" | "drop-after-forward";
+
+/**
+ * A small forward proxy on 127.0.0.1. It resolves every host name to 127.0.0.1, so a base URL such as
+ * http://gamehost.test:<port> reaches a local scripted server only through it.
+ */
+async function startProxy(
+  mode: ProxyMode = "forward",
+): Promise<{ url: string; seen: SeenByProxy[]; close(): Promise<void> }> {
+  const seen: SeenByProxy[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    seen.push({ method: req.method ?? "", target: req.url ?? "", auth: req.headers["proxy-authorization"] });
+    if (mode === "hang") return;
+    if (typeof mode === "object") {
+      res.writeHead(mode.status, { "content-type": "text/html" });
+      res.end(mode.page ?? `<html><body>proxy says ${mode.status}</body></html>`);
+      return;
+    }
+    const target = new URL(req.url ?? "");
+    const upstream = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers: req.headers,
+      },
+      (answer) => {
+        if (mode === "drop-after-forward") {
+          req.socket.destroy();
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end("<html>bad gateway</html>");
+    });
+    req.pipe(upstream);
+  });
+  server.on("connection", (s) => sockets.add(s));
+  server.on("connect", (req, socket: Socket) => {
+    seen.push({ method: "CONNECT", target: req.url ?? "", auth: req.headers["proxy-authorization"] });
+    if (mode === "hang") return;
+    if (typeof mode === "object") {
+      socket.end(`HTTP/1.1 ${mode.status} No\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    const port = Number((req.url ?? "").split(":").pop());
+    const upstream = connect(port, "127.0.0.1", () => {
+      socket.write("HTTP/1.1 200 Connection established\r\n\r\n");
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on("error", () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const proxies: Array<{ close(): Promise<void> }> = [];
+async function proxy(mode?: ProxyMode) {
+  const p = await startProxy(mode);
+  proxies.push(p);
+  return p;
+}
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+});
+
+/** A base URL on a name only the proxy resolves. */
+const viaName = (serviceUrl: string) => serviceUrl.replace("127.0.0.1", "gamehost.test");
+
+function clearProxyEnv() {
+  for (const name of ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy"])
+    vi.stubEnv(name, "");
+}
+
+describe("proxy environment (as Go's ProxyFromEnvironment)", () => {
+  it("sends API calls through HTTP_PROXY", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    const p = await proxy();
+    clearProxyEnv();
+    vi.stubEnv("HTTP_PROXY", p.url);
+    const c = new GamehostClient({ baseUrl: viaName(s.url), token: "tok_abcdefgh" });
+    await c.getBootstrap();
+    expect(p.seen.map((r) => r.method)).toEqual(["GET"]);
+    expect(p.seen[0]?.target).toBe(`${viaName(s.url)}/cloud/bootstrap`);
+  });
+
+  it("reads the lowercase form too", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    const p = await proxy();
+    clearProxyEnv();
+    vi.stubEnv("http_proxy", p.url.replace("http://", ""));
+    await new GamehostClient({ baseUrl: viaName(s.url), token: "tok_abcdefgh" }).getBootstrap();
+    expect(p.seen).toHaveLength(1);
+  });
+
+  it("reaches localhost, 127.0.0.1 and NO_PROXY hosts directly", async () => {
+    const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
+    const p = await proxy();
+    clearProxyEnv();
+    vi.stubEnv("HTTP_PROXY", p.url);
+    await new GamehostClient({ baseUrl: s.url, token: "tok_abcdefgh" }).getBootstrap();
+    await new GamehostClient({
+      baseUrl: s.url.replace("127.0.0.1", "localhost"),
+      token: "tok_abcdefgh",
+    }).getBootstrap();
+    expect(p.seen).toEqual([]);
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it("decides per host as Go does", () => {
+    const env = proxyEnvironment({
+      HTTPS_PROXY: "proxy.corp:3128",
+      http_proxy: "http://other:1",
+      HTTP_PROXY: "http://upper:2",
+      NO_PROXY: ".internal.corp, example.com, 10.0.0.0/8, 192.168.1.5, api.test:8443",
+    });
+    const via = (url: string) => env.proxyFor(new URL(url))?.shown;
+    expect(via("https://api.example.gg")).toBe("http://proxy.corp:3128");
+    expect(via("http://api.example.gg")).toBe("http://upper:2");
+    expect(via("https://x.internal.corp")).toBeUndefined();
+    expect(via("https://internal.corp")).toBe("http://proxy.corp:3128");
+    expect(via("https://example.com")).toBeUndefined();
+    expect(via("https://a.example.com")).toBeUndefined();
+    expect(via("https://10.2.3.4")).toBeUndefined();
+    expect(via("https://192.168.1.5")).toBeUndefined();
+    expect(via("https://api.test:8443")).toBeUndefined();
+    expect(via("https://api.test")).toBe("http://proxy.corp:3128");
+    expect(via("http://[::1]:8787")).toBeUndefined();
+    // An https:// request never falls back to HTTP_PROXY.
+    expect(
+      proxyEnvironment({ HTTP_PROXY: "http://p:1" }).proxyFor(new URL("https://api.example.gg")),
+    ).toBeUndefined();
+    expect(
+      proxyEnvironment({ HTTP_PROXY: "http://p:1", NO_PROXY: "*" }).proxyFor(new URL("http://a.b")),
+    ).toBeUndefined();
+  });
+
+  it("refuses a proxy URL it cannot use, without printing it", () => {
+    expect(() => proxyEnvironment({ HTTPS_PROXY: "ftp://user:hunter2pass@p:1" })).toThrow(GamehostError);
+    expect(() => proxyEnvironment({ HTTPS_PROXY: "ftp://user:hunter2pass@p:1" })).toThrow(/HTTPS_PROXY/);
+    expect(() => proxyEnvironment({ HTTPS_PROXY: "ftp://user:hunter2pass@p:1" })).not.toThrow(/hunter2/);
+  });
+});
+
+const SECRET = "s3cret-Pa55word";
+const PROXY_USER = "alice.corp";
+
+/** What a failure printed, every way a user may see it. */
+function printed(error: unknown): string {
+  const e = error as Error;
+  return `${e.message}\n${e.stack}\n${inspect(error, { depth: 10 })}\n${JSON.stringify(error)}`;
+}
+
+function expectNoCredentials(error: unknown) {
+  const text = printed(error);
+  expect(text).not.toContain(SECRET);
+  expect(text).not.toContain(Buffer.from(`${PROXY_USER}:${SECRET}`).toString("base64"));
+}
+
+const withCredentials = (url: string) => url.replace("http://", `http://${PROXY_USER}:${SECRET}@`);
+
+describe("a proxy that fails is named as what failed", () => {
+  it("a proxy that is down: names it and its variable, nothing sent, no credentials printed", async () => {
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", withCredentials(`http://127.0.0.1:${await closedPort()}`));
+    const c = new GamehostClient({ baseUrl: "https://api.example.gg", token: "tok_abcdefgh", maxRetries: 0 });
+    const error = await c.createServer(GAME, ENV, SERVER_BODY).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GamehostNetworkError);
+    expect((error as Error).message).toMatch(
+      /^The proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused the connection, so nothing was sent to https:\/\/api\.example\.gg: check HTTPS_PROXY/,
+    );
+    expect((error as GamehostNetworkError).mayHaveCommitted).toBe(false);
+    expectNoCredentials(error);
+  });
+
+  it("407 from a plain-HTTP proxy: says the credentials were refused, never prints them", async () => {
+    const p = await proxy({ status: 407 });
+    clearProxyEnv();
+    vi.stubEnv("HTTP_PROXY", withCredentials(p.url));
+    const c = new GamehostClient({
+      baseUrl: "http://gamehost.test:8787",
+      token: "tok_abcdefgh",
+      maxRetries: 0,
+    });
+    const error = await c.createServer(GAME, ENV, SERVER_BODY).catch((e: unknown) => e);
+    expect(p.seen[0]?.auth).toBe(`Basic ${Buffer.from(`${PROXY_USER}:${SECRET}`).toString("base64")}`);
+    expect((error as Error).message).toMatch(
+      /^The proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\) refused its user name and password \(407/,
+    );
+    expect((error as GamehostNetworkError).mayHaveCommitted).toBe(false);
+    expectNoCredentials(error);
+  });
+
+  it("a proxy's error page that echoes its credentials: they are redacted", async () => {
+    const basic = Buffer.from(`${PROXY_USER}:${SECRET}`).toString("base64");
+    const page = `<html>Bad gateway. Your request: Proxy-Authorization: Basic ${basic} (${PROXY_USER}:${SECRET})</html>`;
+    const p = await proxy({ status: 502, page });
+    clearProxyEnv();
+    vi.stubEnv("HTTP_PROXY", withCredentials(p.url));
+    const c = new GamehostClient({
+      baseUrl: "http://gamehost.test:8787",
+      token: "tok_abcdefgh",
+      maxRetries: 0,
+    });
+    const error = await c.getBootstrap().catch((e: unknown) => e);
+    expect((error as Error).message).toContain("Bad gateway");
+    expect((error as Error).message).toMatch(
+      /This answer came from the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\) or a gateway behind it, not the service/,
+    );
+    expectNoCredentials(error);
+  });
+
+  it("407 on CONNECT without credentials: says to give them", async () => {
+    const p = await proxy({ status: 407 });
+    clearProxyEnv();
+    vi.stubEnv("https_proxy", p.url);
+    const c = new GamehostClient({ baseUrl: "https://gamehost.test", token: "tok_abcdefgh", maxRetries: 0 });
+    const error = await c.getBootstrap().catch((e: unknown) => e);
+    expect(p.seen[0]?.method).toBe("CONNECT");
+    expect((error as Error).message).toMatch(
+      /\(from https_proxy\) requires a user name and password .*give them in https_proxy/,
+    );
+  });
+
+  it("403 on CONNECT: the proxy refused this host", async () => {
+    const p = await proxy({ status: 403 });
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", p.url);
+    const c = new GamehostClient({ baseUrl: "https://gamehost.test", token: "tok_abcdefgh", maxRetries: 0 });
+    const error = await c.getBootstrap().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /refused to connect to https:\/\/gamehost\.test \(403\), so nothing was sent/,
+    );
+  });
+
+  it("502 on CONNECT of a create: nothing was sent, so no lookup is asked for", async () => {
+    const p = await proxy({ status: 502 });
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", p.url);
+    const c = new GamehostClient({ baseUrl: "https://gamehost.test", token: "tok_abcdefgh" });
+    const error = await c.createServer(GAME, ENV, SERVER_BODY).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /could not reach https:\/\/gamehost\.test \(502\), so nothing was sent to it/,
+    );
+    expect((error as GamehostNetworkError).mayHaveCommitted).toBe(false);
+  });
+
+  it("a proxy that never answers CONNECT fails in the connect time, naming it", async () => {
+    const p = await proxy("hang");
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", p.url);
+    const c = new GamehostClient({
+      baseUrl: "https://gamehost.test",
+      token: "tok_abcdefgh",
+      maxRetries: 0,
+      timeouts: { connectMs: 200 },
+    });
+    const error = await c.getBootstrap().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /did not answer its CONNECT request in time, so nothing was sent/,
+    );
+  });
+
+  it("a proxy that drops the connection after passing a create on: it may have run", async () => {
+    const s = await scripted((_req, res) => json(res, 200, { server: {} }));
+    const p = await proxy("drop-after-forward");
+    clearProxyEnv();
+    vi.stubEnv("HTTP_PROXY", p.url);
+    const c = new GamehostClient({ baseUrl: viaName(s.url), token: "tok_abcdefgh" });
+    const error = await c.createServer(GAME, ENV, SERVER_BODY).catch((e: unknown) => e);
+    expect(s.seen).toHaveLength(1);
+    expect((error as GamehostNetworkError).mayHaveCommitted).toBe(true);
+    expect((error as Error).message).toMatch(/may have taken effect: find the server by its tags/);
+    expect((error as Error).message).toMatch(
+      /went through the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\)/,
+    );
+  });
+});
