@@ -808,6 +808,7 @@ export class GamehostClient {
       origins: this.#origins,
       fromService: parsed !== undefined,
       proxy: res.proxy,
+      redirect: redirectOf(res, `${this.baseUrl}${path}`, path),
     });
   }
 
@@ -832,6 +833,27 @@ export class GamehostClient {
       // A failing listener must not fail the call it observes.
     }
   }
+}
+
+/** A 3xx answer's target, as {@link ApiErrorInit.redirect} has it; `undefined` for any other answer. */
+function redirectOf(
+  res: TransportResponse,
+  requestUrl: string,
+  path: string,
+): { to: string; base?: string } | undefined {
+  const location = header(res.headers, "location");
+  if (res.status < 300 || res.status > 399 || location === undefined) return undefined;
+  let target: URL;
+  try {
+    target = new URL(location, requestUrl);
+  } catch {
+    return undefined;
+  }
+  const to = `${target.origin}${target.pathname}`;
+  const base = target.pathname.endsWith(path)
+    ? `${target.origin}${target.pathname.slice(0, -path.length)}`
+    : undefined;
+  return base !== undefined ? { to, base } : { to };
 }
 
 function indexOption(watchIndex: string | undefined): { watchIndex?: string } {

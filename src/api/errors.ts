@@ -420,6 +420,28 @@ export interface ApiErrorInit {
   fromService?: boolean;
   /** The proxy the request went through (from the proxy environment), if any. */
   proxy?: ProxyChoice | undefined;
+  /**
+   * A redirect's target, without its query (it may hold a signature), and the base URL it implies when its
+   * path ends with the request's path.
+   */
+  redirect?: { to: string; base?: string | undefined } | undefined;
+}
+
+/** What a redirect means: the client follows none, so the base URL must name where the API is now. */
+function redirectAdvice(init: ApiErrorInit): { restates: boolean; text: string } | undefined {
+  const { redirect } = init;
+  if (!redirect) return undefined;
+  const set = redirect.base
+    ? whereToSet("set", { ...BASE_URL, value: redirect.base }, init.origins).replace(/^set /, "")
+    : undefined;
+  return {
+    restates: true,
+    text: `${init.baseUrl ?? "The base URL"} redirects ${init.method} ${init.path} to ${redirect.to}: ${
+      set
+        ? `set the base URL (${set}) to ${redirect.base}`
+        : `${checkBaseUrl(init.origins)}; it must be where the API answers`
+    }. The client follows no redirect, so that a create is never sent twice nor turned into a GET.`,
+  };
 }
 
 /** What a page that is not the service's means when the request went through a proxy, or `undefined`. */
@@ -486,7 +508,7 @@ export class GamehostApiError extends GamehostError {
    * The service's own message leads instead when the advice does not state the cause.
    */
   constructor(init: ApiErrorInit) {
-    const advice = proxyAnswerAdvice(init) ?? adviceFor(init);
+    const advice = redirectAdvice(init) ?? proxyAnswerAdvice(init) ?? adviceFor(init);
     const said = `${init.message.trim().replace(/\.+$/, "")}.`;
     const cause = advice ? (advice.restates ? advice.text : `${said} ${advice.text}`) : said;
     const ray = init.rayId ? `, ray id ${boundField(init.rayId)}` : "";

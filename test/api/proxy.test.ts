@@ -319,3 +319,28 @@ describe("a proxy that fails is named as what failed", () => {
     );
   });
 });
+
+describe("behind a gateway", () => {
+  it("a base URL with a path prefix keeps it, with or without a trailing slash", async () => {
+    const s = await scripted((req, res) =>
+      req.url.startsWith("/gamehost/") ? json(res, 200, BOOTSTRAP) : json(res, 404, { code: "X" }),
+    );
+    await new GamehostClient({ baseUrl: `${s.url}/gamehost/`, token: "tok_abcdefgh" }).getBootstrap();
+    await new GamehostClient({ baseUrl: `${s.url}/gamehost`, token: "tok_abcdefgh" }).getBootstrap();
+    expect(s.seen.map((r) => r.url)).toEqual(["/gamehost/cloud/bootstrap", "/gamehost/cloud/bootstrap"]);
+  });
+
+  it("a redirect is not followed (a create is never sent twice or turned into a GET) and names the URL to set", async () => {
+    const s = await scripted((req, res) => {
+      res.writeHead(308, { location: `https://corp.example/gamehost${req.url}?sig=abcdefgh12345678` });
+      res.end();
+    });
+    const c = new GamehostClient({ baseUrl: `${s.url}/old`, token: "tok_abcdefgh" });
+    const error = await c.createServer(GAME, ENV, SERVER_BODY).catch((e: unknown) => e);
+    expect(s.seen).toHaveLength(1);
+    expect((error as Error).message).toMatch(
+      /\/old redirects POST \/games\/.* to https:\/\/corp\.example\/gamehost\/old\/games\/[^ ]*: set the base URL \(the client option baseUrl\) to https:\/\/corp\.example\/gamehost\/old\. The client follows no redirect/,
+    );
+    expect((error as Error).message).not.toContain("abcdefgh12345678");
+  });
+});
