@@ -246,7 +246,7 @@ export function notTheApiAdvice(baseUrl: string, origins: SettingOrigins | undef
 
 /** The fix of a base URL that names something other than the API's root (a path, another server). */
 const useTheApiRoot = (origins: SettingOrigins | undefined) =>
-  `${checkBaseUrl(origins)}; it must be the API's root (e.g. https://api.example.gg, no path).`;
+  `${checkBaseUrl(origins)}; it must be the API's root (e.g. https://api.example.gg, no path, or the prefix a gateway serves it under, e.g. https://corp.example/gamehost).`;
 
 /** Ids by their wire names, as far as the request named them. */
 type RequestIds = Readonly<Record<string, string>>;
@@ -686,7 +686,11 @@ export class GamehostNetworkError extends GamehostError {
                 : `The connection failed: retry; if it keeps failing, check the network and ${baseUrlSetting(origins)}.`;
     // Past the proxy, the failure is the service's (or the network's behind the proxy): still name the route.
     const route =
-      proxy && !atProxy ? ` The request went through the proxy ${proxy.shown} (from ${proxy.envVar}).` : "";
+      proxy && !atProxy
+        ? typeof code === "string" && CERTIFICATE_ERROR_CODES.has(code) && !OTHER_HOST_CERTIFICATE.has(code)
+          ? ` The request went through the proxy ${proxy.shown} (from ${proxy.envVar}): a proxy that inspects TLS presents certificates of its own authority, and that authority's certificate is the one to give Node.`
+          : ` The request went through the proxy ${proxy.shown} (from ${proxy.envVar}).`
+        : "";
     super(`${fix}${route} [${method} ${path}: no answer, ${reason}]`, { cause });
     this.method = method;
     this.path = path;
@@ -700,6 +704,11 @@ const PROXY_UNREACHABLE = new Set([...UNREACHABLE, "UND_ERR_CONNECT_TIMEOUT"]);
 
 /** Set on an error of the CONNECT exchange with a proxy (see proxy.ts): the tunnel never opened. */
 export const PROXY_TUNNEL_FAILURE = Symbol.for("pulumi-gamehost.proxyTunnelFailure");
+
+function codeOfCause(error: unknown): string | undefined {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return typeof code === "string" ? code : undefined;
+}
 
 /** Whether `cause` is a failure of the proxy itself (refused, unreachable, no tunnel): the request was not passed on. */
 export function failedAtProxy(cause: unknown, proxy: ProxyChoice | undefined): boolean {
@@ -746,6 +755,16 @@ function proxyFailure(
     return `${named} refused the connection to ${at} (${status}), so nothing was sent: check ${proxy.envVar}.`;
   }
   if ((cause as Record<symbol, unknown> | undefined)?.[PROXY_TUNNEL_FAILURE] === true) {
+    // The TLS handshake with an https:// proxy (undici wraps a host name mismatch in an error of its own).
+    const tlsCode = typeof code === "string" && CERTIFICATE_ERROR_CODES.has(code) ? code : codeOfCause(cause);
+    if (tlsCode !== undefined && CERTIFICATE_ERROR_CODES.has(tlsCode)) {
+      const problem = OUT_OF_DATE_CERTIFICATE.has(tlsCode)
+        ? "is out of date"
+        : OTHER_HOST_CERTIFICATE.has(tlsCode)
+          ? "is for another host"
+          : "is not trusted";
+      return `The certificate of the proxy ${proxy.shown} (from ${proxy.envVar}) ${problem}, so nothing was sent to ${at}: check the proxy's host name in ${proxy.envVar}; for a proxy whose certificate comes from a private authority, give Node that authority's certificate (NODE_EXTRA_CA_CERTS=<file.pem> in the environment that runs pulumi).`;
+    }
     return typeof code === "string" && TIMED_OUT.has(code)
       ? `${named} accepted the connection but did not answer its CONNECT request in time, so nothing was sent to ${at}: check that the proxy is working, or ${bypass}.`
       : `${named} closed the connection before opening a tunnel to ${at}, so nothing was sent: check that the proxy is working, or ${bypass}.`;

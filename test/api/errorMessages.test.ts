@@ -509,7 +509,7 @@ describe("errors that are not the service's", () => {
     try {
       const err = (await rejectionOf(client("t", base).listGames())) as Error;
       expect(err.message).toBe(
-        `Invalid response of GET /cloud/games: is not valid JSON: ${base} is not the hosting API, which answers JSON: check gamehost:baseUrl (\`pulumi config set gamehost:baseUrl <url>\`); it must be the API's root (e.g. https://api.example.gg, no path).`,
+        `Invalid response of GET /cloud/games: is not valid JSON: ${base} is not the hosting API, which answers JSON: check gamehost:baseUrl (\`pulumi config set gamehost:baseUrl <url>\`); it must be the API's root (e.g. https://api.example.gg, no path, or the prefix a gateway serves it under, e.g. https://corp.example/gamehost).`,
       );
     } finally {
       await new Promise((resolve) => site.close(resolve));
@@ -608,7 +608,7 @@ describe("errors that are not the service's", () => {
     const err = await apiError(client(emu.tokens.user, `${emu.url}/api/v1`).getGame(game));
     expect(err.message).toMatch(
       new RegExp(
-        `^No such route at ${emu.url}/api/v1: check gamehost:baseUrl .* no path\\)\\. \\[GET /cloud/games/${game}: 404 API_NOT_FOUND, ray id `,
+        `^No such route at ${emu.url}/api/v1: check gamehost:baseUrl .* no path, or the prefix a gateway serves it under, e\\.g\\. https://corp\\.example/gamehost\\)\\. \\[GET /cloud/games/${game}: 404 API_NOT_FOUND, ray id `,
       ),
     );
     expect(err.isNotFound).toBe(false);

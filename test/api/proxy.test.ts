@@ -14,6 +14,7 @@ import {
   SERVER_BODY,
   useScriptedServers,
 } from "./helpers/scriptedServer";
+import { startSelfSigned } from "./helpers/selfSignedServer";
 
 const scripted = useScriptedServers();
 
@@ -316,6 +317,38 @@ describe("a proxy that fails is named as what failed", () => {
     expect((error as Error).message).toMatch(/may have taken effect: find the server by its tags/);
     expect((error as Error).message).toMatch(
       /went through the proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTP_PROXY\)/,
+    );
+  });
+});
+
+describe("certificates with a proxy", () => {
+  it("a service certificate refused through a tunnel: names the certificate, the proxy, and an intercepting proxy's authority", async () => {
+    const tls = await startSelfSigned();
+    const p = await proxy();
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", p.url);
+    const c = new GamehostClient({ baseUrl: viaName(tls.url), token: "tok_abcdefgh", maxRetries: 0 });
+    const error = await c.listGames().catch((e: unknown) => e);
+    await tls.close();
+    expect(p.seen[0]?.method).toBe("CONNECT");
+    expect((error as Error).message).toMatch(
+      /^The certificate of https:\/\/gamehost\.test:\d+ is not trusted, so nothing was sent/,
+    );
+    expect((error as Error).message).toMatch(/NODE_EXTRA_CA_CERTS/);
+    expect((error as Error).message).toMatch(
+      /proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\).*inspects TLS/,
+    );
+  });
+
+  it("an https:// proxy whose own certificate is refused: names the proxy's certificate", async () => {
+    const tls = await startSelfSigned();
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", tls.url);
+    const c = new GamehostClient({ baseUrl: "https://gamehost.test", token: "tok_abcdefgh", maxRetries: 0 });
+    const error = await c.listGames().catch((e: unknown) => e);
+    await tls.close();
+    expect((error as Error).message).toMatch(
+      /^The certificate of the proxy https:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) is not trusted, so nothing was sent to https:\/\/gamehost\.test: .*NODE_EXTRA_CA_CERTS/,
     );
   });
 });
