@@ -15,6 +15,7 @@ import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { docBlock } from "../support/docBlocks";
 import { linkNodeModules } from "../support/examples";
 import { writeCheckedModule } from "../support/moduleScript";
+import { startProxy } from "./helpers/forwardProxy";
 
 const PAGE = "docs/client.md";
 let emulator: RunningEmulator;
@@ -46,4 +47,33 @@ it(`${PAGE}'s first program type-checks and prints the caller's games`, { timeou
   }).listGames();
   expect(games.length).toBeGreaterThan(0);
   expect(run.stdout).toBe(`${inspect(games.map((g) => g.name_id))}\n`);
+});
+
+it(`${PAGE}'s Proxies program downloads an export with its API calls through HTTP_PROXY`, {
+  timeout: 240_000,
+}, async () => {
+  const block = docBlock(PAGE, "Proxies", "typescript");
+  const js = writeCheckedModule(dir, "proxies", block.text);
+  const proxy = await startProxy();
+  try {
+    // A host name only the proxy resolves: the program reaches the emulator through it or not at all.
+    const baseUrl = emulator.url.replace("127.0.0.1", "gamehost.test");
+    const run = await promisify(execFile)(process.execPath, [js], {
+      cwd: dir,
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        GAMEHOST_BASE_URL: baseUrl,
+        GAMEHOST_TOKEN: emulator.tokens.user,
+        HTTP_PROXY: proxy.url,
+        NO_PROXY: "",
+      },
+    });
+    expect(run.stdout).toMatch(/^[1-9]\d* bytes of CSV\n$/);
+    expect(proxy.seen.map((r) => `${r.method} ${r.target}`)).toContain(
+      `POST ${baseUrl}/cloud/games/9a000000-0000-4000-8000-000000000001/matchmaker/lobbies/export-history`,
+    );
+  } finally {
+    await proxy.close();
+  }
 });

@@ -52,6 +52,7 @@ const RUN_BY: readonly RunBy[] = [
   },
   { page: "docs/reference/server.md", section: "Import", lang: "sh", test: "test/cli/importCodegen.test.ts" },
   { page: "docs/client.md", section: "", lang: "typescript", test: "test/api/clientDocs.test.ts" },
+  { page: "docs/client.md", section: "Proxies", lang: "typescript", test: "test/api/clientDocs.test.ts" },
   ...(["sh", "hcl"] as const).map((lang) => ({
     page: "docs/reconcile.md",
     section: "Listing servers: `pulumi do`",
