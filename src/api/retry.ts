@@ -72,6 +72,14 @@ export function mayHaveCommitted(err: unknown): boolean {
   return code === undefined || !(NOT_SENT_ERROR_CODES.has(code) || HANDSHAKE_FAILURE_CODES.has(code));
 }
 
+/**
+ * A proxy's 502, 503 or 504 to CONNECT (undici: `Proxy response (503) !== 200 when HTTP Tunneling`): the
+ * tunnel never opened, so nothing was sent, and it is as passing as the same status from the service.
+ */
+function proxyUnavailable(err: Error): boolean {
+  return /^Proxy response \(50[234]\)/.test(err.message ?? "");
+}
+
 /** Fills in the defaults of a policy; `maxRetries` given outside the policy (config) comes second. */
 export function resolveRetryPolicy(policy: RetryPolicy = {}, maxRetries?: number): ResolvedRetryPolicy {
   return {
@@ -173,7 +181,7 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
     if (!RETRYABLE_METHODS.includes(method)) return giveUp();
     if (answered) {
       if (!RETRYABLE_STATUS_CODES.includes(status)) return giveUp();
-    } else if (code === undefined || !RETRYABLE_ERROR_CODES.has(code)) {
+    } else if ((code === undefined || !RETRYABLE_ERROR_CODES.has(code)) && !proxyUnavailable(failure)) {
       return giveUp();
     }
     if (state.retries >= policy.maxRetries) return giveUp();

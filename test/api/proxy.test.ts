@@ -209,6 +209,21 @@ describe("a proxy that fails is named as what failed", () => {
     expect((error as GamehostNetworkError).mayHaveCommitted).toBe(false);
   });
 
+  it("a 503 to CONNECT is retried for a GET (nothing was sent), never for a POST", async () => {
+    const p = await proxy({ status: 503 });
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", p.url);
+    const c = new GamehostClient({
+      baseUrl: "https://gamehost.test",
+      token: "tok_abcdefgh",
+      retry: { maxRetries: 2, minDelayMs: 1, maxDelayMs: 2 },
+    });
+    await c.getBootstrap().catch(() => undefined);
+    expect(p.seen.filter((r) => r.method === "CONNECT")).toHaveLength(3);
+    await c.createServer(GAME, ENV, SERVER_BODY).catch(() => undefined);
+    expect(p.seen.filter((r) => r.method === "CONNECT")).toHaveLength(4);
+  });
+
   it("a proxy that never answers CONNECT fails in the connect time, naming it", async () => {
     const p = await proxy("hang");
     clearProxyEnv();
