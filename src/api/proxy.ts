@@ -72,7 +72,9 @@ function parseProxy(value: string, envVar: string): ProxyChoice {
     );
   }
   const secrets = new Set<string>();
-  for (const part of [url.username, url.password]) {
+  // The password, not the user name alone: a short user name ("proxy") replaced as a word would garble the
+  // messages that name the proxy.
+  for (const part of [url.password]) {
     if (!part) continue;
     secrets.add(part);
     try {

@@ -174,6 +174,17 @@ describe("a proxy that fails is named as what failed", () => {
     expectNoCredentials(error);
   });
 
+  it("a short proxy user name does not garble the message", async () => {
+    clearProxyEnv();
+    vi.stubEnv("HTTPS_PROXY", `http://proxy:${SECRET}@127.0.0.1:${await closedPort()}`);
+    const c = new GamehostClient({ baseUrl: "https://api.example.gg", token: "tok_abcdefgh", maxRetries: 0 });
+    const error = await c.getBootstrap().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^The proxy http:\/\/127\.0\.0\.1:\d+ \(from HTTPS_PROXY\) refused/,
+    );
+    expect(printed(error)).not.toContain(SECRET);
+  });
+
   it("407 on CONNECT without credentials: says to give them", async () => {
     const p = await proxy({ status: 407 });
     clearProxyEnv();
