@@ -10,7 +10,8 @@ import { GamehostError, PROXY_TUNNEL_FAILURE } from "./errors";
  * - `NO_PROXY` (or `no_proxy`): `*`, host names (`example.com` also covers its subdomains, `.example.com`
  *   only them), IP addresses, CIDR ranges (`10.0.0.0/8`), each with an optional `:port`.
  * - `localhost` and loopback addresses are never proxied: a local emulator stays reachable directly.
- * - A proxy without a scheme (`proxy.corp:3128`) is `http://`; `https://`, `socks5://` work too.
+ * - A proxy without a scheme (`proxy.corp:3128`) is `http://`; `https://` is reached over TLS, and `socks5://`
+ *   is handed to undici's SOCKS support (Go reads it too).
  *
  * undici's `EnvHttpProxyAgent` reads the same variables but differs on each point above (it sends https://
  * through `HTTP_PROXY`, proxies localhost, has no CIDR), and keeps its choice to itself, which an error
