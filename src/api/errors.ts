@@ -454,7 +454,7 @@ function proxyAnswerAdvice(init: ApiErrorInit): { restates: boolean; text: strin
   if (init.status === 407) {
     return {
       restates: false,
-      text: `This answer came from ${named}: it wants ${proxy.hasCredentials ? "other credentials than" : "a user name and password in"} ${proxy.envVar} (http://user:password@host:port, special characters percent-encoded).`,
+      text: `This answer came from ${named}: it wants ${proxy.hasCredentials ? "other credentials than" : "a user name and password in"} ${proxy.envVar} (http://<user>:<password>@<host>:<port>, special characters percent-encoded).`,
     };
   }
   if (init.status >= 500) {
@@ -742,8 +742,8 @@ function proxyFailure(
   const status = Number(message.match(/^Proxy (?:response|Authentication Required) \((\d{3})\)/)?.[1]);
   if (status === 407) {
     return proxy.hasCredentials
-      ? `${named} refused its user name and password (407 Proxy Authentication Required), so nothing was sent to ${at}: correct them in ${proxy.envVar} (http://user:password@host:port, special characters percent-encoded).`
-      : `${named} requires a user name and password (407 Proxy Authentication Required), so nothing was sent to ${at}: give them in ${proxy.envVar} as http://user:password@host:port (special characters percent-encoded).`;
+      ? `${named} refused its user name and password (407 Proxy Authentication Required), so nothing was sent to ${at}: correct them in ${proxy.envVar} (http://<user>:<password>@<host>:<port>, special characters percent-encoded).`
+      : `${named} requires a user name and password (407 Proxy Authentication Required), so nothing was sent to ${at}: give them in ${proxy.envVar} as http://<user>:<password>@<host>:<port> (special characters percent-encoded).`;
   }
   if (status === 403) {
     return `${named} refused to connect to ${at} (403), so nothing was sent: ask its administrators to allow that host and port, or ${bypass}.`;

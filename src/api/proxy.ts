@@ -64,7 +64,7 @@ function parseProxy(value: string, envVar: string): ProxyChoice {
     url = new URL(withScheme);
   } catch {
     throw new GamehostError(
-      `Environment variable ${envVar} is not a proxy URL (expected http://host:port or http://user:password@host:port): change or unset it.`,
+      `Environment variable ${envVar} is not a proxy URL (expected http://<host>:<port> or http://<user>:<password>@<host>:<port>): change or unset it.`,
     );
   }
   if (!PROXY_SCHEMES.has(url.protocol) || url.hostname === "") {

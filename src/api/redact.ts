@@ -7,7 +7,8 @@
  *
  * The one rule: every secret the client holds (the token, each part of a presigned URL's query) is
  * replaced wherever it occurs, in any form it may be echoed in; and whatever the client holds, the query
- * of any URL and the value of any signature-, credential- or token-like query parameter are replaced.
+ * of any URL, its user info (`user:password@`), an echoed `Basic …` or `Bearer …` credential, and the value of
+ * any signature-, credential- or token-like query parameter are replaced.
  */
 
 /** What a secret is replaced with. */
@@ -54,9 +55,22 @@ function redactText(text: string, forms: readonly string[]): string {
   return out;
 }
 
+/** The user info of a URL (`http://user:password@proxy`): a proxy's credentials, echoed by its page. */
+const URL_USER_INFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi;
+
+/**
+ * An echoed `Authorization` or `Proxy-Authorization` header's credential (`Basic <base64>`, `Bearer <token>`),
+ * found by the header's name, so that a message's own words ("Basic authentication") stay as they are.
+ */
+const AUTHORIZATION_VALUE =
+  /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:basic|bearer)\s+)(?!\[redacted\])[A-Za-z0-9+/._~-]+=*/gi;
+
 function redactPatterns(text: string): string {
-  if (!text.includes("=") && !text.includes("?")) return text;
-  return text
+  let out = text;
+  if (out.includes("@")) out = out.replace(URL_USER_INFO, `$1${REDACTED}@`);
+  if (/authorization/i.test(out)) out = out.replace(AUTHORIZATION_VALUE, `$1${REDACTED}`);
+  if (!out.includes("=") && !out.includes("?")) return out;
+  return out
     .replace(URL_QUERY, `$1?${REDACTED}`)
     .replace(SECRET_PARAMETER, (_all, before: string, name: string) => `${before}${name}${REDACTED}`);
 }

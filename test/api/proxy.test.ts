@@ -193,7 +193,7 @@ describe("a proxy that fails is named as what failed", () => {
     const error = await c.getBootstrap().catch((e: unknown) => e);
     expect(p.seen[0]?.method).toBe("CONNECT");
     expect((error as Error).message).toMatch(
-      /\(from https_proxy\) requires a user name and password .*give them in https_proxy/,
+      /\(from https_proxy\) requires a user name and password .*give them in https_proxy as http:\/\/<user>:<password>@<host>:<port> \(special/,
     );
   });
 

@@ -158,3 +158,22 @@ describe("a base URL with user info", () => {
     configure({ config: { get: () => undefined } });
   });
 });
+
+describe("credentials the client does not hold (a dispatcher of the caller's own)", () => {
+  it("an echoed Proxy-Authorization or a URL's user info is redacted by its form", async () => {
+    const basic = Buffer.from("carol:Sup3r-Secret").toString("base64");
+    const s = await scripted((_req, res) => {
+      res.writeHead(502, { "content-type": "text/html" });
+      res.end(
+        `<html>Basic authentication failed. Proxy-Authorization: Basic ${basic} via http://carol:Sup3r-Secret@proxy.corp:3128/</html>`,
+      );
+    });
+    const c = new GamehostClient({ baseUrl: s.url, token: TOKEN, retry: { maxRetries: 0 } });
+    const error = await failure(c.getBootstrap());
+    const shown = `${String(error)}\n${inspect(error, { depth: Infinity, showHidden: true })}`;
+    expect(shown).not.toContain(basic);
+    expect(shown).not.toContain("Sup3r-Secret");
+    expect(shown).toContain("proxy.corp:3128");
+    expect(shown).toContain("Basic authentication failed");
+  });
+});
