@@ -37,6 +37,7 @@ const unit = [
   "test/provider/dataSourceOrder.test.ts",
   "test/provider/dataSourceLookups.test.ts",
   "test/provider/createRateLimited.test.ts",
+  "test/provider/createThroughProxy.test.ts",
   "test/provider/serverDeleteCancelled.test.ts",
   "test/plugin/rpcBounds.test.ts",
   ...testFilesOf("test/support"),

@@ -8,7 +8,14 @@ export interface SeenByProxy {
   auth: string | undefined;
 }
 
-export type ProxyMode = "forward" | { status: number; page?: string } | "hang" | "drop-after-forward";
+export type ProxyMode =
+  | "forward"
+  | { status: number; page?: string }
+  | "hang"
+  /** Passes every request on, and drops each connection once the service has answered, unanswered. */
+  | "drop-after-forward"
+  /** As drop-after-forward for the first POST only; forwards the rest. */
+  | "drop-first-post";
 
 /**
  * A small forward proxy on 127.0.0.1. It resolves every host name to 127.0.0.1, so a base URL such as
@@ -18,6 +25,7 @@ export async function startProxy(
   mode: ProxyMode = "forward",
 ): Promise<{ url: string; seen: SeenByProxy[]; close(): Promise<void> }> {
   const seen: SeenByProxy[] = [];
+  let droppedPost = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     seen.push({ method: req.method ?? "", target: req.url ?? "", auth: req.headers["proxy-authorization"] });
@@ -37,7 +45,11 @@ export async function startProxy(
         headers: req.headers,
       },
       (answer) => {
-        if (mode === "drop-after-forward") {
+        if (
+          mode === "drop-after-forward" ||
+          (mode === "drop-first-post" && req.method === "POST" && !droppedPost)
+        ) {
+          droppedPost = true;
           req.socket.destroy();
           return;
         }
