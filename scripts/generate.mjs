@@ -33,8 +33,65 @@ function formatted(file, text) {
   return biome.stdout;
 }
 
+/** A mistake the generator can name: one line, no stack (the stack would point into the registry, not at it). */
+function fail(message) {
+  console.error(`generate: ${message}`);
+  process.exit(1);
+}
+
+const isKind = (value) =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof value.name === "string" &&
+  typeof value.hostSubpath === "string" &&
+  typeof value.create === "function";
+
+/**
+ * The registry's mistakes README "Adding a kind" invites: an entry of KINDS that is not a kind (its import names
+ * no export: without a type check that is `undefined`, and the registry failed reading its name), or a kind in a
+ * `src/kinds/<kind>/implementation.ts` that KINDS does not list (nothing was generated for it, silently).
+ */
+function registryMistake(kinds) {
+  const text = readFileSync(path.join(repo, "src", "kinds", "index.ts"), "utf8");
+  const at = kinds.findIndex((kind) => !isKind(kind));
+  if (at >= 0) {
+    const listed = /export const KINDS[^=]*=\s*\[([^\]]*)\]/
+      .exec(text)?.[1]
+      .split(",")
+      .map((n) => n.trim());
+    const name = listed?.[at] || `entry ${at}`;
+    const from = new RegExp(`import\\s*{[^}]*\\b${name}\\b[^}]*}\\s*from\\s*"([^"]+)"`).exec(text)?.[1];
+    const what = kinds[at] === undefined ? "undefined" : "not a kind (what defineKind returns)";
+    return `KINDS in src/kinds/index.ts lists ${name}, which is ${what}${
+      from && kinds[at] === undefined ? `: ${from} exports no ${name} (a misnamed export or import?)` : ""
+    }`;
+  }
+  const kindsDir = path.join(repo, "src", "kinds");
+  for (const dir of readdirSync(kindsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    const file = path.join(kindsDir, dir.name, "implementation.ts");
+    if (!existsSync(file)) continue;
+    for (const [exported, value] of Object.entries(fromSource(file)))
+      if (isKind(value) && !kinds.includes(value))
+        return (
+          `src/kinds/${dir.name}/implementation.ts exports the kind ${value.name} (${exported}), which KINDS in ` +
+          'src/kinds/index.ts does not list: add it there (README "Adding a kind", step 2)'
+        );
+  }
+  return undefined;
+}
+
+const { KINDS, FUNCTIONS } = src("kinds/index.ts");
+const mistake = registryMistake(KINDS);
+if (mistake) fail(mistake);
+
 const { packageSchema } = src("plugin/schema.ts");
-const schema = packageSchema();
+let schema;
+try {
+  schema = packageSchema();
+} catch (error) {
+  if (error?.name !== "UndescribableProperty") throw error;
+  fail(error.message);
+}
 const { CONFIG_KEYS } = src("api/config.ts");
 const configEnv = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([name, { env }]) => [name, env]));
 
@@ -63,7 +120,6 @@ for (const [file, text] of Object.entries(wireTypes)) {
   outputs.set(at, formatted(at, text));
 }
 // The TypeScript faces of every kind and data source, from their definitions.
-const { KINDS, FUNCTIONS } = src("kinds/index.ts");
 /** Where a kind's definition is exported: found by identity among the loaded sources of src/kinds/. */
 function definitionOf(kind) {
   for (const [file, module] of Object.entries(fromSource.cache)) {
