@@ -66,6 +66,20 @@ function registryMistake(kinds) {
       from && kinds[at] === undefined ? `: ${from} exports no ${name} (a misnamed export or import?)` : ""
     }`;
   }
+  // A schema import that names no export of its spec is `undefined` here, as an entry of KINDS above.
+  const isSchema = (value) => typeof value === "object" && value !== null && "_zod" in value;
+  for (const kind of kinds) {
+    const sources = [
+      ...(Array.isArray(kind.inputs) ? kind.inputs : [kind.inputs]).map((source, i) => [
+        `inputs[${i}]`,
+        source,
+      ]),
+      ["computed", kind.computed],
+    ];
+    const [field, value] = sources.find(([, source]) => !isSchema(source)) ?? [];
+    if (field)
+      return `the kind ${kind.name}'s ${field} is ${value === undefined ? "undefined" : typeof value}, not a zod schema (an import that names no export?)`;
+  }
   const kindsDir = path.join(repo, "src", "kinds");
   for (const dir of readdirSync(kindsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
     const file = path.join(kindsDir, dir.name, "implementation.ts");

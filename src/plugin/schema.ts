@@ -188,6 +188,8 @@ function jsonSchemaOf(schema: z.ZodType, owner: string): JsonSchema {
   try {
     return describe(schema);
   } catch (error) {
+    // Not zod's "cannot be represented": a bug, with its own message and stack.
+    if (!(error instanceof Error) || !/cannot be represented/.test(error.message)) throw error;
     const shape: Record<string, z.ZodType> = schema instanceof z.ZodObject ? schema.shape : {};
     const field = Object.keys(shape).find((key) => {
       try {

@@ -112,6 +112,19 @@ describe("npm run generate, given a kind with a mistake", () => {
     );
   });
 
+  it("names the kind whose schema import names no export of its spec", () => {
+    const { status, stderr } = generateCheck(
+      treeWith({
+        spec: spec().replace("export const GadgetComputed =", "export const GadgetOutputsSchema ="),
+        implementation: implementation("gadgetKind"),
+      }),
+    );
+    expect(status).toBe(1);
+    expect(stderr).toBe(
+      "generate: the kind Gadget's computed is undefined, not a zod schema (an import that names no export?)",
+    );
+  });
+
   it("names a kind its module exports that KINDS does not list", () => {
     const { status, stderr } = generateCheck(
       treeWith({ spec: spec(), implementation: implementation("gadgetKind") }, false),
