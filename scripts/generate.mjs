@@ -69,6 +69,8 @@ function registryMistake(kinds) {
   // A schema import that names no export of its spec is `undefined` here, as an entry of KINDS above.
   const isSchema = (value) => typeof value === "object" && value !== null && "_zod" in value;
   for (const kind of kinds) {
+    if (!Array.isArray(kind.inputs) && isSchema(kind.inputs))
+      return `the kind ${kind.name}'s inputs is one schema, not a list of them: write \`inputs: [Schema]\``;
     const sources = [
       ...(Array.isArray(kind.inputs) ? kind.inputs : [kind.inputs]).map((source, i) => [
         `inputs[${i}]`,

@@ -125,6 +125,22 @@ describe("npm run generate, given a kind with a mistake", () => {
     );
   });
 
+  it("says a kind's inputs are a list when it is given one schema", () => {
+    const { status, stderr } = generateCheck(
+      treeWith({
+        spec: spec(),
+        implementation: implementation("gadgetKind").replace(
+          "inputs: [GadgetInputs],",
+          "inputs: GadgetInputs,",
+        ),
+      }),
+    );
+    expect(status).toBe(1);
+    expect(stderr).toBe(
+      "generate: the kind Gadget's inputs is one schema, not a list of them: write `inputs: [Schema]`",
+    );
+  });
+
   it("names a kind its module exports that KINDS does not list", () => {
     const { status, stderr } = generateCheck(
       treeWith({ spec: spec(), implementation: implementation("gadgetKind") }, false),
