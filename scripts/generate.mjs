@@ -82,6 +82,19 @@ function registryMistake(kinds) {
     if (field)
       return `the kind ${kind.name}'s ${field} is ${value === undefined ? "undefined" : typeof value}, not a zod schema (an import that names no export?)`;
   }
+  // A kind copied from another keeps its name or subpath: the second overwrote the first's schema entry, or re-pointed
+  // the first's released shim subpath at its own host module (every stack's shim would have loaded the copy).
+  for (const [i, kind] of kinds.entries()) {
+    const earlier = kinds.slice(0, i);
+    if (earlier.some((other) => other.name === kind.name))
+      return `two kinds have the same name "${kind.name}": give each its own`;
+    const sharing = earlier.find((other) => other.hostSubpath === kind.hostSubpath);
+    if (sharing)
+      return (
+        `the kinds ${sharing.name} and ${kind.name} have the same hostSubpath "${kind.hostSubpath}": give ` +
+        `${kind.name} its own (a released subpath never changes: stack states require it)`
+      );
+  }
   const kindsDir = path.join(repo, "src", "kinds");
   for (const dir of readdirSync(kindsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
     const file = path.join(kindsDir, dir.name, "implementation.ts");

@@ -141,6 +141,29 @@ describe("npm run generate, given a kind with a mistake", () => {
     );
   });
 
+  it("refuses a kind copied from another with its hostSubpath or name unchanged", () => {
+    // Left as it was, the copy re-pointed the released `./provider/server` subpath at its own host module: every
+    // stack's Server shim would have loaded the Gadget's implementation.
+    for (const [field, copied, stderr] of [
+      [
+        'hostSubpath: "gadget"',
+        'hostSubpath: "server"',
+        'generate: the kinds Server and Gadget have the same hostSubpath "server": give Gadget its own (a released ' +
+          "subpath never changes: stack states require it)",
+      ],
+      [
+        'name: "Gadget"',
+        'name: "Server"',
+        'generate: two kinds have the same name "Server": give each its own',
+      ],
+    ] as const) {
+      const result = generateCheck(
+        treeWith({ spec: spec(), implementation: implementation("gadgetKind").replace(field, copied) }),
+      );
+      expect(result).toEqual({ status: 1, stderr });
+    }
+  });
+
   it("names a kind its module exports that KINDS does not list", () => {
     const { status, stderr } = generateCheck(
       treeWith({ spec: spec(), implementation: implementation("gadgetKind") }, false),
