@@ -1,6 +1,6 @@
 // Why a probed command could not run, in one line for the demo's "engine: `…` cannot run (…)": the spawn error,
-// else the last line of stderr that says something (npm ends every failure with where its debug log is, which
-// hid the reason, e.g. that the registry is out of reach), else the exit status.
+// else stderr's line saying what failed, else its last line that says something (npm ends every failure with where
+// its debug log is, which hid the reason, e.g. that the registry is out of reach), else the exit status.
 
 const NPM_LOG_LINE = /A complete log of this run can be found in/;
 
@@ -11,5 +11,6 @@ export function cannotRunReason(probe) {
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !NPM_LOG_LINE.test(line));
-  return lines.pop() ?? `exit ${probe.status}`;
+  // npm says what failed ("request to … failed") and then advises; the advice says nothing of this machine.
+  return lines.find((line) => /\bfailed\b/i.test(line)) ?? lines.pop() ?? `exit ${probe.status}`;
 }

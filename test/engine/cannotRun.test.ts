@@ -10,7 +10,26 @@ const NPX_OFFLINE = [
   "",
 ].join("\n");
 
+// The same where the registry cannot be reached: npm's advice follows its reason.
+const NPX_UNREACHABLE = [
+  "npm error code ENOTFOUND",
+  "npm error syscall getaddrinfo",
+  "npm error errno ENOTFOUND",
+  "npm error network request to http://registry.invalid/pulumi failed, reason: getaddrinfo ENOTFOUND registry.invalid",
+  "npm error network This is a problem related to network connectivity.",
+  "npm error network In most cases you are behind a proxy or have bad network settings.",
+  "npm error network",
+  "npm error network If you are behind a proxy, please make sure that the 'proxy' config is set properly.  See: 'npm help config'",
+  "npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-27T19_55_17_143Z-debug-0.log",
+].join("\n");
+
 describe("why a probed engine cannot run", () => {
+  it("is the line saying what failed, not npm's advice after it", () => {
+    expect(cannotRunReason({ stderr: NPX_UNREACHABLE, status: 1 })).toBe(
+      "npm error network request to http://registry.invalid/pulumi failed, reason: getaddrinfo ENOTFOUND registry.invalid",
+    );
+  });
+
   it("is npm's reason, not the line saying where its log is", () => {
     expect(cannotRunReason({ stderr: NPX_OFFLINE, status: 1 })).toBe(
       "npm error request to https://registry.npmjs.org/pulumi failed: cache mode is 'only-if-cached' but no cached response is available.",
