@@ -9,7 +9,8 @@ import LongestFirstSequencer from "./test/support/longestFirst.mts";
  *   emulator's scale tests. Any test file not listed below lands here.
  * - e2e: the real Pulumi CLI (test/cli), the packed tarball (test/packaging) and checks of the repository's
  *   shipped files and workflows (test/lint).
- * Integration and e2e run behind one guard, test/support/distIsCurrent.ts: dist/ must be newer than src/.
+ * Integration and e2e run behind one guard, test/support/distIsCurrent.ts: dist/ must be newer than src/. Every
+ * project first checks node_modules/ against package-lock.json (test/support/nodeModulesCurrent.ts).
  */
 /** The test files of `dir` but those named in `except` (by base name). */
 const testFilesOf = (dir: string, except: string[] = []) =>
@@ -40,12 +41,14 @@ const unit = [
   "test/provider/createThroughProxy.test.ts",
   "test/provider/serverDeleteCancelled.test.ts",
   "test/plugin/rpcBounds.test.ts",
+  "test/plugin/schemaCurrent.test.ts",
   ...testFilesOf("test/support"),
   "test/reconcile/cliMessage.test.ts",
   "test/reconcile/unknownStack.test.ts",
   "test/reconcile/importFile.test.ts",
   "test/reconcile/pendingCreateNotStray.test.ts",
   "test/reconcile/interruptedDelete.test.ts",
+  "test/engine/cannotRun.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
@@ -60,7 +63,9 @@ const e2e = [
   // The dashboard in Chromium, with the quickstart deployed by the real CLI.
   "test/dashboard/**/*.test.ts",
 ];
-const overDist = { globalSetup: ["test/support/distIsCurrent.ts"] };
+// Every project first checks that node_modules/ is what package-lock.json locks (test/support/nodeModulesCurrent.ts).
+const installed = "test/support/nodeModulesCurrent.ts";
+const overDist = { globalSetup: [installed, "test/support/distIsCurrent.ts"] };
 
 export default defineConfig({
   test: {
@@ -82,7 +87,7 @@ export default defineConfig({
     projects: [
       // Unit files share their workers' modules (no isolation): loading src/ and zod once per worker, not once
       // per file, takes the project's CPU from about 30 s to about 12 s. Each file starts and stops what it uses.
-      { extends: true, test: { name: "unit", include: unit, isolate: false } },
+      { extends: true, test: { name: "unit", include: unit, isolate: false, globalSetup: [installed] } },
       {
         extends: true,
         test: {

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { cannotRunReason } from "../scripts/lib/cannot-run.mjs";
 import { describeOutputs, stackOutputs } from "../scripts/lib/stack-outputs.mjs";
 import { loadHarness } from "./load.mjs";
 
@@ -39,9 +40,7 @@ function findPulumi() {
   for (const c of candidates) {
     const probe = spawnSync(c.cmd, [...c.args, "version"], { encoding: "utf8", timeout: 120_000 });
     if (probe.status === 0) return { ...c, version: probe.stdout.trim() };
-    const why =
-      (probe.error?.message ?? `${probe.stderr}`.trim().split("\n").pop()) || `exit ${probe.status}`;
-    log(`engine: \`${[c.cmd, ...c.args].join(" ")}\` cannot run (${why})`);
+    log(`engine: \`${[c.cmd, ...c.args].join(" ")}\` cannot run (${cannotRunReason(probe)})`);
   }
   return undefined;
 }

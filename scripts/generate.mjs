@@ -33,8 +33,94 @@ function formatted(file, text) {
   return biome.stdout;
 }
 
+/** A mistake the generator can name: one line, no stack (the stack would point into the registry, not at it). */
+function fail(message) {
+  console.error(`generate: ${message}`);
+  process.exit(1);
+}
+
+const isKind = (value) =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof value.name === "string" &&
+  typeof value.hostSubpath === "string" &&
+  typeof value.create === "function";
+
+/**
+ * The registry's mistakes README "Adding a kind" invites: an entry of KINDS that is not a kind (its import names
+ * no export: without a type check that is `undefined`, and the registry failed reading its name), or a kind in a
+ * `src/kinds/<kind>/implementation.ts` that KINDS does not list (nothing was generated for it, silently).
+ */
+function registryMistake(kinds) {
+  const text = readFileSync(path.join(repo, "src", "kinds", "index.ts"), "utf8");
+  const at = kinds.findIndex((kind) => !isKind(kind));
+  if (at >= 0) {
+    const listed = /export const KINDS[^=]*=\s*\[([^\]]*)\]/
+      .exec(text)?.[1]
+      .split(",")
+      .map((n) => n.trim());
+    const name = listed?.[at] || `entry ${at}`;
+    const from = new RegExp(`import\\s*{[^}]*\\b${name}\\b[^}]*}\\s*from\\s*"([^"]+)"`).exec(text)?.[1];
+    const what = kinds[at] === undefined ? "undefined" : "not a kind (what defineKind returns)";
+    return `KINDS in src/kinds/index.ts lists ${name}, which is ${what}${
+      from && kinds[at] === undefined ? `: ${from} exports no ${name} (a misnamed export or import?)` : ""
+    }`;
+  }
+  // A schema import that names no export of its spec is `undefined` here, as an entry of KINDS above.
+  const isSchema = (value) => typeof value === "object" && value !== null && "_zod" in value;
+  for (const kind of kinds) {
+    if (!Array.isArray(kind.inputs) && isSchema(kind.inputs))
+      return `the kind ${kind.name}'s inputs is one schema, not a list of them: write \`inputs: [Schema]\``;
+    const sources = [
+      ...(Array.isArray(kind.inputs) ? kind.inputs : [kind.inputs]).map((source, i) => [
+        `inputs[${i}]`,
+        source,
+      ]),
+      ["computed", kind.computed],
+    ];
+    const [field, value] = sources.find(([, source]) => !isSchema(source)) ?? [];
+    if (field)
+      return `the kind ${kind.name}'s ${field} is ${value === undefined ? "undefined" : typeof value}, not a zod schema (an import that names no export?)`;
+  }
+  // A kind copied from another keeps its name or subpath: the second overwrote the first's schema entry, or re-pointed
+  // the first's released shim subpath at its own host module (every stack's shim would have loaded the copy).
+  for (const [i, kind] of kinds.entries()) {
+    const earlier = kinds.slice(0, i);
+    if (earlier.some((other) => other.name === kind.name))
+      return `two kinds have the same name "${kind.name}": give each its own`;
+    const sharing = earlier.find((other) => other.hostSubpath === kind.hostSubpath);
+    if (sharing)
+      return (
+        `the kinds ${sharing.name} and ${kind.name} have the same hostSubpath "${kind.hostSubpath}": give ` +
+        `${kind.name} its own (a released subpath never changes: stack states require it)`
+      );
+  }
+  const kindsDir = path.join(repo, "src", "kinds");
+  for (const dir of readdirSync(kindsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory())) {
+    const file = path.join(kindsDir, dir.name, "implementation.ts");
+    if (!existsSync(file)) continue;
+    for (const [exported, value] of Object.entries(fromSource(file)))
+      if (isKind(value) && !kinds.includes(value))
+        return (
+          `src/kinds/${dir.name}/implementation.ts exports the kind ${value.name} (${exported}), which KINDS in ` +
+          'src/kinds/index.ts does not list: add it there (README "Adding a kind", step 2)'
+        );
+  }
+  return undefined;
+}
+
+const { KINDS, FUNCTIONS } = src("kinds/index.ts");
+const mistake = registryMistake(KINDS);
+if (mistake) fail(mistake);
+
 const { packageSchema } = src("plugin/schema.ts");
-const schema = packageSchema();
+let schema;
+try {
+  schema = packageSchema();
+} catch (error) {
+  if (error?.name !== "UndescribableProperty") throw error;
+  fail(error.message);
+}
 const { CONFIG_KEYS } = src("api/config.ts");
 const configEnv = Object.fromEntries(Object.entries(CONFIG_KEYS).map(([name, { env }]) => [name, env]));
 
@@ -63,7 +149,6 @@ for (const [file, text] of Object.entries(wireTypes)) {
   outputs.set(at, formatted(at, text));
 }
 // The TypeScript faces of every kind and data source, from their definitions.
-const { KINDS, FUNCTIONS } = src("kinds/index.ts");
 /** Where a kind's definition is exported: found by identity among the loaded sources of src/kinds/. */
 function definitionOf(kind) {
   for (const [file, module] of Object.entries(fromSource.cache)) {

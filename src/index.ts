@@ -15,12 +15,13 @@ export {
   GamehostValidationError,
 } from "./api/errors";
 export type { FieldIssue } from "./api/issues";
+// Every kind's class and arguments' type (generated: a new kind needs no line here).
+export * from "./dynamic/generated/classes";
 export * from "./dynamic/generated/functions";
 export * from "./dynamic/generated/functionTypes";
-export { Fleet, LobbyHistoryExport, Server } from "./dynamic/generated/resources";
 export { IDEMPOTENCY_TAG } from "./kinds/server/tags";
 export * as native from "./native";
-export type { LobbyHistoryExportArgs, TimeInput } from "./programArgs/lobbyHistoryExport";
-export type { FleetArgs, NetworkMode, PaymentIntent, PortProtocol, ServerArgs } from "./types";
+export type { TimeInput } from "./programArgs/lobbyHistoryExport";
+export type { NetworkMode, PaymentIntent, PortProtocol } from "./types";
 export * as types from "./types";
 export { PACKAGE_NAME, PACKAGE_VERSION } from "./version";

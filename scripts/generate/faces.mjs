@@ -202,6 +202,34 @@ function functionWrappers(functions, face) {
   return { text: head + body, typeNames: names };
 }
 
+/**
+ * What the package root (src/index.ts) exports of each kind: its dynamic class and its arguments' type, so a new
+ * kind reaches programs with no line written by hand (the shims beside the classes stay internal).
+ */
+function rootClasses(repo, kinds) {
+  const names = kinds.map((k) => k.name).sort();
+  const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
+  const fromArgs = adapted.filter(([, args]) => args).sort(([a], [b]) => a.name.localeCompare(b.name));
+  const fromSchema = adapted
+    .filter(([, args]) => !args)
+    .map(([k]) => `${k.name}Args`)
+    .sort();
+  return (
+    `${HEADER}// Each kind's dynamic class and its arguments' type, re-exported at the package root.\n` +
+    fromArgs
+      .map(([, args]) => `export type { ${args.type} } from "${args.module.replace("../", "../../")}";\n`)
+      .join("") +
+    (fromSchema.length > 0 ? `export type { ${fromSchema.join(", ")} } from "../../types";\n` : "") +
+    `export { ${names.join(", ")} } from "./resources";\n`
+  );
+}
+
+/** Each kind's argument and state types at the root of `pulumi-gamehost/native`, as a generated SDK has them. */
+function nativeKindTypes(kinds) {
+  const names = kinds.flatMap((k) => [`${k.name}Args`, `${k.name}State`]).sort();
+  return `\n// Each kind's argument and state types, as a generated SDK exports them.\nexport type { ${names.join(", ")} } from "../../types/generated/resources";\n`;
+}
+
 /** Every generated face file, by repo-relative path. */
 export function faceModules(repo, kinds, functions, schema, definitionOf) {
   const list = Object.values(functions);
@@ -211,10 +239,11 @@ export function faceModules(repo, kinds, functions, schema, definitionOf) {
     `${HEADER}// The types of the data sources, re-exported at the root of both faces.\n` +
     `export type {\n${typeNames.map((n) => `  ${n},\n`).join("")}} from "../../types";\n`;
   const files = {
+    "src/dynamic/generated/classes.ts": rootClasses(repo, kinds),
     "src/dynamic/generated/functions.ts": dynamicFunctions.text,
     "src/dynamic/generated/resources.ts": dynamicResources(repo, kinds),
     "src/native/generated/functions.ts": functionWrappers(list, "native").text,
-    "src/native/generated/resources.ts": nativeResources(repo, kinds, schema),
+    "src/native/generated/resources.ts": nativeResources(repo, kinds, schema) + nativeKindTypes(kinds),
     "src/dynamic/generated/functionTypes.ts": typeList,
   };
   for (const kind of kinds)

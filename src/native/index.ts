@@ -9,14 +9,7 @@ export * from "../dynamic/generated/functionTypes";
 // code from `pulumi import` uses them.
 export * as types from "../types";
 export * from "../types/generated/enums";
-export type {
-  FleetArgs,
-  FleetState,
-  LobbyHistoryExportArgs,
-  LobbyHistoryExportState,
-  ProviderArgs,
-  ServerArgs,
-  ServerState,
-} from "../types/generated/resources";
+export type { ProviderArgs } from "../types/generated/resources";
 export * from "./generated/functions";
+// Every kind's class, with its argument and state types (generated: a new kind needs no line here).
 export * from "./generated/resources";

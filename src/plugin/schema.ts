@@ -164,7 +164,7 @@ class SchemaWriter {
   merged(sources: readonly PropertySource[], owner: string): ObjectTypeSpec {
     const merged: ObjectTypeSpec = { type: "object", properties: {}, required: [] };
     for (const schema of sources) {
-      const json = jsonSchemaOf(schema);
+      const json = jsonSchemaOf(schema, owner);
       const part = this.object(json, json.$defs ?? {}, owner);
       Object.assign(merged.properties, part.properties);
       merged.required?.push(...(part.required ?? []));
@@ -173,14 +173,42 @@ class SchemaWriter {
   }
 }
 
+/**
+ * A property whose zod type no package schema can describe (a `Date`, a bigint, a `Map`…), by its owner and name:
+ * `npm run generate` prints the message alone. (Written as "any JSON value" instead, such a property reached every
+ * language's SDK and the reference as something it is not.)
+ */
+export class UndescribableProperty extends Error {
+  override name = "UndescribableProperty";
+}
+
 /** JSON Schema of what a schema accepts (its input side: transforms and defaults do not change it). */
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+function jsonSchemaOf(schema: z.ZodType, owner: string): JsonSchema {
+  const describe = (part: z.ZodType) => z.toJSONSchema(part, { io: "input" }) as JsonSchema;
+  try {
+    return describe(schema);
+  } catch (error) {
+    // Not zod's "cannot be represented": a bug, with its own message and stack.
+    if (!(error instanceof Error) || !/cannot be represented/.test(error.message)) throw error;
+    const shape: Record<string, z.ZodType> = schema instanceof z.ZodObject ? schema.shape : {};
+    const field = Object.keys(shape).find((key) => {
+      try {
+        describe(shape[key] as z.ZodType);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    throw new UndescribableProperty(
+      `${owner}'s property ${field === undefined ? "(unknown)" : snakeToCamel(field)} has a zod type no package schema ` +
+        `can describe (${(error as Error).message}): give it one of strings, numbers, booleans, enums, arrays, records or objects`,
+    );
+  }
 }
 
 /** A listing's query as the schema's `listInputs` (with its description). */
 function listInputsOf(writer: SchemaWriter, source: PropertySource): ObjectTypeSpec {
-  const { description } = jsonSchemaOf(source);
+  const { description } = jsonSchemaOf(source, "List");
   const spec = writer.merged([source], "List");
   if (!spec.required?.length) delete spec.required;
   return description ? { ...spec, description } : spec;

@@ -124,6 +124,14 @@ describe("adding a kind", () => {
       expect(readFileSync(path.join(tree, face), "utf8")).toMatch(/export class Widget extends/);
     expect(existsSync(path.join(tree, "docs/reference/widget.md"))).toBe(true);
 
+    // What a program imports: the kind at the package's root on both faces, with its types (README "Adding a
+    // kind" promises no step but the three; the root once listed its classes by hand).
+    writeFileSync(
+      path.join(tree, "src/widgetInAProgram.ts"),
+      'import { native, Widget, type WidgetArgs } from "./index";\n' +
+        "export const classes = [Widget, native.Widget];\n" +
+        "export type Types = [WidgetArgs, native.WidgetArgs, native.WidgetState];\n",
+    );
     const typeCheck = run(process.execPath, [
       require.resolve("typescript/bin/tsc"),
       "-p",

@@ -97,7 +97,14 @@ describe("no face outlives its kind", () => {
     const tokens = KINDS.map((k) => `gamehost:index:${k.name}`);
     expect(Object.keys(schema.resources).sort()).toEqual([...tokens].sort());
     const subpaths = Object.keys(manifest.exports).filter((s) => s.startsWith("./provider/"));
-    expect(subpaths.sort()).toEqual(KINDS.map((k) => `./provider/${k.hostSubpath}`).sort());
+    const ofKinds = KINDS.map((k) => `./provider/${k.hostSubpath}`);
+    expect(
+      subpaths.filter((s) => !ofKinds.includes(s)),
+      "package.json exports shim subpaths of no kind: `npm run generate` never removes one (a released subpath is " +
+        "`require`d from stack states); for a kind dropped before any release, delete it from `exports` and " +
+        "`typesVersions` by hand",
+    ).toEqual([]);
+    expect(subpaths.sort()).toEqual(ofKinds.sort());
   });
 });
 

@@ -115,6 +115,20 @@ describe("Server check", () => {
     expect(byProp["lifecycle.killTimeout"]).toMatch(/7200000/);
   });
 
+  it("bounds the readiness wait to whole seconds, at most a day, saying so", async () => {
+    for (const [value, reason] of [
+      [86_401, "must be ≤ 86400 (one day)"],
+      [1.5, "must be a whole number of seconds"],
+      [0, "must be > 0"],
+    ] as const) {
+      const { failures } = await check({}, { ...spec({ readyTimeoutSeconds: value }) });
+      expect(failures, `readyTimeoutSeconds: ${value}`).toEqual([
+        { property: "readyTimeoutSeconds", reason },
+      ]);
+    }
+    expect((await check({}, { ...spec({ readyTimeoutSeconds: 86_400 }) })).failures).toEqual([]);
+  });
+
   it("refuses a fleet's tags: a server carrying them is its fleet's, and would have two owners", async () => {
     for (const tag of FLEET_TAGS) {
       const { failures } = await check({}, { ...spec(), tags: { role: "match", [tag]: "k" } });

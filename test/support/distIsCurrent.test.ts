@@ -41,4 +41,23 @@ describe("the dist/ guard of the integration and e2e projects", () => {
     });
     expect(staleSource(at)).toBe(path.join("src", "kinds", "added.ts"));
   });
+
+  it("names a file the build copies as it is (the dashboard's page) when its copy is older or missing", () => {
+    const at = tree({ index: { source: 100, emitted: 200 } });
+    const page = path.join(at, "src", "emulator", "dashboard", "static", "app.mjs");
+    const copy = path.join(at, "dist", "emulator", "dashboard", "static", "app.mjs");
+    for (const [file, time] of [
+      [page, 300],
+      [copy, 200],
+    ] as const) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, "");
+      utimesSync(file, time, time);
+    }
+    expect(staleSource(at)).toBe(path.relative(at, page));
+    rmSync(copy);
+    expect(staleSource(at)).toBe(path.relative(at, page));
+    writeFileSync(copy, "");
+    expect(staleSource(at)).toBe(undefined);
+  });
 });

@@ -226,3 +226,13 @@ pulumi.runtime.registerResourcePackage("gamehost", {
     return new Provider(name, undefined, { urn });
   },
 });
+
+// Each kind's argument and state types, as a generated SDK exports them.
+export type {
+  FleetArgs,
+  FleetState,
+  LobbyHistoryExportArgs,
+  LobbyHistoryExportState,
+  ServerArgs,
+  ServerState,
+} from "../../types/generated/resources";
