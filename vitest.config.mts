@@ -45,6 +45,7 @@ const unit = [
   "test/reconcile/importFile.test.ts",
   "test/reconcile/pendingCreateNotStray.test.ts",
   "test/reconcile/interruptedDelete.test.ts",
+  "test/reconcile/replacementNotCreated.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",
