@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
+import { refuseDeletedWith } from "../programArgs/registration";
 import { checkConfigKeptInState } from "./configInState";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
@@ -60,6 +61,7 @@ export function dynamicResourceOptions(
 ): pulumi.CustomResourceOptions | undefined {
   checkConfigKeptInState();
   if (opts === undefined) return opts;
+  refuseDeletedWith(kind, name, opts);
   const given = providerGiven(opts);
   if (given !== undefined) {
     throw new GamehostError(
