@@ -291,3 +291,19 @@ describe("deletedWith on a Server or a Fleet", () => {
     expect(registered.filter((r) => r.name.startsWith("dw-"))).toEqual([]);
   });
 });
+
+describe("the import option on a dynamic resource", () => {
+  // Through the real CLI (v3.274.1): `new gamehost.Server("lobby", spec, { import: "<game>/<env>/<server>" })`
+  // failed the preview with the SDK's dynamic provider host's "code must be a string, not undefined" and its
+  // stack trace, naming neither the cause nor adoptServerId (docs/languages.md suggests the option, for the
+  // plugin's classes).
+  it("fails where it is declared, naming what adopts or imports instead", () => {
+    const id = `${GAME}/${ENV}/${SERVER}`;
+    expect(() => new gamehost.Server("imp-dynamic", fullServerArgs(), { import: id })).toThrow(
+      /^Server "imp-dynamic" is a dynamic resource \(pulumi-nodejs:dynamic\/gamehost:Server\), which Pulumi cannot import .*adoptServerId: "<serverId>".*gamehost\.native\.Server/,
+    );
+    // The plugin's class takes it.
+    expect(() => new native.Server("imp-native", fullServerArgs(), { import: id })).not.toThrow();
+    expect(registered.filter((r) => r.name === "imp-dynamic")).toEqual([]);
+  });
+});
