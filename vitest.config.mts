@@ -49,6 +49,7 @@ const unit = [
   "test/reconcile/pendingCreateNotStray.test.ts",
   "test/reconcile/interruptedDelete.test.ts",
   "test/engine/cannotRun.test.ts",
+  "test/reconcile/replacementNotCreated.test.ts",
 ];
 const e2e = [
   "test/cli/**/*.test.ts",

@@ -127,7 +127,7 @@ function nativeResources(repo, kinds, schema) {
   for (const [, args] of adapted)
     if (args)
       text += `import { type ${args.type}, ${args.convert} } from "${args.module.replace("../", "../../")}";\n`;
-  text += `import { registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\nimport { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../../version";\n\n`;
+  text += `import { refuseDeletedWith, registeredInputs } from "../../programArgs/registration";\nimport * as types from "../../types";\nimport { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../../version";\n\n`;
   text += providerClass(schema);
   for (const [kind, args] of adapted) {
     const lower = lowerFirst(kind.name);
@@ -149,6 +149,7 @@ function nativeResources(repo, kinds, schema) {
       `  static override isInstance(obj: unknown): obj is ${kind.name} {\n` +
       `    return pulumi.CustomResource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === ${kind.name}.__pulumiType;\n  }\n\n` +
       `  constructor(name: string, args: ${argsType}, opts?: pulumi.CustomResourceOptions) {\n` +
+      `    refuseDeletedWith("${kind.name}", name, opts);\n` +
       `    const options = pulumi.mergeOptions(opts, { version: PACKAGE_VERSION, pluginDownloadURL: PLUGIN_DOWNLOAD_URL${kind.secretOutputs.length > 0 ? `, additionalSecretOutputs: [...types.${lower}SecretOutputs]` : ""} });\n` +
       (args
         ? `    const lookup = options.id !== undefined || options.urn !== undefined;\n    const given = lookup || !args ? args : ${args.convert}(args);\n`

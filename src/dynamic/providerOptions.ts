@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
+import { refuseDeletedWith } from "../programArgs/registration";
 import { checkConfigKeptInState } from "./configInState";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
@@ -60,6 +61,20 @@ export function dynamicResourceOptions(
 ): pulumi.CustomResourceOptions | undefined {
   checkConfigKeptInState();
   if (opts === undefined) return opts;
+  refuseDeletedWith(kind, name, opts);
+  if (opts.import !== undefined) {
+    // Left to the engine, the import fails in the SDK's dynamic provider host ("code must be a string, not
+    // undefined", with its stack trace): an import carries no serialized provider to rebuild.
+    const instead =
+      kind === "Server"
+        ? 'Adopt the running server with adoptServerId: "<serverId>" in its arguments instead (docs/adopting-servers.md), or declare it with gamehost.native.Server, which takes the import option.'
+        : kind === "Fleet"
+          ? "Declare it with gamehost.native.Fleet, which takes the import option (docs/languages.md)."
+          : "An export cannot be imported on either face: the service keeps no record of exports.";
+    throw new GamehostError(
+      `${kind} "${name}" is a dynamic resource (pulumi-nodejs:dynamic/gamehost:${kind}), which Pulumi cannot import (pulumi/pulumi#16175): remove the import option. ${instead}`,
+    );
+  }
   const given = providerGiven(opts);
   if (given !== undefined) {
     throw new GamehostError(

@@ -35,6 +35,36 @@ export interface DriftedResource {
    * of an `up` that removed it): the next `pulumi up` or `pulumi refresh` finishes it.
    */
   interruptedDelete?: boolean;
+  /**
+   * Deleted by the stack's own replacement (delete first: `deleteBeforeReplace`), whose create then failed or
+   * was cut short: the state keeps it marked `pendingReplacement`, which the engine's refresh never reads.
+   */
+  replacementNotCreated?: boolean;
+}
+
+/**
+ * The Servers and Fleets `d` keeps as deleted for a replacement whose create did not finish, not in
+ * `drifted` yet. The engine's refresh skips such a resource (no read reaches the service), so the refresh
+ * preview reports nothing: the stack declares a server that exists nowhere until the next `up` creates it.
+ */
+export function replacementsNotCreated(
+  drifted: readonly DriftedResource[],
+  d: Deployment,
+): DriftedResource[] {
+  const seen = new Set(drifted.map((r) => r.urn));
+  return (d.resources ?? []).flatMap((r) =>
+    (isServerType(r.type) || isFleetType(r.type)) && r.pendingReplacement === true && !seen.has(r.urn)
+      ? [
+          {
+            urn: r.urn,
+            name: nameOfUrn(r.urn),
+            type: r.type,
+            kind: "gone" as const,
+            replacementNotCreated: true,
+          },
+        ]
+      : [],
+  );
 }
 
 /** `drifted`, its gone resources whose delete `d` holds pending marked as such. */
@@ -315,7 +345,10 @@ export async function drift(
     await preview;
     return {
       stack: stack.name,
-      drifted: markInterruptedDeletes(drifted, deployment),
+      drifted: [
+        ...markInterruptedDeletes(drifted, deployment),
+        ...replacementsNotCreated(drifted, deployment),
+      ],
       strays,
       pendingCreates,
       pendingDeletes,
@@ -336,7 +369,9 @@ export function driftLines(r: DriftReport): string[] {
         ? `gone     ${d.name} (${d.type}): ${
             d.interruptedDelete
               ? "deleted by an interrupted update (its delete was left pending: the next `pulumi up` or `pulumi refresh` finishes it)"
-              : "destroyed out of band"
+              : d.replacementNotCreated
+                ? "deleted for its replacement, whose create did not finish (the next `pulumi up` creates it)"
+                : "destroyed out of band"
           }`
         : `changed  ${d.name} (${d.type}): ${d.properties?.join(", ")}`,
     ),

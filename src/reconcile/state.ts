@@ -30,6 +30,8 @@ export const StateResource = z.looseObject({
   inputs: z.record(z.string(), z.unknown()).optional(),
   outputs: z.record(z.string(), z.unknown()).optional(),
   delete: z.boolean().optional(),
+  /** Deleted for a replacement (delete first) whose create has not finished: its server is gone. */
+  pendingReplacement: z.boolean().optional(),
 });
 export type StateResource = z.infer<typeof StateResource>;
 

@@ -110,6 +110,22 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
         face === "dynamic" ? 3 : 4,
       );
 
+      // Adopted with adoptServerId, kept in the program (docs/adopting-servers.md), then `--replace`: the
+      // engine checks the replacement without olds and calls no diff, so its create adopts the same server,
+      // and the engine's delete of the original used to delete that server, which the state then tracked.
+      await declare(
+        project,
+        serverArgs(emulator, { readyTimeoutSeconds: 11, adoptServerId: String(triggered.id) }),
+        {
+          ...options,
+          replacementTrigger: "v2",
+        },
+      );
+      const readopted = await up(project, ["--replace", urn]);
+      expect(readopted.ops).toEqual(["create-replacement", "replace", "delete-replaced"]);
+      expect(readopted.id).toBe(triggered.id);
+      expect(liveIds(emulator)).toEqual([triggered.id]);
+
       // A tag change's `pulumi preview --diff`, against what docs/_index.md says of the idempotency key: the
       // plugin's detailed diff names the changed spec fields only; the dynamic provider host gives the engine no
       // detailed diff, so the engine compares every input and the replacement's new key shows. (On this stack

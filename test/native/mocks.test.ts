@@ -258,3 +258,52 @@ describe("a failed data source", () => {
     expect(error?.stack).toBe(error?.message);
   });
 });
+
+describe("deletedWith on a Server or a Fleet", () => {
+  // Through the real CLI (v3.274.1): a native Server declared with `deletedWith` its component, then
+  // `pulumi destroy`: the engine skipped the server's delete ("deleted (0.00s)"), and the server ran on in
+  // no state. Nothing deletes a game server but its own delete (a Fleet deletes only its own servers), so
+  // the option can only leave servers behind: both faces refuse it where the program declares it.
+  it("fails where it is declared, on both faces, naming retainOnDelete", () => {
+    const component = new pulumi.ComponentResource("acme:index:Servers", "deleted-with-parent");
+    const fleetArgs = {
+      gameId: GAME,
+      environmentId: ENV,
+      template: {
+        runtime: { build: "55555555-5555-4555-8555-555555555555" },
+        network: { ports: { game: { protocol: "udp" as const, routing: { host: {} } } } },
+        resources: { cpu: 1000, memory: 1024 },
+        tags: { role: "arena" },
+      },
+      datacenters: { "44444444-4444-4444-8444-444444444444": 1 },
+    };
+    const declarations: Array<[string, () => unknown]> = [
+      ["Server", () => new gamehost.Server("dw-dynamic", fullServerArgs(), { deletedWith: component })],
+      ["Server", () => new native.Server("dw-native", fullServerArgs(), { deletedWith: component })],
+      ["Fleet", () => new gamehost.Fleet("dw-fleet-dynamic", fleetArgs, { deletedWith: component })],
+      ["Fleet", () => new native.Fleet("dw-fleet-native", fleetArgs, { deletedWith: component })],
+    ];
+    for (const [kind, declare] of declarations) {
+      expect(declare).toThrow(
+        new RegExp(`^${kind} "dw-[a-z-]+": deletedWith would leave its servers running in no state`),
+      );
+    }
+    expect(registered.filter((r) => r.name.startsWith("dw-"))).toEqual([]);
+  });
+});
+
+describe("the import option on a dynamic resource", () => {
+  // Through the real CLI (v3.274.1): `new gamehost.Server("lobby", spec, { import: "<game>/<env>/<server>" })`
+  // failed the preview with the SDK's dynamic provider host's "code must be a string, not undefined" and its
+  // stack trace, naming neither the cause nor adoptServerId (docs/languages.md suggests the option, for the
+  // plugin's classes).
+  it("fails where it is declared, naming what adopts or imports instead", () => {
+    const id = `${GAME}/${ENV}/${SERVER}`;
+    expect(() => new gamehost.Server("imp-dynamic", fullServerArgs(), { import: id })).toThrow(
+      /^Server "imp-dynamic" is a dynamic resource \(pulumi-nodejs:dynamic\/gamehost:Server\), which Pulumi cannot import .*adoptServerId: "<serverId>".*gamehost\.native\.Server/,
+    );
+    // The plugin's class takes it.
+    expect(() => new native.Server("imp-native", fullServerArgs(), { import: id })).not.toThrow();
+    expect(registered.filter((r) => r.name === "imp-dynamic")).toEqual([]);
+  });
+});

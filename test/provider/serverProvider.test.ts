@@ -294,6 +294,19 @@ describe("Server provider against the emulator", () => {
     expect(posts()).toBe(0);
   });
 
+  it("never deletes, as a replaced original, the server a create of the same run adopted", async () => {
+    // `pulumi up --replace <urn>` of a Server adopted with adoptServerId, kept in the program as
+    // docs/adopting-servers.md shows it (real CLI v3.274.1): the engine checks the replacement without
+    // olds and calls no diff, the replacement's create adopts that same server (its spec matches), and the
+    // engine then deletes the original by its id: the server the state now tracks. Also a rename without an
+    // alias: the new resource adopts the server, the old one is deleted.
+    const existing = await impl.create(await inputs());
+    const replacement = await impl.create(await inputs({ adoptServerId: existing.id }));
+    expect(replacement.id).toBe(existing.id);
+    await impl.delete(existing.id, existing.outs);
+    expect(liveServers(emulator).map((s) => s.id)).toContain(existing.id);
+  });
+
   it("refuses to adopt a server whose spec differs, naming the fields", async () => {
     const existing = await impl.create(await inputs());
     const wrong = await inputs({ adoptServerId: existing.id, resources: { cpu: 500, memory: 256 } });

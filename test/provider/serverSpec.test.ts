@@ -141,6 +141,31 @@ describe("Server check", () => {
     }
   });
 
+  it("refuses to adopt again a server that a recorded resource adopted: its replacement would delete it", async () => {
+    // Through the real CLI (v3.274.1), a dynamic Server adopted with adoptServerId, kept in the program as
+    // docs/adopting-servers.md shows it, then `pulumi up --replace <urn>`: the replacement's create adopted
+    // the same server (its spec matches), and the engine then deleted "the original", that very server. The
+    // state tracked a destroyed server: one live server fewer, lost while wanted.
+    const adopted = "22222222-2222-4222-8222-222222222222";
+    const declared = () => spec({ adoptServerId: adopted });
+    // The adopting `up`: a new resource, checked without olds.
+    const first = await check({}, declared());
+    expect(first.failures).toEqual([]);
+    // A later `up` checks the recorded resource with its olds, then, to replace it, again without olds.
+    expect((await check({ ...first.inputs }, declared())).failures).toEqual([]);
+    const replacement = await check({}, declared());
+    expect(replacement.failures).toEqual([
+      {
+        property: "adoptServerId",
+        reason: expect.stringContaining(
+          `server ${adopted} is already managed by a resource of this stack that adopted it`,
+        ),
+      },
+    ]);
+    // Another server's adoption is not held up.
+    expect((await check({}, spec({ adoptServerId: SAMPLE_ID }))).failures).toEqual([]);
+  });
+
   it("lets values that are unknown during preview pass", async () => {
     const { failures, inputs } = await check(
       {},

@@ -14,6 +14,7 @@ import {
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { CreateServerRequest, type Server, ServerScope } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
+import { UNKNOWN } from "../checks";
 import { omit, pickDefined } from "../fields";
 import { scopedImportId } from "../importId";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
@@ -51,6 +52,44 @@ const CREATE_BACKOFF = { ...DEFAULT_RETRY_POLICY, minDelayMs: 250, maxDelayMs: 5
 const backoffMs = (attempt: number) => backoffDelay(CREATE_BACKOFF, attempt + 1);
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
+
+/**
+ * The `adoptServerId`s that resources already in the state name, as their checks with olds have shown in
+ * this process (one provider process serves one engine run). The engine checks a replacement without olds,
+ * as a new resource: its create would adopt the very server it replaces (the spec matches, or `--replace`
+ * and `replacementTrigger` change none), and the engine would then delete that server as the original,
+ * leaving the state tracking a destroyed server; with `deleteBeforeReplace` the adoption fails after the
+ * delete. A second resource naming the server would give it two owners.
+ */
+const adoptedByRecorded = new Set<string>();
+
+/**
+ * The servers a create of this run (one provider process serves one engine run) adopted with
+ * `adoptServerId`. A delete of one of them is the engine deleting the original a replacement adopted again
+ * (`pulumi up --replace`, whose check has no olds and which calls no diff, so check cannot refuse it), or a
+ * renamed resource's old self: the state now tracks that server under the new resource, so it stays.
+ */
+const adoptedThisRun = new Set<string>();
+
+/** The failure of a check that would adopt a server a recorded resource adopted, else undefined. */
+function refusedReadoption(
+  olds: Partial<ServerInputs>,
+  adoptServerId: unknown,
+): { property: string; reason: string } | undefined {
+  if (typeof adoptServerId !== "string" || adoptServerId === UNKNOWN) return undefined;
+  if (olds.idempotencyKey !== undefined) {
+    if (olds.adoptServerId === adoptServerId) adoptedByRecorded.add(adoptServerId);
+    return undefined;
+  }
+  if (!adoptedByRecorded.has(adoptServerId)) return undefined;
+  return {
+    property: "adoptServerId",
+    reason:
+      `server ${adoptServerId} is already managed by a resource of this stack that adopted it: adopting it again (to replace that resource, ` +
+      "or by a second resource) would have the engine delete it as the replaced server, or give it two owners. The adoption is done: " +
+      "remove adoptServerId from the program (the server stays managed), then replace the resource if you meant to.",
+  };
+}
 
 /**
  * Whether a server whose delete the engine cancelled is destroyed all the same: a DELETE in flight when
@@ -395,6 +434,8 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
 
   check(olds, news, ctx) {
     const failures = checkServerInputs(news);
+    const adopting = refusedReadoption(olds, news.adoptServerId);
+    if (adopting !== undefined) failures.push(adopting);
     const { resourceScope: _legacyScope, ...inputs } = news;
     // An update keeps its server's key. A new resource, and every replacement (checked without olds),
     // gets a fresh random one: a key derived from the spec made a replacement adopt the very server it
@@ -433,10 +474,11 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   },
 
   async create(ctx, inputs) {
-    let server =
-      inputs.adoptServerId !== undefined
-        ? await adopt(ctx, inputs, inputs.adoptServerId)
-        : await createOnce(ctx, inputs);
+    let server: Server;
+    if (inputs.adoptServerId !== undefined) {
+      server = await adopt(ctx, inputs, inputs.adoptServerId);
+      adoptedThisRun.add(server.id);
+    } else server = await createOnce(ctx, inputs);
     if (inputs.waitForReady !== false) server = await waitUntilReady(ctx, inputs, server);
     return { id: server.id, outputs: serverOutputs(inputs, server) };
   },
@@ -502,6 +544,8 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   },
 
   async delete(ctx, id, outputs) {
+    // Adopted by a create of this run: the resource that adopted it holds it now (see adoptedThisRun).
+    if (adoptedThisRun.has(id)) return;
     const query =
       outputs.destroyKillTimeout !== undefined ? { override_kill_timeout: outputs.destroyKillTimeout } : {};
     try {

@@ -2,7 +2,7 @@
 // change the definitions (or scripts/generate/faces.mjs), then run `npm run generate`.
 import * as pulumi from "@pulumi/pulumi";
 import { type LobbyHistoryExportArgs, lobbyHistoryExportInputs } from "../../programArgs/lobbyHistoryExport";
-import { registeredInputs } from "../../programArgs/registration";
+import { refuseDeletedWith, registeredInputs } from "../../programArgs/registration";
 import * as types from "../../types";
 import { PACKAGE_VERSION, PLUGIN_DOWNLOAD_URL } from "../../version";
 
@@ -83,6 +83,7 @@ export class Server extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseDeletedWith("Server", name, opts);
     const options = pulumi.mergeOptions(opts, {
       version: PACKAGE_VERSION,
       pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
@@ -132,6 +133,7 @@ export class LobbyHistoryExport extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: LobbyHistoryExportArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseDeletedWith("LobbyHistoryExport", name, opts);
     const options = pulumi.mergeOptions(opts, {
       version: PACKAGE_VERSION,
       pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
@@ -188,6 +190,7 @@ export class Fleet extends pulumi.CustomResource {
   }
 
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseDeletedWith("Fleet", name, opts);
     const options = pulumi.mergeOptions(opts, {
       version: PACKAGE_VERSION,
       pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
