@@ -1,7 +1,7 @@
 import type { InspectOptions } from "node:util";
 import type { FieldIssue } from "./issues";
 import { describeIssues } from "./issues";
-import type { ProxyChoice } from "./proxy";
+import type { ProxyChoice } from "./proxyChoice";
 import { boundField, boundText, formatCount, MAX_KEPT_ISSUES } from "./textBounds";
 
 /** Error codes the service sends (docs/service-contract.md §2). */

@@ -1,6 +1,9 @@
 import { BlockList, isIP } from "node:net";
 import type { Dispatcher } from "undici";
 import { GamehostError, PROXY_TUNNEL_FAILURE } from "./errors";
+import type { ProxyChoice, ProxyEnvironment } from "./proxyChoice";
+
+export type { ProxyChoice, ProxyEnvironment };
 
 /**
  * The proxy environment, read as Go's net/http `ProxyFromEnvironment` reads it (what every Go-based
@@ -17,30 +20,6 @@ import { GamehostError, PROXY_TUNNEL_FAILURE } from "./errors";
  * through `HTTP_PROXY`, proxies localhost, has no CIDR), and keeps its choice to itself, which an error
  * needs to name the proxy that failed: so the choice is made here, once, and undici's `ProxyAgent` sends.
  */
-
-/** A proxy chosen for a request, as errors name it. */
-export interface ProxyChoice {
-  /** The proxy URL as given, credentials included: only ever handed to undici. */
-  readonly uri: string;
-  /** `scheme://host:port`, no credentials: what messages print. */
-  readonly shown: string;
-  /** The environment variable it came from (`HTTPS_PROXY`, `http_proxy`…). */
-  readonly envVar: string;
-  /** Whether the URL carries `user:password@`. */
-  readonly hasCredentials: boolean;
-  /** The credentials in every form an echo may carry them (for redaction). */
-  readonly secrets: readonly string[];
-}
-
-/** The proxy settings of the environment. */
-export interface ProxyEnvironment {
-  readonly http?: ProxyChoice | undefined;
-  readonly https?: ProxyChoice | undefined;
-  /** `NO_PROXY` as given (part of the dispatcher's cache key). */
-  readonly noProxy: string;
-  /** Whether the request to `url` goes through a proxy, and which. */
-  proxyFor(url: URL): ProxyChoice | undefined;
-}
 
 const PROXY_SCHEMES = new Set(["http:", "https:", "socks5:", "socks:"]);
 

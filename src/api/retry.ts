@@ -1,6 +1,6 @@
 import type { Dispatcher, RetryHandler } from "undici";
 import { failedAtProxy, HANDSHAKE_FAILURE_CODES } from "./errors";
-import type { ProxyChoice } from "./proxy";
+import type { ProxyChoice } from "./proxyChoice";
 import { readRetryAfter, serviceClockOffset, waitLimitMs } from "./wait";
 
 /** How idempotent requests (GET, DELETE) are retried. Every field has a default. */
