@@ -9,6 +9,7 @@ import { GamehostClient } from "../../src/api/client";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import type { OperationContext } from "../../src/kinds/kind";
 import { serverKind } from "../../src/kinds/server/implementation";
+import { serverArgs } from "../support/emulator";
 
 describe("a create refused by a rate-limit window 15 minutes long", () => {
   let emulator: RunningEmulator;
@@ -19,20 +20,9 @@ describe("a create refused by a rate-limit window 15 minutes long", () => {
 
   const refusal = async (face: Omit<OperationContext, "client">) => {
     const client = new GamehostClient({ baseUrl: emulator.url, token: emulator.tokens.user });
-    const game = emulator.fixture.games[0]!;
-    const environment = game.environments.find((e) => e.nameId === "prod")!;
     const { inputs, failures } = serverKind.check(
       {},
-      {
-        gameId: game.id,
-        environmentId: environment.id,
-        datacenter: game.datacenters[0]!.id,
-        runtime: { build: environment.builds[0]!.id },
-        network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-        resources: { cpu: 100, memory: 128 },
-        tags: {},
-        waitForReady: false,
-      },
+      serverArgs(emulator, { tags: {}, waitForReady: false }),
       {},
     );
     expect(failures).toEqual([]);

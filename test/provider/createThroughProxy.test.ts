@@ -9,6 +9,7 @@ import { closeSharedDispatchers } from "../../src/api/transport";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { serverKind } from "../../src/kinds/server/implementation";
 import { type ProxyMode, startProxy } from "../api/helpers/forwardProxy";
+import { serverArgs, serverTarget } from "../support/emulator";
 
 describe("a Server create through a proxy", () => {
   let emulator: RunningEmulator;
@@ -28,20 +29,9 @@ describe("a Server create through a proxy", () => {
     // A host name only the proxy resolves: every call goes through it.
     const baseUrl = emulator.url.replace("127.0.0.1", "gamehost.test");
     const client = new GamehostClient({ baseUrl, token: emulator.tokens.user, maxRetries: 0 });
-    const game = emulator.fixture.games[0]!;
-    const environment = game.environments.find((e) => e.nameId === "prod")!;
     const { inputs, failures } = serverKind.check(
       {},
-      {
-        gameId: game.id,
-        environmentId: environment.id,
-        datacenter: game.datacenters[0]!.id,
-        runtime: { build: environment.builds[0]!.id },
-        network: { ports: { game: { protocol: "udp", internalPort: 7777, routing: { host: {} } } } },
-        resources: { cpu: 100, memory: 128 },
-        tags: { role },
-        waitForReady: false,
-      },
+      serverArgs(emulator, { tags: { role }, waitForReady: false }),
       {},
     );
     expect(failures).toEqual([]);
@@ -50,7 +40,8 @@ describe("a Server create through a proxy", () => {
       (e: unknown) => (e as Error).message,
     );
     const direct = new GamehostClient({ baseUrl: emulator.url, token: emulator.tokens.user });
-    const servers = await direct.listServers(game.id, environment.id, { tags: { role } });
+    const { gameId, environmentId } = serverTarget(emulator);
+    const servers = await direct.listServers(gameId, environmentId, { tags: { role } });
     return { outcome, servers };
   };
 
