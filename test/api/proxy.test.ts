@@ -36,6 +36,11 @@ function clearProxyEnv() {
     vi.stubEnv(name, "");
 }
 
+/** A client of a plain-HTTP host name only a proxy could resolve, with no retries. */
+function clientOfProxiedHost(): GamehostClient {
+  return new GamehostClient({ baseUrl: "http://gamehost.test:8787", token: "tok_abcdefgh", maxRetries: 0 });
+}
+
 describe("proxy environment (as Go's ProxyFromEnvironment)", () => {
   it("sends API calls through HTTP_PROXY", async () => {
     const s = await scripted((_req, res) => json(res, 200, BOOTSTRAP));
@@ -141,11 +146,7 @@ describe("a proxy that fails is named as what failed", () => {
     const p = await proxy({ status: 407 });
     clearProxyEnv();
     vi.stubEnv("HTTP_PROXY", withCredentials(p.url));
-    const c = new GamehostClient({
-      baseUrl: "http://gamehost.test:8787",
-      token: "tok_abcdefgh",
-      maxRetries: 0,
-    });
+    const c = clientOfProxiedHost();
     const error = await c.createServer(GAME, ENV, SERVER_BODY).catch((e: unknown) => e);
     expect(p.seen[0]?.auth).toBe(`Basic ${Buffer.from(`${PROXY_USER}:${SECRET}`).toString("base64")}`);
     expect((error as Error).message).toMatch(
@@ -161,11 +162,7 @@ describe("a proxy that fails is named as what failed", () => {
     const p = await proxy({ status: 502, page });
     clearProxyEnv();
     vi.stubEnv("HTTP_PROXY", withCredentials(p.url));
-    const c = new GamehostClient({
-      baseUrl: "http://gamehost.test:8787",
-      token: "tok_abcdefgh",
-      maxRetries: 0,
-    });
+    const c = clientOfProxiedHost();
     const error = await c.getBootstrap().catch((e: unknown) => e);
     expect((error as Error).message).toContain("Bad gateway");
     expect((error as Error).message).toMatch(
