@@ -226,16 +226,50 @@ export function proxyingDispatcher(
     }
     return agent;
   };
+  // A plain proxied request is sent here, not by undici's ProxyAgent: its wrapper for one (proxyTunnel:
+  // false) drops what the handler's onHeaders returns, so a retry interceptor's pause, while it decides on a
+  // 429 or 5xx, let the answer's body into a request it had not started (a TypeError, and no retry).
+  const plain = new Map<string, Dispatcher>();
+  const plainly = (
+    proxy: ProxyChoice,
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ) => {
+    const proxyUrl = new URL(proxy.uri);
+    let pool = plain.get(proxyUrl.origin);
+    if (!pool) {
+      pool = new undici.Pool(proxyUrl.origin, { connect: { timeout: connectMs } });
+      plain.set(proxyUrl.origin, pool);
+    }
+    const origin = new URL(String(options.origin));
+    const headers: Record<string, string | string[] | undefined> = {
+      ...headerRecord(options.headers),
+      host: origin.host,
+    };
+    if (proxyUrl.username || proxyUrl.password) {
+      const basic = `${decodeURIComponent(proxyUrl.username)}:${decodeURIComponent(proxyUrl.password)}`;
+      headers["proxy-authorization"] = `Basic ${Buffer.from(basic).toString("base64")}`;
+    }
+    return pool.dispatch(
+      { ...options, origin: proxyUrl.origin, path: `${origin.origin}${options.path}`, headers },
+      refusingProxyAuth(undici, handler),
+    );
+  };
   class Router extends undici.Dispatcher {
     override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
       const origin = options.origin;
-      const proxy = origin ? proxies.proxyFor(new URL(String(origin))) : undefined;
+      const target = origin ? new URL(String(origin)) : undefined;
+      const proxy = target ? proxies.proxyFor(target) : undefined;
+      if (proxy && target?.protocol === "http:" && proxy.uri.startsWith("http:"))
+        return plainly(proxy, options, handler);
       return (proxy ? through(proxy) : direct).dispatch(options, handler);
     }
     override close(): Promise<void>;
     override close(callback: () => void): void;
     override close(callback?: () => void): Promise<void> | void {
-      const done = Promise.all([direct, ...agents.values()].map((agent) => agent.close())).then(() => {});
+      const done = Promise.all(
+        [direct, ...agents.values(), ...plain.values()].map((agent) => agent.close()),
+      ).then(() => {});
       if (!callback) return done;
       void done.then(callback);
     }
@@ -246,12 +280,60 @@ export function proxyingDispatcher(
     override destroy(a?: Error | null | (() => void), b?: () => void): Promise<void> | void {
       const err = typeof a === "function" ? null : (a ?? null);
       const callback = typeof a === "function" ? a : b;
-      const done = Promise.all([direct, ...agents.values()].map((agent) => agent.destroy(err))).then(
-        () => {},
-      );
+      const done = Promise.all(
+        [direct, ...agents.values(), ...plain.values()].map((agent) => agent.destroy(err)),
+      ).then(() => {});
       if (!callback) return done;
       void done.then(callback);
     }
   }
   return new Router();
+}
+
+/** A request's headers as a record (undici takes a record, a flat [name, value, …] list or pairs). */
+function headerRecord(
+  headers: Dispatcher.DispatchOptions["headers"],
+): Record<string, string | string[] | undefined> {
+  if (!headers) return {};
+  if (Array.isArray(headers)) {
+    const out: Record<string, string> = {};
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      out[String(headers[i]).toLowerCase()] = String(headers[i + 1]);
+    return out;
+  }
+  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === "function") {
+    const out: Record<string, string> = {};
+    for (const [k, v] of headers as Iterable<[string, string]>) out[k.toLowerCase()] = v;
+    return out;
+  }
+  return { ...(headers as Record<string, string | string[] | undefined>) };
+}
+
+/**
+ * A 407 from a plain proxy fails the request with undici's own error for it, as its ProxyAgent does, so the
+ * message that names the proxy's refusal is the same whichever sent the request.
+ */
+function refusingProxyAuth(
+  undici: typeof import("undici"),
+  handler: Dispatcher.DispatchHandler,
+): Dispatcher.DispatchHandler {
+  let refused = false;
+  return {
+    onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+    onRequestUpgrade: (controller, status, headers, socket) =>
+      handler.onRequestUpgrade?.(controller, status, headers, socket),
+    onResponseStart(controller, status, headers, message) {
+      if (status === 407) {
+        refused = true;
+        controller.abort(new undici.errors.InvalidArgumentError("Proxy Authentication Required (407)"));
+        return;
+      }
+      handler.onResponseStart?.(controller, status, headers, message);
+    },
+    onResponseData: (controller, chunk) =>
+      refused ? undefined : handler.onResponseData?.(controller, chunk),
+    onResponseEnd: (controller, trailers) =>
+      refused ? undefined : handler.onResponseEnd?.(controller, trailers),
+    onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+  };
 }

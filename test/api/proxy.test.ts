@@ -109,6 +109,22 @@ describe("proxy environment (as Go's ProxyFromEnvironment)", () => {
     expect(() => proxyEnvironment({ HTTPS_PROXY: "ftp://user:hunter2pass@p:1" })).toThrow(/HTTPS_PROXY/);
     expect(() => proxyEnvironment({ HTTPS_PROXY: "ftp://user:hunter2pass@p:1" })).not.toThrow(/hunter2/);
   });
+  it("retries the service's 503 through a plain-HTTP proxy (undici's proxy wrapper dropped the pause: a TypeError, no retry)", async () => {
+    let calls = 0;
+    const s = await scripted((_req, res) =>
+      ++calls < 3 ? json(res, 503, { code: "API_UNAVAILABLE", message: "busy" }) : json(res, 200, BOOTSTRAP),
+    );
+    const p = await proxy();
+    clearProxyEnv();
+    vi.stubEnv("HTTP_PROXY", p.url);
+    const c = new GamehostClient({
+      baseUrl: viaName(s.url),
+      token: "tok_abcdefgh",
+      retry: { maxRetries: 2, minDelayMs: 1, maxDelayMs: 2 },
+    });
+    await expect(c.getBootstrap()).resolves.toBeDefined();
+    expect(p.seen.map((r) => r.method)).toEqual(["GET", "GET", "GET"]);
+  });
 });
 
 const SECRET = "s3cret-Pa55word";
