@@ -138,7 +138,7 @@ export function banner(emu: RunningEmulator, options: EmulatorOptions): string {
   if ((options.admin || options.dashboard) && emu.adminToken)
     lines.push(
       "",
-      `Admin routes: ${emu.url}/__admin/… (faults, placement, mutate, servers, requests)`,
+      `Admin routes: ${emu.url}/__admin/… (faults, clock, placement, mutate, servers, watchers, requests, outages)`,
       `  admin token ${emu.adminToken}   (Authorization: Bearer <admin token>; bodies as application/json)`,
       `  curl -H "Authorization: Bearer ${emu.adminToken}" ${emu.url}/__admin/faults`,
     );
