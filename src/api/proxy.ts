@@ -260,7 +260,7 @@ export function proxyingDispatcher(
       const origin = options.origin;
       const target = origin ? new URL(String(origin)) : undefined;
       const proxy = target ? proxies.proxyFor(target) : undefined;
-      if (proxy && target?.protocol === "http:" && proxy.uri.startsWith("http:"))
+      if (proxy && target?.protocol === "http:" && new URL(proxy.uri).protocol === "http:")
         return plainly(proxy, options, handler);
       return (proxy ? through(proxy) : direct).dispatch(options, handler);
     }
