@@ -170,9 +170,9 @@ export function createRetryCallback(input: RetryCallbackInput): RetryHandler.Ret
     const status = failure.statusCode;
     const code = errorCode(failure);
     const answered = status !== undefined;
-    // A proxy that refused the attempt, or could not be reached, did not pass it on. undici reports a plain
-    // proxy's 407 twice, the second time as a TypeError of its own (it feeds the refused answer's body to a
-    // request it already failed): once refused, the attempt is not counted as one that reached the service.
+    // A proxy that refused the attempt, or could not be reached, did not pass it on. A refusal can come twice,
+    // the second time as a TypeError of undici's own (a refused answer's body fed to a request it already
+    // failed): once refused, the attempt is not counted as one that reached the service.
     if (failedAtProxy(failure, input.proxy)) state.refusedByProxy = true;
     else if (!answered && mayHaveCommitted(failure) && !state.refusedByProxy) state.mayHaveCommitted = true;
 
