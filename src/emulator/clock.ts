@@ -23,5 +23,8 @@ export class EmulatorClock {
   }
 }
 
-/** Largest single advance: 100 years, so every time the emulator answers stays a valid date. */
-export const MAX_CLOCK_ADVANCE_MS = 100 * 365.25 * 86_400_000;
+/**
+ * The furthest ahead any instant the emulator names may lie (a `retry-after`, a clock moved forward): 100
+ * years, so that it is always a valid HTTP date.
+ */
+export const FURTHEST_AHEAD_MS = 100 * 365.25 * 86_400_000;

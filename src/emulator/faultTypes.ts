@@ -1,6 +1,8 @@
 // What `pulumi-gamehost/emulator` declares about faults, without zod (see fixtureTypes.ts for why); the
 // queue and the admin route's JSON schema are in faults.ts.
 
+import { FURTHEST_AHEAD_MS } from "./clock";
+
 /** What an injected fault does to a matching request. */
 export const FAULT_KINDS = [
   "rate_limit",
@@ -16,7 +18,7 @@ export const FAULT_KINDS = [
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Largest `retryAfterMs`: 100 years, so the instant it names is always a valid HTTP date. */
-export const MAX_RETRY_AFTER_MS = 100 * 365.25 * 86_400_000;
+export const MAX_RETRY_AFTER_MS = FURTHEST_AHEAD_MS;
 
 /** `retryAfterMs` of a `rate_limit` fault that names none. */
 export const DEFAULT_RETRY_AFTER_MS = 1000;

@@ -215,6 +215,10 @@ describe("admin routes", () => {
       expect((bad.body as { message: string }).message).toContain(reason);
     }
     expect(((await admin("GET", "/clock")).body as { offsetMs: number }).offsetMs).toBe(3_600_001);
+    // Advances add up, and not past 100 years ahead (each alone within range).
+    const tooFar = await admin("POST", "/clock", { advanceMs: 100 * 365.25 * 86_400_000 });
+    expect([tooFar.status, codeOf(tooFar)]).toEqual([400, "API_BAD_BODY"]);
+    expect((tooFar.body as { message: string }).message).toContain("3600001 ms ahead now");
   });
 
   it("switches placement", async () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../../api/errors";
-import { type EmulatorClock, MAX_CLOCK_ADVANCE_MS } from "../clock";
+import { type EmulatorClock, FURTHEST_AHEAD_MS } from "../clock";
 import type { Handler } from "../core";
 import { type FaultQueue, FaultQueueFull, FaultSpecJson } from "../faults";
 import { ok, ServiceError } from "../http";
@@ -24,7 +24,7 @@ const ClockJson = z.strictObject({
     .number()
     .int({ error: "must be a whole number of milliseconds" })
     .min(0, { error: "must be ≥ 0 (the clock only moves forward)" })
-    .max(MAX_CLOCK_ADVANCE_MS, { error: `must be ≤ ${MAX_CLOCK_ADVANCE_MS} (100 years)` }),
+    .max(FURTHEST_AHEAD_MS, { error: `must be ≤ ${FURTHEST_AHEAD_MS} (100 years)` }),
 });
 
 function clockJson(clock: EmulatorClock): { now: string; offsetMs: number } {
@@ -51,7 +51,15 @@ export function adminRouter(deps: AdminDeps): Router<Handler> {
   router.add("GET", "/__admin/faults", () => ok({ faults: pendingJson(deps.faults) }));
   router.add("GET", "/__admin/clock", () => ok(clockJson(deps.clock)));
   router.add("POST", "/__admin/clock", async (_core, ctx) => {
-    deps.clock.advance(parseBody(ClockJson, await ctx.json()).advanceMs);
+    const { advanceMs } = parseBody(ClockJson, await ctx.json());
+    // Advances add up: past 100 years ahead the times the emulator answers would stop being valid dates.
+    if (deps.clock.offsetMs + advanceMs > FURTHEST_AHEAD_MS)
+      throw new ServiceError(
+        400,
+        ERROR_CODES.badBody,
+        `Invalid body: advanceMs would move the clock ${deps.clock.offsetMs + advanceMs} ms ahead, past ${FURTHEST_AHEAD_MS} (100 years); it is ${deps.clock.offsetMs} ms ahead now`,
+      );
+    deps.clock.advance(advanceMs);
     return ok(clockJson(deps.clock));
   });
   router.add("DELETE", "/__admin/faults", () => {
