@@ -653,7 +653,7 @@ export class GamehostNetworkError extends GamehostError {
     /** The proxy the request went through (from the proxy environment), if any. */
     proxy?: ProxyChoice,
   ) {
-    const code = (cause as { code?: unknown } | undefined)?.code;
+    const code = errorCode(cause);
     const atProxy = proxy ? proxyFailure(cause, proxy, baseUrl ?? "the base URL", origins) : undefined;
     const raise =
       // Only a client built in code has these options (gamehost's own commands build theirs from config).
@@ -705,8 +705,10 @@ const PROXY_UNREACHABLE = new Set([...UNREACHABLE, "UND_ERR_CONNECT_TIMEOUT"]);
 /** Set on an error of the CONNECT exchange with a proxy (see proxy.ts): the tunnel never opened. */
 export const PROXY_TUNNEL_FAILURE = Symbol.for("pulumi-gamehost.proxyTunnelFailure");
 
-function codeOfCause(error: unknown): string | undefined {
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+/** The `code` of a Node or undici error, if it has one. */
+export function errorCode(err: unknown): string | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
   return typeof code === "string" ? code : undefined;
 }
 
@@ -725,7 +727,7 @@ function proxyFailure(
   at: string,
   origins: SettingOrigins | undefined,
 ): string | undefined {
-  const code = (cause as { code?: unknown } | undefined)?.code;
+  const code = errorCode(cause);
   const message = cause instanceof Error ? cause.message : "";
   const named = `The proxy ${proxy.shown} (from ${proxy.envVar})`;
   const bypass = `add the service's host to NO_PROXY if it is reachable without the proxy`;
@@ -756,7 +758,10 @@ function proxyFailure(
   }
   if ((cause as Record<symbol, unknown> | undefined)?.[PROXY_TUNNEL_FAILURE] === true) {
     // The TLS handshake with an https:// proxy (undici wraps a host name mismatch in an error of its own).
-    const tlsCode = typeof code === "string" && CERTIFICATE_ERROR_CODES.has(code) ? code : codeOfCause(cause);
+    const tlsCode =
+      code !== undefined && CERTIFICATE_ERROR_CODES.has(code)
+        ? code
+        : errorCode((cause as { cause?: unknown }).cause);
     if (tlsCode !== undefined && CERTIFICATE_ERROR_CODES.has(tlsCode)) {
       const problem = OUT_OF_DATE_CERTIFICATE.has(tlsCode)
         ? "is out of date"

@@ -1,5 +1,5 @@
 import type { Dispatcher, RetryHandler } from "undici";
-import { failedAtProxy, HANDSHAKE_FAILURE_CODES } from "./errors";
+import { errorCode, failedAtProxy, HANDSHAKE_FAILURE_CODES } from "./errors";
 import type { ProxyChoice } from "./proxyChoice";
 import { readRetryAfter, serviceClockOffset, waitLimitMs } from "./wait";
 
@@ -54,13 +54,6 @@ export const RETRYABLE_ERROR_CODES: ReadonlySet<string> = new Set([
   "UND_ERR_HEADERS_TIMEOUT",
   "UND_ERR_BODY_TIMEOUT",
 ]);
-
-/** The `code` of a Node or undici error, if it has one. */
-export function errorCode(err: unknown): string | undefined {
-  if (typeof err !== "object" || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  return typeof code === "string" ? code : undefined;
-}
 
 /**
  * Whether a failed request may have reached the service. Only failures that happen before a
