@@ -40,6 +40,7 @@ const unit = [
   "test/provider/createRateLimited.test.ts",
   "test/provider/createThroughProxy.test.ts",
   "test/provider/serverDeleteCancelled.test.ts",
+  "test/provider/replacementTargets.test.ts",
   "test/plugin/rpcBounds.test.ts",
   "test/plugin/schemaCurrent.test.ts",
   ...testFilesOf("test/support"),

@@ -68,6 +68,7 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
     diff: (id, olds, news) =>
       printedByHost(async () => {
         const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
+        if (replaces.length > 0) await kind.checkReplacement?.(dynamicContext(), olds, news);
         // Recorded by the plugin's face (a resource moved here by an alias of its type): the host passes the
         // program's serialized provider, but the outputs hold none, so the host could neither refresh nor
         // delete it ("code must be a string, not undefined"). An update records one; a kind without an

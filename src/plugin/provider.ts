@@ -345,12 +345,19 @@ export class GamehostProvider {
   };
 
   diff: Handler<provider_pb.DiffRequest, provider_pb.DiffResponse> = (call, callback) => {
-    void this.answer(callback, () => {
+    void this.answer(callback, async () => {
       const req = call.request;
       const { kind } = this.entryOf(req.getType());
       const olds = reveal(fromStruct(req.getOlds()));
       const news = reveal(fromStruct(req.getNews()));
-      return diffResponse(kind.diff(req.getId(), olds, news));
+      const diff = kind.diff(req.getId(), olds, news);
+      const { checkReplacement } = kind;
+      if (diff.replaces.length > 0 && checkReplacement) {
+        await this.withContext(call, { rpc: `Diff of ${req.getType()} ${req.getId()}` }, (ctx) =>
+          checkReplacement.call(kind, ctx, olds, news),
+        );
+      }
+      return diffResponse(diff);
     });
   };
 

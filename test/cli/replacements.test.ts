@@ -5,6 +5,7 @@
  * faces, except `replaceOnChanges` on the dynamic face: an update that keeps the server and calls no API
  * (the dynamic provider host reports no changed keys; docs/_index.md). Then what `pulumi preview --diff` shows
  * for a tag change (a replacement) on each face, against what docs/_index.md says of the idempotency key.
+ * A replacement with `deleteBeforeReplace` to a build the environment lacks fails before anything is deleted.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -125,6 +126,23 @@ describe.skipIf(!realCli).each(["dynamic", "plugin"] as const)(
       expect(readopted.ops).toEqual(["create-replacement", "replace", "delete-replaced"]);
       expect(readopted.id).toBe(triggered.id);
       expect(liveIds(emulator)).toEqual([triggered.id]);
+
+      // `deleteBeforeReplace` and a build the environment does not have: the engine deletes before it creates,
+      // so the old server went and the create was refused (no server left). Diff asks first: preview and up
+      // fail naming `runtime.build`, and the server is kept, tracked.
+      const noSuchBuild = "0b0b0b0b-0000-4000-8000-00000000dead";
+      await declare(
+        project,
+        serverArgs(emulator, { readyTimeoutSeconds: 11, runtime: { build: noSuchBuild } }),
+        { ...options, replacementTrigger: "v2", deleteBeforeReplace: true },
+      );
+      const refused = `runtime.build: ${noSuchBuild} is not a build of environment ${fixtureIds(emulator).environmentId}`;
+      expect(await project.fails(["preview"])).toContain(refused);
+      const failedUp = await project.fails(["up", "--yes", "--skip-preview"]);
+      expect(failedUp).toContain(refused);
+      expect(failedUp).toContain("the server it would replace keeps running");
+      expect(liveIds(emulator)).toEqual([triggered.id]);
+      expect((await project.stateIds(types)).web).toBe(triggered.id);
 
       // A tag change's `pulumi preview --diff`, against what docs/_index.md says of the idempotency key: the
       // plugin's detailed diff names the changed spec fields only; the dynamic provider host gives the engine no

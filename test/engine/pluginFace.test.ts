@@ -65,7 +65,7 @@ function declaredAsMade(tags: Record<string, string>): ServerArgsJson {
 }
 
 describe("the plugin face", () => {
-  it("previews without any service request, showing every output the plan already knows", async () => {
+  it("previews with no request but a replacement's two lookups, showing every output the plan already knows", async () => {
     const declare = (overrides: ServerArgsJson) =>
       serversEntry({ web: serverArgs(engine.emulator, { tags: { role: "preview" }, ...overrides }) });
     const stack = pluginStack({ [SERVERS_KEY]: declare({}) });
@@ -91,7 +91,8 @@ describe("the plugin face", () => {
     expect(update.outputs.endpoints?.value).toEqual(endpoints);
     expect(engine.emulator.requests).toEqual([]);
 
-    // A replacement: the new server gets a key of its own, never the replaced server's.
+    // A replacement: the new server gets a key of its own, never the replaced server's. Its diff asks only
+    // whether the new server's build and datacenter exist (replacementTargets), changing nothing.
     const oldKey = String(stateOf(stack, "web")?.outputs.idempotencyKey);
     stack.setConfig(SERVERS_KEY, declare({ tags: { role: "preview", tier: "gold" } }));
     const replace = await run(stack, "preview");
@@ -99,7 +100,10 @@ describe("the plugin face", () => {
     const key = (replace.outputs.idempotencyKeys?.value as Record<string, string> | undefined)?.web ?? "";
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(key).not.toBe(oldKey);
-    expect(engine.emulator.requests).toEqual([]);
+    expect(engine.emulator.requests.map((r) => r.route).sort()).toEqual([
+      "GET /games/:game/environments/:env/builds",
+      "GET /games/:game/environments/:env/datacenters",
+    ]);
     expect((await run(stack, "up")).error).toBeUndefined();
     const newKey = String(stateOf(stack, "web")?.outputs.idempotencyKey);
     expect(newKey).not.toBe(oldKey);

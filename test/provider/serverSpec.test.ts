@@ -197,7 +197,8 @@ describe("Server diff", () => {
 
   it("replaces on any spec change and names the fields", async () => {
     const olds = asOutputs(spec());
-    const result = await diff(
+    // The kind's diff: the dynamic host's asks the service about a replacement too (replacementTargets).
+    const result = serverKind.diff(
       ID,
       olds,
       spec({ tags: { role: "match" }, resources: { cpu: 500, memory: 512 } }),

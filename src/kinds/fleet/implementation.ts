@@ -301,6 +301,16 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
     };
   },
 
+  async checkReplacement(ctx, _olds, news) {
+    // A replaced fleet goes to another game environment: its datacenters and build must be that one's.
+    if (containsUnknown(news.gameId) || containsUnknown(news.environmentId)) return;
+    const asked = await Promise.allSettled([
+      containsUnknown(news.datacenters) ? undefined : datacenterIds(ctx, news),
+      containsUnknown(news.template) ? undefined : checkBuildExists(ctx, news),
+    ]);
+    for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
+  },
+
   async create(ctx, inputs) {
     const id = `${inputs.gameId}/${inputs.environmentId}/${inputs.fleetKey}`;
     const outputs = await converge(ctx, id, inputs, 1, {});

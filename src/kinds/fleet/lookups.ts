@@ -4,6 +4,7 @@ import { GamehostValidationError } from "../../api/errors";
 import { canonicalUuid, type Server, Uuid } from "../../api/schemas";
 import type { OperationContext } from "../kind";
 import { FLEET_TAG } from "../server/tags";
+import { requireBuild } from "../serviceTargets";
 import { type FleetInputs, isUuid } from "./spec";
 
 const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { signal: ctx.signal } : {});
@@ -72,13 +73,8 @@ export async function datacenterIds(
  * datacenter rolled before its creates were refused; asked first, nothing changes.
  */
 export async function checkBuildExists(ctx: OperationContext, fleet: FleetInputs): Promise<void> {
-  const build = fleet.template.runtime.build;
-  const builds = await ctx.client().listBuilds(fleet.gameId, fleet.environmentId, {}, callOptions(ctx));
-  if (builds.some((b) => b.id.toLowerCase() === build.toLowerCase())) return;
-  throw new GamehostValidationError("template of a Fleet", [
-    {
-      path: "template.runtime.build",
-      message: `${build} is not a build of environment ${fleet.environmentId}: give one of its builds (getBuilds lists them); nothing was changed`,
-    },
-  ]);
+  await requireBuild(ctx, fleet, fleet.template.runtime.build, {
+    where: "template of a Fleet",
+    path: "template.runtime.build",
+  });
 }

@@ -14,10 +14,11 @@ import {
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
 import { CreateServerRequest, type Server, ServerScope } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
-import { UNKNOWN } from "../checks";
+import { containsUnknown, UNKNOWN } from "../checks";
 import { omit, pickDefined } from "../fields";
 import { scopedImportId } from "../importId";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
+import { requireBuild, requireDatacenter } from "../serviceTargets";
 import { serverListing } from "./listing";
 import {
   canonicalSpec,
@@ -416,6 +417,25 @@ function parseImportId(id: string): { gameId: string; environmentId: string; ser
   return { gameId, environmentId, serverId };
 }
 
+/**
+ * The build and datacenter of a replacement's create, asked together (one round trip): values not known yet
+ * (a preview's) are not asked about.
+ */
+async function checkReplacementTargets(ctx: OperationContext, news: ServerInputs): Promise<void> {
+  if (containsUnknown(news.gameId) || containsUnknown(news.environmentId)) return;
+  const where = "replacement of a Server";
+  const consequence = "nothing was changed, and the server it would replace keeps running";
+  const asked = await Promise.allSettled([
+    containsUnknown(news.runtime.build)
+      ? undefined
+      : requireBuild(ctx, news, news.runtime.build, { where, path: "runtime.build" }, consequence),
+    containsUnknown(news.datacenter)
+      ? undefined
+      : requireDatacenter(ctx, news, news.datacenter, { where, path: "datacenter" }, consequence),
+  ]);
+  for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
+}
+
 function detailed(keys: readonly string[], replaces: readonly string[]): DiffResult["detailedDiff"] {
   return Object.fromEntries(keys.map((k) => [k, replaces.includes(k) ? "update-replace" : "update"]));
 }
@@ -471,6 +491,11 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
       detailedDiff: detailed(diffs, replaces),
       deleteBeforeReplace: false,
     };
+  },
+
+  async checkReplacement(ctx, _olds, news) {
+    // An adopting replacement creates nothing: the server it takes over is running already.
+    if (news.adoptServerId === undefined) await checkReplacementTargets(ctx, news);
   },
 
   async create(ctx, inputs) {
