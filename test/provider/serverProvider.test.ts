@@ -307,6 +307,27 @@ describe("Server provider against the emulator", () => {
     expect(liveServers(emulator).map((s) => s.id)).toContain(existing.id);
   });
 
+  it("lets one of two resources adopting one server in one run have it, side by side or one after the other", async () => {
+    // A block copied with its adoptServerId: two resources would own the server, and removing either from
+    // the program would delete it under the other.
+    const existing = await impl.create(await inputs());
+    const [a, b] = await Promise.allSettled([
+      impl.create(await inputs({ adoptServerId: existing.id })),
+      impl.create(await inputs({ adoptServerId: existing.id })),
+    ]);
+    const adopted = [a, b].filter((r) => r.status === "fulfilled");
+    const refused = [a, b].flatMap((r) => (r.status === "rejected" ? [String(r.reason)] : []));
+    expect(adopted).toHaveLength(1);
+    expect(refused).toEqual([
+      expect.stringContaining(
+        `adoptServerId ${existing.id}: another resource of this stack adopts that server in this same update`,
+      ),
+    ]);
+    await expect(impl.create(await inputs({ adoptServerId: existing.id }))).rejects.toThrow(
+      "Keep adoptServerId on one resource only.",
+    );
+  });
+
   it("refuses to adopt a server whose spec differs, naming the fields", async () => {
     const existing = await impl.create(await inputs());
     const wrong = await inputs({ adoptServerId: existing.id, resources: { cpu: 500, memory: 256 } });

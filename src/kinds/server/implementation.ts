@@ -12,7 +12,7 @@ import {
   requestOf,
 } from "../../api/errors";
 import { backoffDelay, DEFAULT_RETRY_POLICY } from "../../api/retry";
-import { CreateServerRequest, type Server, ServerScope } from "../../api/schemas";
+import { CreateServerRequest, canonicalUuid, type Server, ServerScope } from "../../api/schemas";
 import { retryAfterWait, sleep } from "../../api/wait";
 import { containsUnknown, UNKNOWN } from "../checks";
 import { omit, pickDefined } from "../fields";
@@ -65,12 +65,30 @@ const callOptions = (ctx: OperationContext): RequestOptions => (ctx.signal ? { s
 const adoptedByRecorded = new Set<string>();
 
 /**
- * The servers a create of this run (one provider process serves one engine run) adopted with
- * `adoptServerId`. A delete of one of them is the engine deleting the original a replacement adopted again
- * (`pulumi up --replace`, whose check has no olds and which calls no diff, so check cannot refuse it), or a
- * renamed resource's old self: the state now tracks that server under the new resource, so it stays.
+ * The servers a create of this run (one provider process serves one engine run) adopts or adopted with
+ * `adoptServerId`, by canonical id. A delete of one of them is the engine deleting the original a
+ * replacement adopted again (`pulumi up --replace`, whose check has no olds and which calls no diff, so
+ * check cannot refuse it), or a renamed resource's old self: the state now tracks that server under the new
+ * resource, so it stays. A second create naming one of them would be a second owner, and is refused.
  */
 const adoptedThisRun = new Set<string>();
+const adoptionKey = (serverId: string) => canonicalUuid(serverId) ?? serverId;
+
+/**
+ * Claims `serverId` for this run's one adopting create, before its first request (creates run side by
+ * side), or fails: two resources of one stack adopting one server would both own it, and removing either
+ * from the program would delete it under the other.
+ */
+function claimAdoption(serverId: string): string {
+  const key = adoptionKey(serverId);
+  if (adoptedThisRun.has(key)) {
+    throw new GamehostError(
+      `adoptServerId ${serverId}: another resource of this stack adopts that server in this same update: two resources would own one server, and removing either from the program would delete it under the other. Keep adoptServerId on one resource only.`,
+    );
+  }
+  adoptedThisRun.add(key);
+  return key;
+}
 
 /** The failure of a check that would adopt a server a recorded resource adopted, else undefined. */
 function refusedReadoption(
@@ -501,8 +519,13 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   async create(ctx, inputs) {
     let server: Server;
     if (inputs.adoptServerId !== undefined) {
-      server = await adopt(ctx, inputs, inputs.adoptServerId);
-      adoptedThisRun.add(server.id);
+      const claimed = claimAdoption(inputs.adoptServerId);
+      try {
+        server = await adopt(ctx, inputs, inputs.adoptServerId);
+      } catch (error) {
+        adoptedThisRun.delete(claimed);
+        throw error;
+      }
     } else server = await createOnce(ctx, inputs);
     if (inputs.waitForReady !== false) server = await waitUntilReady(ctx, inputs, server);
     return { id: server.id, outputs: serverOutputs(inputs, server) };
@@ -570,7 +593,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
 
   async delete(ctx, id, outputs) {
     // Adopted by a create of this run: the resource that adopted it holds it now (see adoptedThisRun).
-    if (adoptedThisRun.has(id)) return;
+    if (adoptedThisRun.has(adoptionKey(id))) return;
     const query =
       outputs.destroyKillTimeout !== undefined ? { override_kill_timeout: outputs.destroyKillTimeout } : {};
     try {
