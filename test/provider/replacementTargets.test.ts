@@ -79,6 +79,9 @@ describe("a Server's replacement", () => {
     expect(asked()).toEqual(["GET /games/:game/environments/:env/datacenters"]);
     emulator.resetRequests();
     await serverKind.checkReplacement!(ctx, recorded(server), { ...server, environmentId: UNKNOWN });
+    // A whole object another resource's output gives: `runtime` itself unknown.
+    const runtimeUnknown = { ...server, runtime: UNKNOWN, datacenter: UNKNOWN } as unknown as ServerInputs;
+    await serverKind.checkReplacement!(ctx, recorded(server), runtimeUnknown);
     await serverKind.checkReplacement!(ctx, recorded(server), {
       ...server,
       runtime: { build: NO_SUCH },

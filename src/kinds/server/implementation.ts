@@ -443,13 +443,14 @@ async function checkReplacementTargets(ctx: OperationContext, news: ServerInputs
   if (containsUnknown(news.gameId) || containsUnknown(news.environmentId)) return;
   const where = "replacement of a Server";
   const consequence = "nothing was changed, and the server it would replace keeps running";
+  // A preview may not know a whole object yet (`runtime` from another resource's output), not just a value.
+  const build: unknown = (news.runtime as Partial<ServerInputs["runtime"]> | undefined)?.build;
+  const known = (value: unknown): value is string => typeof value === "string" && !containsUnknown(value);
   const asked = await Promise.allSettled([
-    containsUnknown(news.runtime.build)
-      ? undefined
-      : requireBuild(ctx, news, news.runtime.build, { where, path: "runtime.build" }, consequence),
-    containsUnknown(news.datacenter)
-      ? undefined
-      : requireDatacenter(ctx, news, news.datacenter, { where, path: "datacenter" }, consequence),
+    known(build) ? requireBuild(ctx, news, build, { where, path: "runtime.build" }, consequence) : undefined,
+    known(news.datacenter)
+      ? requireDatacenter(ctx, news, news.datacenter, { where, path: "datacenter" }, consequence)
+      : undefined,
   ]);
   for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
 }
