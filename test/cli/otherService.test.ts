@@ -10,17 +10,34 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../support/dist";
 import { serverArgs, startTestEmulator } from "../support/emulator";
-import { realCli, realCliTitle } from "../support/realPulumi";
-import { liveIds, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "./helpers";
+import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import {
+  configure,
+  connection,
+  FLEET_PROGRAM,
+  FLEET_PROJECT,
+  liveIds,
+  SCENARIO_TIMEOUT_MS,
+  serversProject,
+  useCliEnvironment,
+} from "./helpers";
 
 const SERVER_TYPES = { dynamic: "pulumi-nodejs:dynamic/gamehost:Server", plugin: "gamehost:index:Server" };
 
 /** The message as docs/troubleshooting.md quotes it, its placeholders filled in. */
 function documented(id: string, gameId: string, url: string): string {
   const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
-  const row = page.split("\n").find((line) => line.includes("it is not counted as gone")) ?? "";
+  const row = page.split("\n").find((line) => line.includes("not counted as gone")) ?? "";
   const quoted = /^\| `([^`]+)`/.exec(row)?.[1] ?? "(no row)";
   return quoted.replace("<id>", id).replace("<gameId>", gameId).replace("<url>", url);
+}
+
+/** Another deployment: the fixture with the game's id changed (its tokens alike, so the token is accepted). */
+async function otherService(root: string, gameId: string, label: string) {
+  const fixture = path.join(root, `fixture-${label}.json`);
+  const text = fs.readFileSync(path.join(REPO_ROOT, "fixtures", "default.json"), "utf8");
+  fs.writeFileSync(fixture, text.replaceAll(gameId, "9a000000-0000-4000-8000-0000000000ff"));
+  return startTestEmulator({ fixture });
 }
 
 describe.skipIf(!realCli)(realCliTitle("a stack pointed at another service"), () => {
@@ -28,17 +45,11 @@ describe.skipIf(!realCli)(realCliTitle("a stack pointed at another service"), ()
 
   it.each(["dynamic", "plugin"] as const)(
     "%s face: refresh and destroy fail naming the service, and keep the servers in the state",
-    {
-      timeout: SCENARIO_TIMEOUT_MS,
-    },
+    { timeout: SCENARIO_TIMEOUT_MS },
     async (face) => {
       const { emulator } = cli;
-      // Another deployment: the same fixture but for the game's id (tokens alike, so the token is accepted).
       const gameId = serverArgs(emulator).gameId;
-      const fixture = path.join(cli.root, `fixture-${face}.json`);
-      const text = fs.readFileSync(path.join(REPO_ROOT, "fixtures", "default.json"), "utf8");
-      fs.writeFileSync(fixture, text.replaceAll(gameId, "9a000000-0000-4000-8000-0000000000ff"));
-      const other = await startTestEmulator({ fixture });
+      const other = await otherService(cli.root, gameId, face);
       try {
         const role = `other-service-${face}`;
         const servers = { a: serverArgs(emulator, { tags: { role } }) };
@@ -65,4 +76,42 @@ describe.skipIf(!realCli)(realCliTitle("a stack pointed at another service"), ()
       }
     },
   );
+
+  it("a Fleet: refresh and destroy fail the same way, and keep its servers", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = cli;
+    const { gameId, environmentId, datacenter, runtime, network, resources } = serverArgs(emulator);
+    const other = await otherService(cli.root, gameId, "fleet");
+    try {
+      const role = "other-service-fleet";
+      const project = programProject(cli.root, role, FLEET_PROGRAM, { name: FLEET_PROJECT, plugin: true });
+      const fleet = {
+        gameId,
+        environmentId,
+        template: { tags: { role }, runtime, network, resources },
+        datacenters: { [datacenter]: 1 },
+      };
+      await configure(project, { ...connection(emulator), [`${FLEET_PROJECT}:fleet`]: { value: fleet } });
+      await project.ok(["up", "--yes", "--skip-preview"]);
+      const live = liveIds(emulator, role);
+      expect(live).toHaveLength(1);
+
+      await project.setConfig({ "gamehost:baseUrl": { value: other.url } });
+      for (const command of ["refresh", "destroy"]) {
+        const failed = await project.fails([command, "--yes", "--skip-preview", "--run-program"]);
+        expect(failed).toContain(`The servers of Fleet ${gameId}/${environmentId}/`);
+        expect(failed).toContain(
+          `made in game ${gameId}, which the service at ${other.url} does not have: not counted as gone`,
+        );
+        expect(liveIds(emulator, role)).toEqual(live);
+      }
+
+      await project.setConfig({ "gamehost:baseUrl": { value: emulator.url } });
+      await project.ok(["destroy", "--yes", "--skip-preview", "--run-program"]);
+      expect(liveIds(emulator, role)).toEqual([]);
+    } finally {
+      await other.stop();
+    }
+  });
 });

@@ -123,21 +123,27 @@ function isServerGone(error: unknown): error is GamehostApiError {
 }
 
 /**
- * `error` restated, when the service answering does not have the recorded server's game or environment:
- * which service that is, that the server is not counted as gone, and what to do.
+ * `error` restated, when the service answering does not have the game or environment recorded servers were
+ * made in: which service that is, that they are not counted as gone, and what to do. `made`: what was made,
+ * as the sentence's subject (`Server <id> was`, `The servers of Fleet <id> were`). Any other error unchanged.
  */
-function notThisService(ctx: OperationContext, error: unknown, id: string, outputs: ServerOutputs): unknown {
+export function notThisService(
+  ctx: OperationContext,
+  error: unknown,
+  made: string,
+  scope: { gameId: string; environmentId: string },
+): unknown {
   if (!(error instanceof GamehostApiError) || !error.isNotFound || error.code === ERROR_CODES.serverNotFound)
     return error;
   const where =
     error.code === ERROR_CODES.environmentNotFound
-      ? `environment ${outputs.environmentId} of game ${outputs.gameId}`
-      : `game ${outputs.gameId}`;
+      ? `environment ${scope.environmentId} of game ${scope.gameId}`
+      : `game ${scope.gameId}`;
   error.restate(
-    `Server ${id} was made in ${where}, which the service at ${ctx.client().baseUrl} does not have: it is not counted as gone. ` +
-      "The stack's gamehost:baseUrl (or gamehost:token) names another service than the one that made it " +
+    `${made} made in ${where}, which the service at ${ctx.client().baseUrl} does not have: not counted as gone. ` +
+      "The stack's gamehost:baseUrl (or gamehost:token) names another service than the one that made them " +
       "(`pulumi refresh` and `pulumi destroy` use the settings of the last `pulumi up`, or with --run-program the stack's): " +
-      "point them at that service; or delete the server there yourself (for a game or environment deleted with its servers, nothing), " +
+      "point them at that service; or delete the servers there yourself (for a game or environment deleted with its servers, nothing), " +
       "then remove the resource with `pulumi state delete <urn>`.",
   );
   return error;
@@ -533,7 +539,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
       // Only the service's own not-found code for the server means it is gone: a 404 is a wrong route, and
       // an unknown game or environment another service (see isServerGone).
       if (isServerGone(error)) return undefined;
-      throw recorded && !lookup ? notThisService(ctx, error, id, recorded.outputs) : error;
+      throw recorded && !lookup ? notThisService(ctx, error, `Server ${id} was`, recorded.outputs) : error;
     }
     if (server.destroyed_at !== undefined) return undefined;
     if (recorded && !lookup) {
@@ -588,7 +594,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
       // or environment (see isServerGone).
       if (isServerGone(error)) return;
       if (ctx.signal?.aborted && (await destroyedDespiteCancel(ctx, outputs, id))) return;
-      throw notThisService(ctx, error, id, outputs);
+      throw notThisService(ctx, error, `Server ${id} was`, outputs);
     }
   },
 });
