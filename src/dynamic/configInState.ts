@@ -41,8 +41,10 @@ export function checkConfigKeptInState(): void {
   const { key } = CONFIG_KEYS.token;
   if (pulumi.runtime.getConfig(key) === undefined || isConfigSecret(key)) return;
   warned = true;
+  // The program cannot tell which file holds it: a value in Pulumi.yaml's `config:` is every stack's, and
+  // stays there (committed with the project) after one stack sets its own as a secret.
   void pulumi.log.warn(
-    `${key} is set in plain text: Pulumi.${pulumi.getStack()}.yaml holds it unencrypted, and so does the stack's state, where the provider of dynamic resources keeps the stack's config. ` +
-      `Set it as a secret: \`pulumi config set --secret ${key} <token>\` (the state is encrypted at the next \`pulumi up\`).`,
+    `${key} is set in plain text: Pulumi.${pulumi.getStack()}.yaml (or Pulumi.yaml's config, which every stack of the project shares) holds it unencrypted, and so does the stack's state, where the provider of dynamic resources keeps the stack's config. ` +
+      `Set it as a secret on each stack: \`pulumi config set --secret ${key} <token>\`, and remove it from Pulumi.yaml if it is there (the state is encrypted at the next \`pulumi up\`).`,
   );
 }
