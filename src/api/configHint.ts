@@ -62,3 +62,25 @@ export function withLookalikeHint(
   error.message = `${error.message} The stack sets ${named}, which the package does not read: config keys are namespaced and case-sensitive (rename ${keys.length > 1 ? "one of them" : "it"} to ${error.key}).`;
   return error;
 }
+
+/**
+ * The warning for keys of the package's namespace that it does not read (`gamehost:environment`, or
+ * `gamehost:requestTimeoutMS` for `gamehost:requestTimeoutMs`), or undefined when there are none. Such a key
+ * changes nothing, silently: a person who runs one game in several stacks may take `gamehost:environment`
+ * for a setting of the package, as `aws:region` is of its provider, or mistype a key on one stack only.
+ * `known`: the package's keys (`gamehost:baseUrl` …); `present`: the keys the stack sets in that namespace.
+ */
+export function unreadKeysWarning(known: readonly string[], present: readonly string[]): string | undefined {
+  const unread = present.filter((key) => !known.includes(key)).sort();
+  if (unread.length === 0) return undefined;
+  const each = unread.map((key) => {
+    const meant = known.find((wanted) => lookalikeKeys(wanted, [key]).length > 0);
+    return meant ? `${key} (rename it to ${meant}: keys are case-sensitive)` : key;
+  });
+  const namespace = known[0]?.split(":")[0] ?? "gamehost";
+  return (
+    `${each.join(", ")} ${unread.length > 1 ? "are" : "is"} set in the stack's config, but pulumi-gamehost reads no such setting, so ${unread.length > 1 ? "they change" : "it changes"} nothing ` +
+    `(its settings: ${known.join(", ")}). A setting of your program's own goes in the project's namespace: ` +
+    `\`pulumi config set ${unread[0]?.slice(namespace.length + 1)} <value>\`, read with \`new pulumi.Config().get(…)\`.`
+  );
+}

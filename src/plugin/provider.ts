@@ -10,7 +10,8 @@ import type {
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type * as provider_pb from "@pulumi/pulumi/proto/provider_pb";
-import { type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
+import { CONFIG_KEYS, type ConfigLookup, DEFAULT_CALL_TIMEOUT_MS, readSettings } from "../api/config";
+import { unreadKeysWarning } from "../api/configHint";
 import { withoutSecrets } from "../api/redact";
 import { boundField, boundText, formatCount } from "../api/textBounds";
 import { parseWith } from "../api/validate";
@@ -28,6 +29,9 @@ import { FUNCTION_ENTRIES, functionOf, RESOURCES, type ResourceEntry, resourceOf
 import { packageSchemaText } from "./schema";
 import { secretTexts, withoutSecretGivens } from "./secretGivens";
 import { fromStruct, toStruct } from "./structs";
+
+/** Inputs the engine gives a provider besides the stack's config: never a key the user set. */
+const ENGINE_INPUTS: ReadonlySet<string> = new Set(["version", "pluginDownloadURL"]);
 
 type Empty = InstanceType<typeof emptyproto.Empty>;
 
@@ -82,6 +86,8 @@ export class GamehostProvider {
   private readonly inFlight = new Set<AbortController>();
   /** The data sources' warnings: one wait many invokes meet (one rate-limit window) is told once. */
   private dataSourceWarn = warnOnce(warnUser);
+  /** Whether the default provider's `gamehost:` keys were checked for ones the package does not read. */
+  private unreadChecked = false;
   private readonly rpcTimeoutMs: number | undefined;
 
   constructor(options: ProviderOptions = {}) {
@@ -284,6 +290,16 @@ export class GamehostProvider {
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(markSecret(news, SECRET_CONFIG)));
       const provider = explicitProviderName(call.request.getUrn());
+      // The default provider's inputs are the stack's `gamehost:` keys, and the engine's own (`version`…).
+      if (provider === undefined && !isPulumiDo(call.request.getUrn()) && !this.unreadChecked) {
+        this.unreadChecked = true;
+        const present = Object.keys(news).filter((k) => !ENGINE_INPUTS.has(k) && !k.startsWith("__"));
+        const unread = unreadKeysWarning(
+          Object.values(CONFIG_KEYS).map((c) => c.key),
+          present.map((k) => `gamehost:${k}`),
+        );
+        if (unread !== undefined) warnUser(unread);
+      }
       res.setFailuresList(
         failuresOf(checkConfig(reveal(news) as Record<string, unknown>, process.env, provider)),
       );

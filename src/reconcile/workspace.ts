@@ -201,6 +201,12 @@ export async function openStack(target: StackTarget, options: OpenOptions = {}):
       throw new CommandError(`cannot list the stacks of the backend: ${cliMessage(error)}`);
     });
     if (all.some((s) => s.name === name)) return Stack.select(name, workspace);
+    // Named in full already: the hint to do so would send the user round; the project's stacks show a slip.
+    const project = name.split("/")[1];
+    const theirs = all.map((s) => s.name).filter((n) => n.split("/")[1] === project);
+    throw new CommandError(
+      `stack ${JSON.stringify(name)} does not exist on the backend (stacks of project ${project}: ${theirs.join(", ") || "none"})`,
+    );
   }
   throw missing(name, dir, known, options.anyProject);
 }

@@ -53,6 +53,23 @@ describe.skipIf(!realCli)(realCliTitle("a token set in plain text"), () => {
     await project.ok(["destroy", "--yes", "--skip-preview"]);
   });
 
+  it("set in Pulumi.yaml's config, shared by every stack: the warning says to remove it there too", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    const { emulator } = cli;
+    const servers = { a: serverArgs(emulator, { tags: { role: "plain-project" } }) };
+    const project = await serversProject(cli.root, "plain-token-project", emulator, servers);
+    await project.ok(["config", "rm", "gamehost:token"]);
+    const file = path.join(project.dir, "Pulumi.yaml");
+    fs.appendFileSync(file, `config:\n  gamehost:token: ${emulator.tokens.user}\n`);
+    const warned = await project.ok(["preview"]);
+    expect(warned).toContain(
+      "gamehost:token is set in plain text: Pulumi.dev.yaml (or Pulumi.yaml's config, which every stack of the project shares) holds it unencrypted",
+    );
+    expect(warned).toContain(`\`${FIX} <token>\`, and remove it from Pulumi.yaml if it is there`);
+    expect(warned).not.toContain(emulator.tokens.user);
+  });
+
   it("the dynamic face refuses a base URL with a password before anything is recorded", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {

@@ -9,7 +9,7 @@ import { type Server, ServerScope } from "../../api/schemas";
 import { containsUnknown } from "../checks";
 import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
-import { readyDeadline, serverKind } from "../server/implementation";
+import { notThisService, readyDeadline, serverKind } from "../server/implementation";
 import { destroyedAtText, ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
 import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
 import { BatchFailed, bySameReason, destroyProblems, failureOf, reasonOf } from "./failures";
@@ -325,7 +325,9 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
   async read(ctx, id, recorded) {
     if (recorded?.outputs.status !== undefined && recorded.outputs.fleetKey !== undefined) {
       const fleet = recorded.outputs;
-      const live = await liveMembers(ctx, fleet);
+      const live = await liveMembers(ctx, fleet).catch((error: unknown) => {
+        throw notThisService(ctx, error, `The servers of Fleet ${id} were`, fleet);
+      });
       const status = reconciled(fleet.status, live, fleet, fleet.generation);
       return { id, outputs: { ...fleet, status }, inputs: recorded.inputs };
     }
@@ -336,7 +338,7 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
     return { id, ...found };
   },
 
-  async delete(ctx, _id, outputs) {
+  async delete(ctx, fleetId, outputs) {
     expectListeners(ctx);
     const recorded = [
       ...new Set(Object.values(outputs.status ?? {}).flatMap((e) => e.servers.map((s) => s.id))),
@@ -359,7 +361,10 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
     const missed = async (): Promise<string[]> => {
       if (!outputs.fleetKey) return [];
       const known = new Set(recorded);
-      return (await liveMembers(ctx, outputs)).map((s) => s.id).filter((id) => !known.has(id));
+      const live = await liveMembers(ctx, outputs).catch((error: unknown) => {
+        throw notThisService(ctx, error, `The servers of Fleet ${fleetId} were`, outputs);
+      });
+      return live.map((s) => s.id).filter((id) => !known.has(id));
     };
     const [, listFailure] = await Promise.all([
       deleteAll(recorded),

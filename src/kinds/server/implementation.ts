@@ -126,8 +126,46 @@ async function destroyedDespiteCancel(
     const server = await ctx.client().getServer(outputs.gameId, outputs.environmentId, id);
     return server.destroyed_at !== undefined;
   } catch (error) {
-    return error instanceof GamehostApiError && error.isNotFound;
+    return isServerGone(error);
   }
+}
+
+/**
+ * Whether a not-found answer about a recorded server means the server is gone: only the server's own code
+ * says so. Its game or environment unknown means the service answering is not the one that made it (a
+ * `gamehost:baseUrl`, with a token valid there, of another deployment: set on the wrong stack, say);
+ * counted as gone, a refresh dropped every server from the state and a destroy reported them deleted,
+ * while they ran on where they were made, in no state.
+ */
+function isServerGone(error: unknown): error is GamehostApiError {
+  return error instanceof GamehostApiError && error.code === ERROR_CODES.serverNotFound;
+}
+
+/**
+ * `error` restated, when the service answering does not have the game or environment recorded servers were
+ * made in: which service that is, that they are not counted as gone, and what to do. `made`: what was made,
+ * as the sentence's subject (`Server <id> was`, `The servers of Fleet <id> were`). Any other error unchanged.
+ */
+export function notThisService(
+  ctx: OperationContext,
+  error: unknown,
+  made: string,
+  scope: { gameId: string; environmentId: string },
+): unknown {
+  if (!(error instanceof GamehostApiError) || !error.isNotFound || error.code === ERROR_CODES.serverNotFound)
+    return error;
+  const where =
+    error.code === ERROR_CODES.environmentNotFound
+      ? `environment ${scope.environmentId} of game ${scope.gameId}`
+      : `game ${scope.gameId}`;
+  error.restate(
+    `${made} made in ${where}, which the service at ${ctx.client().baseUrl} does not have: not counted as gone. ` +
+      "The stack's gamehost:baseUrl (or gamehost:token) names another service than the one that made them " +
+      "(`pulumi refresh` and `pulumi destroy` use the settings of the last `pulumi up`, or with --run-program the stack's): " +
+      "point them at that service; or delete the servers there yourself (for a game or environment deleted with its servers, nothing), " +
+      "then remove the resource with `pulumi state delete <urn>`.",
+  );
+  return error;
 }
 
 /**
@@ -369,7 +407,7 @@ const GONE_FIX =
  * lost with the service's data, as an emulator restarted without `--state`), or undefined for another error.
  */
 function goneBeforeReady(error: unknown, serverId: string): string | undefined {
-  if (!(error instanceof GamehostApiError && error.isNotFound)) return undefined;
+  if (!isServerGone(error)) return undefined;
   return (
     `Server ${serverId} was created, but the service no longer knows it (deleted out of band, or the service lost it) ` +
     `and it was never ready. It is recorded in the stack; ${GONE_FIX}. ${error.exchange}`
@@ -547,9 +585,10 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
         .client()
         .getServer(where.gameId, where.environmentId, where.serverId, callOptions(ctx));
     } catch (error) {
-      // Only the service's own not-found codes mean the server is gone: a 404 is a wrong route.
-      if (error instanceof GamehostApiError && error.isNotFound) return undefined;
-      throw error;
+      // Only the service's own not-found code for the server means it is gone: a 404 is a wrong route, and
+      // an unknown game or environment another service (see isServerGone).
+      if (isServerGone(error)) return undefined;
+      throw recorded && !lookup ? notThisService(ctx, error, `Server ${id} was`, recorded.outputs) : error;
     }
     if (server.destroyed_at !== undefined) return undefined;
     if (recorded && !lookup) {
@@ -600,10 +639,11 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     try {
       await ctx.client().deleteServer(outputs.gameId, outputs.environmentId, id, query, callOptions(ctx));
     } catch (error) {
-      // Already gone is the outcome delete wants; a wrong route (404) is not "gone".
-      if (error instanceof GamehostApiError && error.isNotFound) return;
+      // Already gone is the outcome delete wants; a wrong route (404) is not "gone", nor is an unknown game
+      // or environment (see isServerGone).
+      if (isServerGone(error)) return;
       if (ctx.signal?.aborted && (await destroyedDespiteCancel(ctx, outputs, id))) return;
-      throw error;
+      throw notThisService(ctx, error, `Server ${id} was`, outputs);
     }
   },
 });
