@@ -8,6 +8,13 @@
 import { type CheckFailure, withoutGivenString } from "../kinds/checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
 import type { ResourceKind } from "../kinds/kind";
+import {
+  createAfterDeleteOf,
+  isReplacementCheck,
+  noteAskedByDiff,
+  noteCheckedInputs,
+  noteCreatingInputs,
+} from "../kinds/replacementCheck";
 import { endHostWithEngine } from "./endWithEngine";
 import { dynamicContext } from "./settings";
 
@@ -63,12 +70,26 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
         // The dynamic provider host passes no random seed: a kind that needs one takes it from the OS. It gets
         // secrets as plain values, so no failure may quote a string the user gave: it may be a secret.
         const checked = await kind.check(olds, news, {});
+        // A replacement no diff asked about (the host knows no URN: the same inputs checked with olds before).
+        const replacing = isReplacementCheck(
+          olds,
+          news,
+          undefined,
+          checked.inputs as unknown as Record<string, unknown>,
+        );
+        if (replacing && checked.failures.length === 0)
+          await kind.checkReplacement?.(dynamicContext(), checked.inputs);
+        if (checked.failures.length === 0)
+          noteCheckedInputs(olds, news, checked.inputs as unknown as Record<string, unknown>);
         return { ...checked, failures: checked.failures.map(withoutGivenString) };
       }),
     diff: (id, olds, news) =>
       printedByHost(async () => {
         const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
-        if (replaces.length > 0) await kind.checkReplacement?.(dynamicContext(), olds, news);
+        if (replaces.length > 0 && kind.checkReplacement) {
+          await kind.checkReplacement(dynamicContext(), news);
+          noteAskedByDiff(news);
+        }
         // Recorded by the plugin's face (a resource moved here by an alias of its type): the host passes the
         // program's serialized provider, but the outputs hold none, so the host could neither refresh nor
         // delete it ("code must be a string, not undefined"). An update records one; a kind without an
@@ -83,6 +104,7 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
         return { changes, replaces, deleteBeforeReplace };
       }),
     async create(inputs) {
+      noteCreatingInputs(inputs as unknown as Record<string, unknown>);
       const { id, outputs } = await kind.create(dynamicContext(), inputs);
       return { id, outs: outputs };
     },
@@ -95,6 +117,15 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
     async update(id, olds, news) {
       return { outs: await kind.update(dynamicContext(), id, olds, news) };
     },
-    delete: (id, props) => printedByHost(() => kind.delete(dynamicContext(), id, props)),
+    delete: (id, props) =>
+      printedByHost(async () => {
+        // A deleteBeforeReplace replacement no diff asked about (`pulumi up --replace`): the create that
+        // follows is asked about first, and a refusal keeps the resource (it was deleted, then the create
+        // failed).
+        const replacement = createAfterDeleteOf(props as unknown as Record<string, unknown>);
+        if (replacement !== undefined)
+          await kind.checkReplacement?.(dynamicContext(), replacement as unknown as I);
+        await kind.delete(dynamicContext(), id, props);
+      }),
   };
 }

@@ -150,13 +150,14 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
   check(olds: Record<string, unknown>, news: Record<string, unknown>, ctx: CheckContext): CheckResult<I>;
   diff(id: string, olds: O, news: I): DiffResult;
   /**
-   * Asked when {@link diff} replaces the resource, before the engine acts on the diff (a preview asks too):
-   * fails, naming the input, where the service would refuse the replacement's create. With
-   * `deleteBeforeReplace` the engine deletes the old resource before it creates the new one, so a refused
-   * create cost the old one; asked here, nothing has changed yet. Values not known yet (a preview's) are
-   * not asked about. Absent: the kind has nothing to ask.
+   * Asked when {@link diff} replaces the resource, and by the check of a replacement the diff did not ask
+   * for (`pulumi up --replace`, `replaceOnChanges`, `replacementTrigger`: see `replacementCheck.ts`), before
+   * the engine acts (a preview asks too): fails, naming the input, where the service would refuse the
+   * replacement's create. With `deleteBeforeReplace` the engine deletes the old resource before it creates
+   * the new one, so a refused create cost the old one; asked here, nothing has changed yet. Values not known
+   * yet (a preview's) are not asked about. Absent: the kind has nothing to ask.
    */
-  checkReplacement?(ctx: OperationContext, olds: O, news: I): Promise<void>;
+  checkReplacement?(ctx: OperationContext, news: I): Promise<void>;
   /** The outputs known before anything is created: what a preview shows (at least the inputs). */
   preview(inputs: I): I | O;
   create(ctx: OperationContext, inputs: I): Promise<{ id: string; outputs: O }>;

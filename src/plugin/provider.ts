@@ -19,6 +19,13 @@ import { MAX_TIMER_MS } from "../api/wait";
 import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure, warnOnce } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
+import {
+  createAfterDelete,
+  isReplacementCheck,
+  noteAskedByDiff,
+  noteChecked,
+  noteCreating,
+} from "../kinds/replacementCheck";
 import { PACKAGE_VERSION } from "../version";
 import { checkConfig, clientOf, explicitProviderName, isPulumiDo, lookupOf, SECRET_CONFIG } from "./config";
 import { warnUser } from "./engineLog";
@@ -344,15 +351,25 @@ export class GamehostProvider {
   };
 
   check: Handler<provider_pb.CheckRequest, provider_pb.CheckResponse> = (call, callback) => {
-    void this.answer(callback, () => {
+    void this.answer(callback, async () => {
       const req = call.request;
       const { kind } = this.entryOf(req.getType());
       const news = fromStruct(req.getNews());
       const olds = reveal(fromStruct(req.getOlds())) as Record<string, unknown>;
-      const { inputs, failures } = kind.check(olds, reveal(news) as Record<string, unknown>, {
+      const given = reveal(news) as Record<string, unknown>;
+      const { inputs, failures } = kind.check(olds, given, {
         randomSeed: req.getRandomseed_asU8(),
         urn: req.getUrn(),
       });
+      // A replacement no diff asked about (`--replace`, replaceOnChanges, replacementTrigger): its create is
+      // asked about here, before a deleteBeforeReplace delete.
+      const { checkReplacement } = kind;
+      if (failures.length === 0) noteChecked(req.getUrn(), olds, inputs as Record<string, unknown>);
+      if (isReplacementCheck(olds, given, req.getUrn()) && failures.length === 0 && checkReplacement) {
+        await this.withContext(call, { rpc: `Check of ${req.getType()} ${req.getUrn()}` }, (ctx) =>
+          checkReplacement.call(kind, ctx, inputs),
+        );
+      }
       const res = new provproto.CheckResponse();
       res.setInputs(toStruct(keepSecrecy(JSON.parse(JSON.stringify(inputs)) as PropertyMap, news)));
       res.setFailuresList(failuresOf(withoutSecretGivens(failures, news)));
@@ -370,8 +387,9 @@ export class GamehostProvider {
       const { checkReplacement } = kind;
       if (diff.replaces.length > 0 && checkReplacement) {
         await this.withContext(call, { rpc: `Diff of ${req.getType()} ${req.getId()}` }, (ctx) =>
-          checkReplacement.call(kind, ctx, olds, news),
+          checkReplacement.call(kind, ctx, news),
         );
+        noteAskedByDiff(news, req.getUrn());
       }
       return diffResponse(diff);
     });
@@ -392,6 +410,7 @@ export class GamehostProvider {
           res.setProperties(toStruct(stored(kind.preview(inputs))));
           return res;
         }
+        noteCreating(req.getUrn());
         const { id, outputs } = await this.withContext(
           call,
           { engineTimeoutSeconds: req.getTimeout() },
@@ -473,9 +492,15 @@ export class GamehostProvider {
       const req = call.request;
       const { kind } = this.entryOf(req.getType());
       const outputs = reveal(fromStruct(req.getProperties()));
-      await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, (ctx) =>
-        kind.delete(ctx, req.getId(), outputs),
-      );
+      // A deleteBeforeReplace replacement no diff asked about (`pulumi up --replace`): the create that
+      // follows is asked about first, and a refusal keeps the server (it was deleted, then the create failed).
+      const replacement = createAfterDelete(req.getUrn());
+      const { checkReplacement } = kind;
+      await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, async (ctx) => {
+        if (replacement !== undefined && checkReplacement)
+          await checkReplacement.call(kind, ctx, replacement);
+        await kind.delete(ctx, req.getId(), outputs);
+      });
       return new emptyproto.Empty();
     });
   };

@@ -301,7 +301,7 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
     };
   },
 
-  async checkReplacement(ctx, _olds, news) {
+  async checkReplacement(ctx, news) {
     // A replaced fleet goes to another game environment: its datacenters and build must be that one's.
     if (containsUnknown(news.gameId) || containsUnknown(news.environmentId)) return;
     const asked = await Promise.allSettled([

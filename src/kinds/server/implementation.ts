@@ -550,7 +550,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     };
   },
 
-  async checkReplacement(ctx, _olds, news) {
+  async checkReplacement(ctx, news) {
     // An adopting replacement creates nothing: the server it takes over is running already.
     if (news.adoptServerId === undefined) await checkReplacementTargets(ctx, news);
   },
