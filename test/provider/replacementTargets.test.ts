@@ -22,6 +22,11 @@ import { serveInProcess } from "../plugin/inProcess";
 import { SAMPLE_ID } from "../support/serverInputs";
 
 const NO_SUCH = "0b0b0b0b-0000-4000-8000-00000000dead";
+/**
+ * The server id the diffs here are of: a diff notes the server its resource holds in module state, which the
+ * unit files of one worker share (another file checks an adoption of SAMPLE_ID).
+ */
+const DIFFED_ID = "0d0d0d0d-0000-4000-8000-0000000d1ffe";
 
 let emulator: RunningEmulator;
 let ctx: OperationContext;
@@ -112,10 +117,10 @@ describe("a Server's replacement", () => {
     try {
       const olds = recorded(server);
       await expect(
-        serverHost.diff(SAMPLE_ID, olds, { ...server, runtime: { build: NO_SUCH } }),
+        serverHost.diff(DIFFED_ID, olds, { ...server, runtime: { build: NO_SUCH } }),
       ).rejects.toThrow(`runtime.build: ${NO_SUCH} is not a build of environment`);
       emulator.resetRequests();
-      const update = await serverHost.diff(SAMPLE_ID, olds, { ...server, readyTimeoutSeconds: 9 });
+      const update = await serverHost.diff(DIFFED_ID, olds, { ...server, readyTimeoutSeconds: 9 });
       expect(update).toMatchObject({ changes: true, replaces: [] });
       expect(asked()).toEqual([]);
     } finally {

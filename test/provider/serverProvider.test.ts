@@ -328,6 +328,41 @@ describe("Server provider against the emulator", () => {
     );
   });
 
+  it("refuses a second owner of a server a resource of the state holds, whichever is declared first", async () => {
+    // A block copied with its adoptServerId, in a later `up`: the copy adopted the server the original
+    // holds, and removing the copy from the program then deleted the server under the original.
+    const held = await impl.create(await inputs());
+    const copy = serverArgs(emulator, { tags: { role: "test" }, adoptServerId: held.id });
+    const { idempotencyKey: _key, ...heldArgs } = held.outs;
+    // The holder declared first: its diff comes before the copy's check, which fails naming adoptServerId.
+    await impl.diff(held.id, held.outs, { ...heldArgs, idempotencyKey: held.outs.idempotencyKey });
+    const checked = await impl.check({}, copy);
+    expect(checked.failures).toEqual([
+      { property: "adoptServerId", reason: expect.stringContaining("already managed by another resource") },
+    ]);
+    await expect(impl.create(checked.inputs)).rejects.toThrow("already managed by another resource");
+
+    // The copy declared first: its create came before the holder's diff, which fails saying what to run.
+    const other = await impl.create(await inputs({ tags: { role: "other" } }));
+    const early = await impl.create(await inputs({ tags: { role: "other" }, adoptServerId: other.id }));
+    expect(early.id).toBe(other.id);
+    await expect(impl.diff(other.id, other.outs, other.outs)).rejects.toThrow(
+      "another resource of this stack adopted it (adoptServerId) in this update: it now has two owners",
+    );
+    expect(liveServers(emulator).map((s) => s.id)).toEqual(expect.arrayContaining([held.id, other.id]));
+
+    // A copy recorded by an earlier run, then removed from the program: the engine deletes it after the
+    // holder's diff, and the holder keeps the server.
+    const kept = await impl.create(await inputs({ tags: { role: "kept" } }));
+    await impl.diff(kept.id, kept.outs, kept.outs);
+    const copyKey = (await inputs({ tags: { role: "kept" } })).idempotencyKey;
+    await impl.delete(kept.id, { ...kept.outs, idempotencyKey: copyKey, adoptServerId: kept.id });
+    expect(liveServers(emulator).map((s) => s.id)).toContain(kept.id);
+    // The holder's own delete (removed, or replaced) deletes it.
+    await impl.delete(kept.id, kept.outs);
+    expect(liveServers(emulator).map((s) => s.id)).not.toContain(kept.id);
+  });
+
   it("refuses to adopt a server whose spec differs, naming the fields", async () => {
     const existing = await impl.create(await inputs());
     const wrong = await inputs({ adoptServerId: existing.id, resources: { cpu: 500, memory: 256 } });

@@ -75,6 +75,27 @@ const adoptedThisRun = new Set<string>();
 const adoptionKey = (serverId: string) => canonicalUuid(serverId) ?? serverId;
 
 /**
+ * The servers resources of the state hold, as their diffs have shown in this process (by canonical id), each
+ * with the idempotency keys of the resources holding it (every resource has a key of its own). An
+ * `adoptServerId` naming one would give it a second owner (a block copied with it, in a later `up`), and
+ * removing either resource from the program would delete it under the other. The check refuses it when the
+ * holder's diff came first (it was declared first); the create, before and after its lookup, otherwise. A
+ * second owner made all the same (the engine does not order the two) is harmless when removed: the engine
+ * deletes removed resources after every resource of the program was diffed, and a delete of a server
+ * another resource still holds leaves it running.
+ */
+const heldByRecorded = new Map<string, Set<string>>();
+
+/** The failure of an adoption of a server a resource of the state holds, else undefined. */
+function heldFailure(serverId: string): GamehostError | undefined {
+  if (!heldByRecorded.has(adoptionKey(serverId))) return undefined;
+  return new GamehostError(`adoptServerId ${serverId}: ${HELD_REASON}`);
+}
+
+const HELD_REASON =
+  "that server is already managed by another resource of this stack: a second resource adopting it would give it two owners, and removing either from the program would delete it under the other. Keep adoptServerId on one resource only.";
+
+/**
  * Claims `serverId` for this run's one adopting create, before its first request (creates run side by
  * side), or fails: two resources of one stack adopting one server would both own it, and removing either
  * from the program would delete it under the other.
@@ -100,7 +121,11 @@ function refusedReadoption(
     if (olds.adoptServerId === adoptServerId) adoptedByRecorded.add(adoptServerId);
     return undefined;
   }
-  if (!adoptedByRecorded.has(adoptServerId)) return undefined;
+  if (!adoptedByRecorded.has(adoptServerId)) {
+    if (heldByRecorded.has(adoptionKey(adoptServerId)))
+      return { property: "adoptServerId", reason: HELD_REASON };
+    return undefined;
+  }
   return {
     property: "adoptServerId",
     reason:
@@ -524,7 +549,17 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     return { inputs: inputs as ServerInputs, failures };
   },
 
-  diff(_id, olds, news) {
+  diff(id, olds, news) {
+    // This resource holds server `id`; a create of this run that adopted it made a second owner (declared
+    // before this one, so neither its check nor its create knew): fail loudly, before anything else.
+    const held = adoptionKey(id);
+    if (adoptedThisRun.has(held))
+      throw new GamehostError(
+        `Server ${id} is managed by this resource, and another resource of this stack adopted it (adoptServerId) in this update: it now has two owners, and removing either from the program would delete it under the other. Run \`pulumi state delete <urn of the other resource>\` (that keeps the server), then remove its adoptServerId from the program.`,
+      );
+    const holders = heldByRecorded.get(held) ?? new Set<string>();
+    holders.add(olds.idempotencyKey);
+    heldByRecorded.set(held, holders);
     const replaces: string[] = changedSpecFields(olds, news);
     if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId)
       replaces.push("adoptServerId");
@@ -558,9 +593,14 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   async create(ctx, inputs) {
     let server: Server;
     if (inputs.adoptServerId !== undefined) {
+      const held = heldFailure(inputs.adoptServerId);
+      if (held) throw held;
       const claimed = claimAdoption(inputs.adoptServerId);
       try {
         server = await adopt(ctx, inputs, inputs.adoptServerId);
+        // The holder's diff may have come while the server was looked up.
+        const heldMeanwhile = heldFailure(inputs.adoptServerId);
+        if (heldMeanwhile) throw heldMeanwhile;
       } catch (error) {
         adoptedThisRun.delete(claimed);
         throw error;
@@ -634,6 +674,9 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
   async delete(ctx, id, outputs) {
     // Adopted by a create of this run: the resource that adopted it holds it now (see adoptedThisRun).
     if (adoptedThisRun.has(adoptionKey(id))) return;
+    // Held by another resource still in the program (a second owner, removed or replaced): it keeps it.
+    const holders = heldByRecorded.get(adoptionKey(id));
+    if (holders && [...holders].some((key) => key !== outputs.idempotencyKey)) return;
     const query =
       outputs.destroyKillTimeout !== undefined ? { override_kill_timeout: outputs.destroyKillTimeout } : {};
     try {
