@@ -31,8 +31,8 @@ function sortedJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${sortedJson(v)}`).join(",")}}`;
 }
 
-/** A digest of inputs (not kept in clear: they may hold secrets). */
-const digest = (inputs: unknown) => createHash("sha256").update(sortedJson(inputs)).digest("hex");
+/** A digest of inputs or outputs, order-blind (not kept in clear: they may hold secrets). */
+export const digest = (inputs: unknown) => createHash("sha256").update(sortedJson(inputs)).digest("hex");
 
 /** The key of one check: its URN, else a digest of its given inputs. */
 const keyOf = (urn: string | undefined, news: Record<string, unknown>) =>

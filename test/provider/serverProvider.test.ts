@@ -354,12 +354,17 @@ describe("Server provider against the emulator", () => {
     // A copy recorded by an earlier run, then removed from the program: the engine deletes it after the
     // holder's diff, and the holder keeps the server.
     const kept = await impl.create(await inputs({ tags: { role: "kept" } }));
-    await impl.diff(kept.id, kept.outs, kept.outs);
+    // The holder's record: its program also sets a provider-only knob.
+    const holder = { ...kept.outs, destroyKillTimeout: 5 };
+    await impl.diff(kept.id, holder, holder);
     const copyKey = (await inputs({ tags: { role: "kept" } })).idempotencyKey;
     await impl.delete(kept.id, { ...kept.outs, idempotencyKey: copyKey, adoptServerId: kept.id });
     expect(liveServers(emulator).map((s) => s.id)).toContain(kept.id);
-    // The holder's own delete (removed, or replaced) deletes it.
+    // An import of it (`pulumi import`: its key is the server's tag, the holder's own), removed: kept too.
     await impl.delete(kept.id, kept.outs);
+    expect(liveServers(emulator).map((s) => s.id)).toContain(kept.id);
+    // The holder's own delete (removed, or replaced) deletes it.
+    await impl.delete(kept.id, holder);
     expect(liveServers(emulator).map((s) => s.id)).not.toContain(kept.id);
   });
 

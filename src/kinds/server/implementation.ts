@@ -18,6 +18,7 @@ import { containsUnknown, UNKNOWN } from "../checks";
 import { omit, pickDefined } from "../fields";
 import { scopedImportId } from "../importId";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
+import { digest } from "../replacementCheck";
 import { requireBuild, requireDatacenter } from "../serviceTargets";
 import { serverListing } from "./listing";
 import {
@@ -76,7 +77,8 @@ const adoptionKey = (serverId: string) => canonicalUuid(serverId) ?? serverId;
 
 /**
  * The servers resources of the state hold, as their diffs have shown in this process (by canonical id), each
- * with the idempotency keys of the resources holding it (every resource has a key of its own). An
+ * with digests of the records (outputs) holding it: an imported record has the key of the server's tag, the
+ * key of the resource that created it, so keys cannot tell the two apart. An
  * `adoptServerId` naming one would give it a second owner (a block copied with it, in a later `up`), and
  * removing either resource from the program would delete it under the other. The check refuses it when the
  * holder's diff came first (it was declared first); the create, before and after its lookup, otherwise. A
@@ -558,7 +560,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
         `Server ${id} is managed by this resource, and another resource of this stack adopted it (adoptServerId) in this update: it now has two owners, and removing either from the program would delete it under the other. Run \`pulumi state delete <urn of the other resource>\` (that keeps the server), then remove its adoptServerId from the program.`,
       );
     const holders = heldByRecorded.get(held) ?? new Set<string>();
-    holders.add(olds.idempotencyKey);
+    holders.add(digest(olds));
     heldByRecorded.set(held, holders);
     const replaces: string[] = changedSpecFields(olds, news);
     if (news.adoptServerId !== undefined && news.adoptServerId !== olds.serverId)
@@ -676,7 +678,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     if (adoptedThisRun.has(adoptionKey(id))) return;
     // Held by another resource still in the program (a second owner, removed or replaced): it keeps it.
     const holders = heldByRecorded.get(adoptionKey(id));
-    if (holders && [...holders].some((key) => key !== outputs.idempotencyKey)) return;
+    if (holders && [...holders].some((record) => record !== digest(outputs))) return;
     const query =
       outputs.destroyKillTimeout !== undefined ? { override_kill_timeout: outputs.destroyKillTimeout } : {};
     try {
