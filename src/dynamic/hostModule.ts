@@ -125,6 +125,8 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
         const replacement = createAfterDeleteOf(props as unknown as Record<string, unknown>);
         if (replacement !== undefined)
           await kind.checkReplacement?.(dynamicContext(), replacement as unknown as I);
+        // The replacement adopts the very server this delete is for: it stays, for that create to take over.
+        if (replacement !== undefined && kind.keptByReplacement?.(id, replacement as unknown as I)) return;
         await kind.delete(dynamicContext(), id, props);
       }),
   };

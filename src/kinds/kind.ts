@@ -158,6 +158,13 @@ export interface ResourceKind<I, O extends I> extends KindDeclaration {
    * yet (a preview's) are not asked about. Absent: the kind has nothing to ask.
    */
   checkReplacement?(ctx: OperationContext, news: I): Promise<void>;
+  /**
+   * Whether the resource `id` a `deleteBeforeReplace` delete is for is taken over by the replacement's
+   * create (`news`) as it is, so the delete must leave it alone: a Server adopting the very server it
+   * replaces (`pulumi up --replace` of a resource that keeps `adoptServerId`) found it destroyed by that
+   * delete. Absent: never.
+   */
+  keptByReplacement?(id: string, news: I): boolean;
   /** The outputs known before anything is created: what a preview shows (at least the inputs). */
   preview(inputs: I): I | O;
   create(ctx: OperationContext, inputs: I): Promise<{ id: string; outputs: O }>;

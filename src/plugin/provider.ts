@@ -499,6 +499,8 @@ export class GamehostProvider {
       await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, async (ctx) => {
         if (replacement !== undefined && checkReplacement)
           await checkReplacement.call(kind, ctx, replacement);
+        // The replacement adopts the very server this delete is for: it stays, for that create to take over.
+        if (replacement !== undefined && kind.keptByReplacement?.(req.getId(), replacement)) return;
         await kind.delete(ctx, req.getId(), outputs);
       });
       return new emptyproto.Empty();

@@ -5,6 +5,7 @@
  * check asks it for a replacement no diff asked for (`pulumi up --replace`, `replaceOnChanges`,
  * `replacementTrigger`: the engine checks the resource with olds, then again without, before it deletes).
  */
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GamehostClient } from "../../src/api/client";
 import * as serverHost from "../../src/dynamic/generated/host/server";
@@ -206,6 +207,54 @@ describe("a replacement no diff asked for (--replace, replaceOnChanges, replacem
     );
     await expect(deleted).rejects.toThrow(refused);
     expect(asked()).not.toContain("DELETE /games/:game/environments/:env/servers/:server");
+  });
+
+  it("leaves alone, on both faces, the server a --replace with deleteBeforeReplace adopts again", async () => {
+    // A resource keeping adoptServerId, `pulumi up --replace <urn>` with deleteBeforeReplace: the delete came
+    // first and destroyed the server the replacement's create then failed to adopt (destroyed).
+    const live = async (role: string) => {
+      const made = await serverKind.create(ctx, { ...server, tags: { role }, idempotencyKey: randomUUID() });
+      const { idempotencyKey: _key, ...given } = { ...server, tags: { role }, adoptServerId: made.id };
+      return { id: made.id, given, outputs: { ...made.outputs, adoptServerId: made.id } };
+    };
+    const isLive = (id: string) =>
+      emulator.servers().some((s) => s.id === id && s.destroyed_at === undefined);
+
+    const client = await serveInProcess(
+      new GamehostProvider(),
+      { baseUrl: emulator.url, token: emulator.tokens.user },
+      (stop) => cleanup.push(stop),
+    );
+    const adopted = await live("plugin-readopted");
+    const urn = "urn:pulumi:dev::p::gamehost:index:Server::readopted";
+    const check = new provproto.CheckRequest();
+    check.setUrn(urn);
+    check.setType("gamehost:index:Server");
+    check.setOlds(structproto.Struct.fromJavaScript({}));
+    check.setNews(structproto.Struct.fromJavaScript(adopted.given as never));
+    const failures = await new Promise<number>((resolve, reject) =>
+      client.check(check, (err, res) => (err ? reject(err) : resolve(res?.getFailuresList().length ?? -1))),
+    );
+    expect(failures).toBe(0);
+    const del = new provproto.DeleteRequest();
+    del.setUrn(urn);
+    del.setType("gamehost:index:Server");
+    del.setId(adopted.id);
+    del.setProperties(structproto.Struct.fromJavaScript(adopted.outputs as never));
+    await new Promise<void>((resolve, reject) =>
+      client.delete(del, (err) => (err ? reject(err) : resolve())),
+    );
+    expect(isLive(adopted.id)).toBe(true);
+
+    configureDynamic();
+    try {
+      const dynamic = await live("dynamic-readopted");
+      expect((await serverHost.check({}, dynamic.given)).failures).toEqual([]);
+      await serverHost.delete(dynamic.id, dynamic.outputs as ServerOutputs);
+      expect(isLive(dynamic.id)).toBe(true);
+    } finally {
+      configure({ config: { get: () => undefined } });
+    }
   });
 });
 

@@ -587,6 +587,10 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     };
   },
 
+  keptByReplacement(id, news) {
+    return news.adoptServerId !== undefined && adoptionKey(news.adoptServerId) === adoptionKey(id);
+  },
+
   async checkReplacement(ctx, news) {
     // An adopting replacement creates nothing: the server it takes over is running already.
     if (news.adoptServerId === undefined) await checkReplacementTargets(ctx, news);
