@@ -5,13 +5,10 @@
  *
  * The CLI is a stand-in on PATH that answers `version`, `stack ls` and `stack ls --all`.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStack } from "../../src/reconcile/workspace";
+import { useStandInCli } from "../support/standInCli";
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-other-stack-"));
 const MINE = [{ name: "prod", current: true, updateInProgress: false }];
 const ALL = [
   ...MINE,
@@ -19,28 +16,15 @@ const ALL = [
   { name: "organization/matchmaking/prod", current: false, updateInProgress: false },
 ];
 
-const savedPath = process.env.PATH;
-beforeAll(() => {
-  const bin = path.join(root, "bin");
-  fs.mkdirSync(bin);
-  fs.writeFileSync(
-    path.join(bin, "pulumi"),
-    [
-      "#!/bin/sh",
-      'case "$*" in',
-      "  version*) echo v3.274.1 ;;",
-      `  *--all*) echo '${JSON.stringify(ALL)}' ;;`,
-      `  stack*) echo '${JSON.stringify(MINE)}' ;;`,
-      "esac",
-    ].join("\n"),
-    { mode: 0o755 },
-  );
-  fs.writeFileSync(path.join(root, "Pulumi.yaml"), "name: game\nruntime: nodejs\n");
-  process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
-});
-afterAll(() => {
-  process.env.PATH = savedPath;
-  fs.rmSync(root, { recursive: true, force: true });
+const { root } = useStandInCli({
+  prefix: "gamehost-other-stack-",
+  project: "game",
+  match: '"$*"',
+  arms: [
+    "version*) echo v3.274.1 ;;",
+    `*--all*) echo '${JSON.stringify(ALL)}' ;;`,
+    `stack*) echo '${JSON.stringify(MINE)}' ;;`,
+  ],
 });
 
 describe("another project's stack, named in full", () => {

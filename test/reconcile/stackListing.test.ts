@@ -6,40 +6,21 @@
  * The CLI is a stand-in on PATH that logs its arguments and answers `version` and `stack ls`.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStack, siblingStacks } from "../../src/reconcile/workspace";
+import { useStandInCli } from "../support/standInCli";
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), "gamehost-stack-listing-"));
-const runsFile = path.join(root, "runs");
 const STACKS = [
   { name: "dev", current: true, updateInProgress: false },
   { name: "staging", current: false, updateInProgress: false },
 ];
 
-const savedPath = process.env.PATH;
-beforeAll(() => {
-  const bin = path.join(root, "bin");
-  fs.mkdirSync(bin);
-  fs.writeFileSync(
-    path.join(bin, "pulumi"),
-    [
-      "#!/bin/sh",
-      `echo "$*" >> ${JSON.stringify(runsFile)}`,
-      'case "$1" in',
-      "  version) echo v3.274.1 ;;",
-      `  stack) echo '${JSON.stringify(STACKS)}' ;;`,
-      "esac",
-    ].join("\n"),
-    { mode: 0o755 },
-  );
-  fs.writeFileSync(path.join(root, "Pulumi.yaml"), "name: listing\nruntime: nodejs\n");
-  process.env.PATH = `${bin}${path.delimiter}${savedPath}`;
-});
-afterAll(() => {
-  process.env.PATH = savedPath;
-  fs.rmSync(root, { recursive: true, force: true });
+const { root, runsFile } = useStandInCli({
+  prefix: "gamehost-stack-listing-",
+  project: "listing",
+  match: '"$1"',
+  arms: ["version) echo v3.274.1 ;;", `stack) echo '${JSON.stringify(STACKS)}' ;;`],
+  logRuns: true,
 });
 
 const runsOf = (command: string) =>
