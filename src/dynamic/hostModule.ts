@@ -9,9 +9,10 @@ import { type CheckFailure, withoutGivenString } from "../kinds/checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
 import type { ResourceKind } from "../kinds/kind";
 import {
+  askAboutReplacement,
   createAfterDeleteOf,
+  deleteBeforeReplacement,
   isReplacementCheck,
-  noteAskedByDiff,
   noteCheckedInputs,
   noteCreatingInputs,
 } from "../kinds/replacementCheck";
@@ -86,10 +87,7 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
     diff: (id, olds, news) =>
       printedByHost(async () => {
         const { changes, replaces, deleteBeforeReplace } = kind.diff(id, olds, news);
-        if (replaces.length > 0 && kind.checkReplacement) {
-          await kind.checkReplacement(dynamicContext(), news);
-          noteAskedByDiff(news);
-        }
+        if (replaces.length > 0) await askAboutReplacement(kind, dynamicContext(), news);
         // Recorded by the plugin's face (a resource moved here by an alias of its type): the host passes the
         // program's serialized provider, but the outputs hold none, so the host could neither refresh nor
         // delete it ("code must be a string, not undefined"). An update records one; a kind without an
@@ -119,15 +117,9 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
     },
     delete: (id, props) =>
       printedByHost(async () => {
-        // A deleteBeforeReplace replacement no diff asked about (`pulumi up --replace`): the create that
-        // follows is asked about first, and a refusal keeps the resource (it was deleted, then the create
-        // failed).
+        // The create this delete may come before (`pulumi up --replace` with deleteBeforeReplace).
         const replacement = createAfterDeleteOf(props as unknown as Record<string, unknown>);
-        if (replacement !== undefined)
-          await kind.checkReplacement?.(dynamicContext(), replacement as unknown as I);
-        // The replacement adopts the very server this delete is for: it stays, for that create to take over.
-        if (replacement !== undefined && kind.keptByReplacement?.(id, replacement as unknown as I)) return;
-        await kind.delete(dynamicContext(), id, props);
+        await deleteBeforeReplacement(kind, dynamicContext(), id, props, replacement as I | undefined);
       }),
   };
 }

@@ -8,6 +8,7 @@
  * second check.
  */
 import { createHash } from "node:crypto";
+import type { OperationContext, ResourceKind } from "./kind";
 
 /**
  * What was checked with olds in this process (URNs, or digests of given inputs where the face knows no URN),
@@ -132,4 +133,38 @@ export function createAfterDeleteOf(outputs: Record<string, unknown>): Record<st
     if (same && Object.keys(given).length > 0) return inputs;
   }
   return undefined;
+}
+
+/**
+ * After a diff that replaces the resource: asks the kind about the replacement's create, then notes it
+ * asked, so the replacement's own check does not ask again. Both faces' Diff, `urn` where the face knows it.
+ */
+export async function askAboutReplacement<I, O extends I>(
+  kind: ResourceKind<I, O>,
+  ctx: OperationContext,
+  news: I,
+  urn?: string,
+): Promise<void> {
+  if (!kind.checkReplacement) return;
+  await kind.checkReplacement(ctx, news);
+  noteAskedByDiff(news, urn);
+}
+
+/**
+ * A delete, which may come before its replacement's create (`replacement`, the create's checked inputs:
+ * `deleteBeforeReplace` and no diff that asked): the create is asked about first, and a refusal keeps the
+ * resource; a replacement that takes the resource over as it is keeps it too. Both faces' Delete.
+ */
+export async function deleteBeforeReplacement<I, O extends I>(
+  kind: ResourceKind<I, O>,
+  ctx: OperationContext,
+  id: string,
+  outputs: O,
+  replacement: I | undefined,
+): Promise<void> {
+  if (replacement !== undefined) {
+    await kind.checkReplacement?.(ctx, replacement);
+    if (kind.keptByReplacement?.(id, replacement)) return;
+  }
+  await kind.delete(ctx, id, outputs);
 }

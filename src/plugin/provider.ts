@@ -20,9 +20,10 @@ import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure, warnOnce } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
 import {
+  askAboutReplacement,
   createAfterDelete,
+  deleteBeforeReplacement,
   isReplacementCheck,
-  noteAskedByDiff,
   noteChecked,
   noteCreating,
 } from "../kinds/replacementCheck";
@@ -384,12 +385,10 @@ export class GamehostProvider {
       const olds = reveal(fromStruct(req.getOlds()));
       const news = reveal(fromStruct(req.getNews()));
       const diff = kind.diff(req.getId(), olds, news);
-      const { checkReplacement } = kind;
-      if (diff.replaces.length > 0 && checkReplacement) {
+      if (diff.replaces.length > 0) {
         await this.withContext(call, { rpc: `Diff of ${req.getType()} ${req.getId()}` }, (ctx) =>
-          checkReplacement.call(kind, ctx, news),
+          askAboutReplacement(kind, ctx, news, req.getUrn()),
         );
-        noteAskedByDiff(news, req.getUrn());
       }
       return diffResponse(diff);
     });
@@ -492,17 +491,11 @@ export class GamehostProvider {
       const req = call.request;
       const { kind } = this.entryOf(req.getType());
       const outputs = reveal(fromStruct(req.getProperties()));
-      // A deleteBeforeReplace replacement no diff asked about (`pulumi up --replace`): the create that
-      // follows is asked about first, and a refusal keeps the server (it was deleted, then the create failed).
+      // The create this delete may come before (`pulumi up --replace` with deleteBeforeReplace).
       const replacement = createAfterDelete(req.getUrn());
-      const { checkReplacement } = kind;
-      await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, async (ctx) => {
-        if (replacement !== undefined && checkReplacement)
-          await checkReplacement.call(kind, ctx, replacement);
-        // The replacement adopts the very server this delete is for: it stays, for that create to take over.
-        if (replacement !== undefined && kind.keptByReplacement?.(req.getId(), replacement)) return;
-        await kind.delete(ctx, req.getId(), outputs);
-      });
+      await this.withContext(call, { engineTimeoutSeconds: req.getTimeout() }, (ctx) =>
+        deleteBeforeReplacement(kind, ctx, req.getId(), outputs, replacement),
+      );
       return new emptyproto.Empty();
     });
   };
