@@ -65,3 +65,13 @@ export async function requireDatacenter(
     },
   ]);
 }
+
+/**
+ * Asks the lookups side by side (one round trip) and, once every one has answered, fails with the first
+ * refusal in the order given, so the message does not depend on which answer came first. `undefined`: a
+ * lookup not asked (a value a preview does not know yet).
+ */
+export async function askTogether(lookups: readonly (Promise<unknown> | undefined)[]): Promise<void> {
+  const asked = await Promise.allSettled(lookups);
+  for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
+}

@@ -11,6 +11,7 @@ import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { notThisService, readyDeadline, serverKind } from "../server/implementation";
 import { destroyedAtText, ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
+import { askTogether } from "../serviceTargets";
 import { expectListeners, FLEET_CONCURRENCY, type Limiter, limiter, settleAll } from "./concurrency";
 import { BatchFailed, bySameReason, destroyProblems, failureOf, reasonOf } from "./failures";
 import { checkBuildExists, datacenterIds, liveMembers } from "./lookups";
@@ -304,11 +305,10 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
   async checkReplacement(ctx, news) {
     // A replaced fleet goes to another game environment: its datacenters and build must be that one's.
     if (containsUnknown(news.gameId) || containsUnknown(news.environmentId)) return;
-    const asked = await Promise.allSettled([
+    await askTogether([
       containsUnknown(news.datacenters) ? undefined : datacenterIds(ctx, news),
       containsUnknown(news.template) ? undefined : checkBuildExists(ctx, news),
     ]);
-    for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
   },
 
   async create(ctx, inputs) {

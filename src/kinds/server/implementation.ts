@@ -19,7 +19,7 @@ import { omit, pickDefined } from "../fields";
 import { scopedImportId } from "../importId";
 import { type DiffResult, defineKind, type OperationContext, PartialCreateError } from "../kind";
 import { digest } from "../replacementCheck";
-import { requireBuild, requireDatacenter } from "../serviceTargets";
+import { askTogether, requireBuild, requireDatacenter } from "../serviceTargets";
 import { serverListing } from "./listing";
 import {
   canonicalSpec,
@@ -511,13 +511,12 @@ async function checkReplacementTargets(ctx: OperationContext, news: ServerInputs
   // A preview may not know a whole object yet (`runtime` from another resource's output), not just a value.
   const build: unknown = (news.runtime as Partial<ServerInputs["runtime"]> | undefined)?.build;
   const known = (value: unknown): value is string => typeof value === "string" && !containsUnknown(value);
-  const asked = await Promise.allSettled([
+  await askTogether([
     known(build) ? requireBuild(ctx, news, build, { where, path: "runtime.build" }, consequence) : undefined,
     known(news.datacenter)
       ? requireDatacenter(ctx, news, news.datacenter, { where, path: "datacenter" }, consequence)
       : undefined,
   ]);
-  for (const answer of asked) if (answer.status === "rejected") throw answer.reason;
 }
 
 function detailed(keys: readonly string[], replaces: readonly string[]): DiffResult["detailedDiff"] {
