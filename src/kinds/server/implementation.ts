@@ -94,8 +94,11 @@ function heldFailure(serverId: string): GamehostError | undefined {
   return new GamehostError(`adoptServerId ${serverId}: ${HELD_REASON}`);
 }
 
-const HELD_REASON =
-  "that server is already managed by another resource of this stack: a second resource adopting it would give it two owners, and removing either from the program would delete it under the other. Keep adoptServerId on one resource only.";
+/** Why two owners of one server lose it, and what to do: every refusal of a second owner says it. */
+const UNDER_THE_OTHER = "removing either from the program would delete it under the other";
+const KEEP_ONE = "Keep adoptServerId on one resource only.";
+
+const HELD_REASON = `that server is already managed by another resource of this stack: a second resource adopting it would give it two owners, and ${UNDER_THE_OTHER}. ${KEEP_ONE}`;
 
 /**
  * Claims `serverId` for this run's one adopting create, before its first request (creates run side by
@@ -106,7 +109,7 @@ function claimAdoption(serverId: string): string {
   const key = adoptionKey(serverId);
   if (adoptedThisRun.has(key)) {
     throw new GamehostError(
-      `adoptServerId ${serverId}: another resource of this stack adopts that server in this same update: two resources would own one server, and removing either from the program would delete it under the other. Keep adoptServerId on one resource only.`,
+      `adoptServerId ${serverId}: another resource of this stack adopts that server in this same update: two resources would own one server, and ${UNDER_THE_OTHER}. ${KEEP_ONE}`,
     );
   }
   adoptedThisRun.add(key);
@@ -556,7 +559,7 @@ export const serverKind = defineKind<ServerInputs, ServerOutputs>({
     const held = adoptionKey(id);
     if (adoptedThisRun.has(held))
       throw new GamehostError(
-        `Server ${id} is managed by this resource, and another resource of this stack adopted it (adoptServerId) in this update: it now has two owners, and removing either from the program would delete it under the other. Run \`pulumi state delete <urn of the other resource>\` (that keeps the server), then remove its adoptServerId from the program.`,
+        `Server ${id} is managed by this resource, and another resource of this stack adopted it (adoptServerId) in this update: it now has two owners, and ${UNDER_THE_OTHER}. Run \`pulumi state delete <urn of the other resource>\` (that keeps the server), then remove its adoptServerId from the program.`,
       );
     const holders = heldByRecorded.get(held) ?? new Set<string>();
     holders.add(digest(olds));
