@@ -4,21 +4,10 @@
  * and the package type-checks with the kind in each face.
  */
 import { spawnSync } from "node:child_process";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const REPO_ROOT = path.resolve(__dirname, "..", "..");
+import { addKind, copyOfTree } from "./kindTree";
 
 const SPEC = `import { z } from "zod";
 
@@ -78,21 +67,14 @@ const run = (command: string, args: string[]) =>
   spawnSync(command, args, { cwd: tree, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
 
 beforeAll(() => {
-  tree = mkdtempSync(path.join(os.tmpdir(), "gamehost-add-kind-"));
-  for (const entry of ["src", "scripts", "plugin", "docs", "package.json", "tsconfig.json", "biome.json"])
-    cpSync(path.join(REPO_ROOT, entry), path.join(tree, entry), { recursive: true });
-  symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(tree, "node_modules"), "dir");
+  tree = copyOfTree("gamehost-add-kind-");
   // The three steps: spec, implementation, one registry line (and its import).
-  mkdirSync(path.join(tree, "src/kinds/widget"));
-  writeFileSync(path.join(tree, "src/kinds/widget/spec.ts"), SPEC);
-  writeFileSync(path.join(tree, "src/kinds/widget/implementation.ts"), IMPLEMENTATION);
-  const index = path.join(tree, "src/kinds/index.ts");
-  const registry = readFileSync(index, "utf8");
-  const withWidget = registry
-    .replace(/(export const KINDS: [^=]+= \[)([^\]]*)\]/, "$1$2, throwawayWidget]")
-    .replace(/^(import type .*\n)/m, `$1import { throwawayWidget } from "./widget/implementation";\n`);
-  expect(withWidget).not.toBe(registry);
-  writeFileSync(index, withWidget);
+  addKind(tree, {
+    folder: "widget",
+    exportName: "throwawayWidget",
+    spec: SPEC,
+    implementation: IMPLEMENTATION,
+  });
 }, 60_000);
 
 afterAll(() => {

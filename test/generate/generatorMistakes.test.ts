@@ -5,12 +5,9 @@
  * mistake; `--check` writes nothing.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const REPO_ROOT = path.resolve(__dirname, "..", "..");
+import { addKind, copyOfTree } from "./kindTree";
 
 const spec = (extraField = "") => `import { z } from "zod";
 
@@ -47,22 +44,9 @@ const trees: string[] = [];
 
 /** A copy of the tree with the Gadget kind as given and, when `registered`, its line in KINDS. */
 function treeWith(files: { spec: string; implementation: string }, registered = true): string {
-  const tree = mkdtempSync(path.join(os.tmpdir(), "gamehost-kind-mistake-"));
+  const tree = copyOfTree("gamehost-kind-mistake-", base);
   trees.push(tree);
-  cpSync(base, tree, { recursive: true });
-  symlinkSync(path.join(REPO_ROOT, "node_modules"), path.join(tree, "node_modules"), "dir");
-  mkdirSync(path.join(tree, "src/kinds/gadget"));
-  writeFileSync(path.join(tree, "src/kinds/gadget/spec.ts"), files.spec);
-  writeFileSync(path.join(tree, "src/kinds/gadget/implementation.ts"), files.implementation);
-  if (registered) {
-    const index = path.join(tree, "src/kinds/index.ts");
-    const registry = readFileSync(index, "utf8");
-    const withGadget = registry
-      .replace(/(export const KINDS: [^=]+= \[)([^\]]*)\]/, "$1$2, gadgetKind]")
-      .replace(/^(import type .*\n)/m, `$1import { gadgetKind } from "./gadget/implementation";\n`);
-    expect(withGadget).not.toBe(registry);
-    writeFileSync(index, withGadget);
-  }
+  addKind(tree, { folder: "gadget", exportName: "gadgetKind", ...files }, registered);
   return tree;
 }
 
@@ -76,10 +60,8 @@ function generateCheck(tree: string) {
 }
 
 beforeAll(() => {
-  base = mkdtempSync(path.join(os.tmpdir(), "gamehost-kind-mistakes-"));
+  base = copyOfTree("gamehost-kind-mistakes-");
   trees.push(base);
-  for (const entry of ["src", "scripts", "plugin", "docs", "package.json", "tsconfig.json", "biome.json"])
-    cpSync(path.join(REPO_ROOT, entry), path.join(base, entry), { recursive: true });
 });
 
 afterAll(() => {
