@@ -4,6 +4,7 @@ import type { RunningEmulator } from "../../src/emulator";
 import { FACES, type Face, fixtureIds, ROUTES } from "../engine/helpers";
 import { userClient } from "../support/emulator";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
+import { until } from "../support/until";
 import {
   type CliConfig,
   configure,
@@ -78,14 +79,6 @@ function expectBoundsHeld(
     }
   }
   return instants;
-}
-
-async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
@@ -192,8 +185,9 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
       const failStart = Date.now();
       await set({ ...args, template: { ...args.template, runtime: { build: buildA } } });
       const stopped = cli.start(["up", "--yes", "--skip-preview"]);
-      await until("the first new server", () =>
-        live().some((s) => s.runtime.build === buildA && s.started_at !== undefined),
+      await until(
+        () => live().some((s) => s.runtime.build === buildA && s.started_at !== undefined),
+        "the first new server",
       );
       emulator.faults.inject({
         method: "POST",
@@ -250,7 +244,7 @@ describe.skipIf(!realCli)(realCliTitle("Fleet"), () => {
       let interrupted: Awaited<ReturnType<typeof cli.run>>;
       try {
         const up = cli.start(["up", "--yes", "--skip-preview"]);
-        await until("the rollout's first creates", () => live().some((s) => s.runtime.build === buildB));
+        await until(() => live().some((s) => s.runtime.build === buildB), "the rollout's first creates");
         up.child.kill("SIGINT");
         interrupted = await up.done;
       } finally {

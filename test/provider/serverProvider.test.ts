@@ -10,6 +10,7 @@ import {
   startTestEmulator,
   userClient,
 } from "../support/emulator";
+import { until } from "../support/until";
 
 const impl = dist.serverImpl();
 const { IDEMPOTENCY_TAG } = dist.pkg();
@@ -142,11 +143,10 @@ describe("Server provider against the emulator", () => {
       (e: unknown) => e as { message: string },
     );
     // Deleted out of band while it waits for its placement.
-    let made: string | undefined;
-    while (!made) {
-      made = liveServers(emulator).find((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey)?.id;
-      if (!made) await new Promise((r) => setTimeout(r, 10));
-    }
+    const made = await until(
+      () => liveServers(emulator).find((s) => s.tags[IDEMPOTENCY_TAG] === checked.idempotencyKey)?.id,
+      "the server's create",
+    );
     await userClient(emulator).deleteServer(target.gameId, target.environmentId, made);
     const error = await creating;
     const destroyedAt = emulator.servers().find((s) => s.id === made)?.destroyed_at as number;

@@ -15,7 +15,8 @@ import { fixtureIds, liveTagged, SERVERS_PROJECT, serverArgs, TYPES } from "../e
 import { docBlock } from "../support/docBlocks";
 import { userClient, wireServerBody } from "../support/emulator";
 import { realCli, realCliTitle, walk } from "../support/realPulumi";
-import { gamehost, runGamehost, until } from "./helpers";
+import { until } from "../support/until";
+import { gamehost, runGamehost } from "./helpers";
 
 interface DriftJson {
   drift: boolean;
@@ -73,7 +74,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     });
     const other = cli.start(["up", "--yes", "--skip-preview"]);
     try {
-      await until("the other update's create", () => live().length === 2);
+      await until(() => live().length === 2, "the other update's create");
       // The other update's create is pending in the state: repair finds its server and tries to record it,
       // and the backend's lock refuses. The state it tried to import (secrets in plaintext) is left nowhere.
       const tmp = fs.mkdtempSync(path.join(setup.root, "tmp-"));
@@ -119,10 +120,10 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
     loop.child.stdout?.on("data", (c: Buffer) => {
       output += c.toString();
     });
-    await until("the first pass", () => /pass 1 /.test(output), 180_000);
+    await until(() => /pass 1 /.test(output), "the first pass", 180_000);
     const changedAt = Date.now();
     setup.emulator.mutate.setGameDisplayName(ids.gameId, "Space Race (renamed)");
-    await until("a pass started by the watch", () => /pass 2 \(watch/.test(output), 180_000);
+    await until(() => /pass 2 \(watch/.test(output), "a pass started by the watch", 180_000);
     console.info(`--- watch to pass 2: ${Date.now() - changedAt} ms\n${output}`);
     loop.child.kill("SIGTERM");
     const ended = await loop.done;

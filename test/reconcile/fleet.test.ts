@@ -31,7 +31,8 @@ import { FACES, type Face, fixtureIds, liveTagged } from "../engine/helpers";
 import { dist } from "../support/dist";
 import { liveServers } from "../support/emulator";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { gamehost, runGamehost, until, upStoppedByDoubleInterrupt } from "./helpers";
+import { until } from "../support/until";
+import { gamehost, runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
 
 const FLEET_TAG = "pulumi-gamehost/fleet";
 const SLOT_TAG = "pulumi-gamehost/fleet-slot";
@@ -251,9 +252,9 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair and sweep with a Fleet")
       loop.child.stdout?.on("data", (c: Buffer) => {
         output += c.toString();
       });
-      await until("the first pass", () => /pass 1 /.test(output), 180_000);
+      await until(() => /pass 1 /.test(output), "the first pass", 180_000);
       setup.emulator.mutate.setGameDisplayName(ids.gameId, `Space Race (${run})`);
-      await until("a pass started by the watch", () => /pass 2 \(watch/.test(output), 180_000);
+      await until(() => /pass 2 \(watch/.test(output), "a pass started by the watch", 180_000);
       loop.child.kill("SIGTERM");
       expect((await loop.done).code).toBe(0);
 

@@ -8,11 +8,12 @@ import { expect } from "vitest";
 import type { Server } from "../../src/api/schemas";
 import type { RunningEmulator } from "../../src/emulator";
 import { serversProject } from "../cli/helpers";
-import { fixtureIds, liveTagged, serverArgs } from "../engine/helpers";
+import { fixtureIds, IDEMPOTENCY_TAG, liveTagged, serverArgs } from "../engine/helpers";
 import { REPO_ROOT } from "../support/dist";
 import { userClient } from "../support/emulator";
 import { commandOf, processTree } from "../support/processTree";
 import { type CliProject, captureOutput, cliEnv } from "../support/realPulumi";
+import { until } from "../support/until";
 
 export const GAMEHOST_BIN = path.join(REPO_ROOT, "dist", "reconcile", "cli.js");
 
@@ -48,15 +49,6 @@ export function runGamehost(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<GamehostRun> {
   return gamehost(cli, args, options).done;
-}
-
-/** Polls `check` every 50 ms until it holds; fails naming `what` after `ms`. */
-export async function until(what: string, check: () => boolean, ms = 120_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /**
@@ -128,7 +120,7 @@ export async function upStoppedByDoubleInterrupt(
   emulator.setPlacement("never");
   try {
     const up = cli.start(["up", "--yes", "--skip-preview"]);
-    await until(what, made);
+    await until(made, what);
     const resume = pausePlugins(up.child.pid ?? 0);
     try {
       const terminating = printed(up.child, "received; terminating");
@@ -163,4 +155,24 @@ export async function pendingCreateOfALostServer(
   await userClient(setup.emulator).deleteServer(ids.gameId, ids.environmentId, made.id);
   expect(live()).toEqual([]);
   return { cli, live };
+}
+
+/**
+ * What every repair scenario checks after its `up`: the stack's resources of `type` are exactly the live servers,
+ * `count` of them, one per idempotency key (no create made its server twice). Returns the live ids, sorted.
+ */
+export async function expectStackHoldsLive(
+  cli: CliProject,
+  type: string,
+  live: () => Server[],
+  count: number,
+): Promise<string[]> {
+  const state = Object.values(await cli.stateIds([type])).sort();
+  const ids = live()
+    .map((s) => s.id)
+    .sort();
+  expect(state).toHaveLength(count);
+  expect(ids).toEqual(state);
+  expect(new Set(live().map((s) => s.tags[IDEMPOTENCY_TAG])).size).toBe(count);
+  return ids;
 }

@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { configure, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
 import {
   FACES,
-  IDEMPOTENCY_TAG,
   liveTagged,
   SERVERS_KEY,
   SERVERS_PROGRAM,
@@ -18,7 +17,12 @@ import {
   TYPES,
 } from "../engine/helpers";
 import { programProject, realCli, realCliTitle } from "../support/realPulumi";
-import { pendingCreateOfALostServer, runGamehost, upStoppedByDoubleInterrupt } from "./helpers";
+import {
+  expectStackHoldsLive,
+  pendingCreateOfALostServer,
+  runGamehost,
+  upStoppedByDoubleInterrupt,
+} from "./helpers";
 
 const COUNT = 8;
 
@@ -90,14 +94,7 @@ describe.skipIf(!realCli)(realCliTitle("gamehost repair after a double Ctrl-C"),
 
       const upOut = await cli.ok(["up", "--yes", "--skip-preview"]);
       expect(upOut).not.toMatch(/pending operations/);
-      const state = Object.values(await cli.stateIds([TYPES[face].server])).sort();
-      const ids = live()
-        .map((s) => s.id)
-        .sort();
-      expect(state).toHaveLength(COUNT);
-      expect(ids).toEqual(state);
-      // Each server is its own create's: one live server per key.
-      expect(new Set(live().map((s) => s.tags[IDEMPOTENCY_TAG])).size).toBe(COUNT);
+      await expectStackHoldsLive(cli, TYPES[face].server, live, COUNT);
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
       expect(live()).toEqual([]);

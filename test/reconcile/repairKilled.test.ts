@@ -9,20 +9,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { connection, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
-import {
-  FACES,
-  fixtureIds,
-  IDEMPOTENCY_TAG,
-  liveTagged,
-  serverArgs,
-  serversTagged,
-  TYPES,
-} from "../engine/helpers";
+import { FACES, fixtureIds, liveTagged, serverArgs, serversTagged, TYPES } from "../engine/helpers";
 import { liveServers } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { commandOf, processTree } from "../support/processTree";
 import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
-import { runGamehost, until } from "./helpers";
+import { until } from "../support/until";
+import { expectStackHoldsLive, runGamehost } from "./helpers";
 
 const COUNT = 3;
 
@@ -57,7 +50,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
       let left: number[] = [];
       try {
         const up = cli.start(["up", "--yes", "--skip-preview"]);
-        await until("the creates", () => live().length === COUNT);
+        await until(() => live().length === COUNT, "the creates");
         left = processTree(up.child.pid ?? 0).slice(1);
         // The face's provider: our plugin, or the SDK's dynamic provider host (and the `sh` of its wrapper).
         const providers = left.filter((pid) =>
@@ -67,7 +60,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
         const result = await up.done;
         expect(result.signal).toBe("SIGKILL");
         expect(providers).toHaveLength(face === "plugin" ? 1 : 2);
-        await until("the provider to end with its engine", () => providers.every((pid) => !alive(pid)));
+        await until(() => providers.every((pid) => !alive(pid)), "the provider to end with its engine");
       } finally {
         // The language host is Pulumi's: it outlives the CLI.
         for (const pid of left.filter(alive)) process.kill(pid, "SIGKILL");
@@ -87,13 +80,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
       expect(report.outcomes.map((o) => o.action)).toEqual(Array(COUNT).fill("imported"));
 
       await cli.ok(["up", "--yes", "--skip-preview"]);
-      const state = Object.values(await cli.stateIds([TYPES[face].server])).sort();
-      const ids = live()
-        .map((s) => s.id)
-        .sort();
-      expect(state).toHaveLength(COUNT);
-      expect(ids).toEqual(state);
-      expect(new Set(live().map((s) => s.tags[IDEMPOTENCY_TAG])).size).toBe(COUNT);
+      await expectStackHoldsLive(cli, TYPES[face].server, live, COUNT);
       expect(serversTagged(setup.emulator, "run", run)).toHaveLength(COUNT);
 
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
@@ -129,10 +116,10 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
         up.child.stdout?.on("data", (c: Buffer) => {
           printed += c.toString();
         });
-        await until("the export and the servers' creates", () => {
+        await until(() => {
           const exporting = /LobbyHistoryExport yesterday creating/.test(printed);
           return exporting && live().length === 2;
-        });
+        }, "the export and the servers' creates");
         left = processTree(up.child.pid ?? 0).slice(1);
         up.child.kill("SIGKILL");
         await up.done;

@@ -9,12 +9,13 @@ const HANG_GUARD_MS = 100_000;
 export async function until<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   what = "the condition",
+  hangGuardMs = HANG_GUARD_MS,
 ): Promise<T> {
-  const guard = Date.now() + HANG_GUARD_MS;
+  const guard = Date.now() + hangGuardMs;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > guard) throw new Error(`still waiting for ${what} after ${HANG_GUARD_MS / 1000} s`);
+    if (Date.now() > guard) throw new Error(`still waiting for ${what} after ${hangGuardMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
