@@ -25,7 +25,7 @@ function runBounded(script: string): {
   return { status: child.status, output, ...(line ? { result: JSON.parse(line) } : {}) };
 }
 
-const ERRORS = JSON.stringify(path.join(REPO_ROOT, "dist", "api", "errors.js"));
+const ERRORS = JSON.stringify(path.join(REPO_ROOT, "dist", "api", "errors", "index.js"));
 const SETTLED_APART = JSON.stringify(path.join(REPO_ROOT, "dist", "dynamic", "settledApart.js"));
 const PULUMI = JSON.stringify(requireFromRepo.resolve("@pulumi/pulumi"));
 
