@@ -1,9 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GamehostClient } from "../../src/api/client";
+import { GamehostClient, WATCH_HOLD_MS } from "../../src/api/client";
 import { GamehostApiError } from "../../src/api/errors";
-import { closeSharedDispatchers } from "../../src/api/transport";
+import { closeSharedDispatchers, DEFAULT_TIMEOUTS } from "../../src/api/transport";
 import { watchVersions } from "../../src/api/watch";
 import { type RunningEmulator, startEmulator } from "../../src/emulator";
 import { until } from "../support/until";
@@ -233,6 +233,31 @@ describe("watch against the emulator", () => {
       await expect(iterator.next()).resolves.toMatchObject({ done: true });
     } finally {
       await endless.stop();
+    }
+  });
+
+  it("waits out the service's hold on a watch call, whatever an ordinary request may wait (docs/service-contract.md §5)", async () => {
+    // The service holds up to 40 s and ends any request at 50 s: by default a watch call waits longer than both,
+    // and the client's own reckoning of the hold is the service's.
+    expect(DEFAULT_TIMEOUTS.watchHeadersMs).toBeGreaterThan(50_000);
+    expect(WATCH_HOLD_MS).toBe(40_000);
+    // A held answer comes later than an ordinary request may wait for its headers (undici checks that wait to
+    // about a second, so the hold is longer than that); it is still the answer.
+    const holding = await startEmulator({ watchHoldMs: 2_500 });
+    try {
+      const c = new GamehostClient({
+        baseUrl: holding.url,
+        token: holding.tokens.user,
+        requestTimeoutMs: 100,
+        maxRetries: 0,
+      });
+      const index = (await c.getGame(game)).watch.index;
+      const started = Date.now();
+      const held = await c.getGame(game, { watchIndex: index });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_400);
+      expect(Number(held.watch.index)).toBeGreaterThan(Number(index));
+    } finally {
+      await holding.stop();
     }
   });
 

@@ -171,6 +171,8 @@ describe("rate limits", () => {
     expect(e.servers()).toHaveLength(15 * 16);
     const get = `${ids(e).serversPath}/00000000-0000-4000-8000-000000000000`;
     expect(await statusesOf(15 * 128 + 1, () => call(e, "GET", get))).toEqual({ 400: 15 * 128, 429: 1 });
+    // DELETE has the POST figure (16 a minute), on its own counter beside the GET of the same path.
+    expect(await statusesOf(15 * 16 + 1, () => call(e, "DELETE", get))).toEqual({ 400: 15 * 16, 429: 1 });
   });
 });
 
