@@ -1,11 +1,28 @@
 import { z } from "zod";
-import { WatchIndex } from "../api/schemas/common";
 import type { JsonReply } from "./http";
 import { parseQuery } from "./validation";
 import type { WatchHub } from "./watch";
 
-/** The `watch_index` query parameter, by the shared rule. */
-const WatchIndexQuery = z.object({ watch_index: WatchIndex });
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * The `watch_index` query parameter as the service reads it: any number (an integer within int64, signed or not)
+ * is a time in ms, so a negative one is an index more than 300 s old, answered at once (service facts §5). One
+ * that is no number the service answers 500; the emulator, 400 naming it (docs/emulator.md lists the difference).
+ * The client's own rule (`WatchIndex`) is stricter: it sends only an earlier answer's index.
+ */
+const WatchIndexQuery = z.object({
+  watch_index: z
+    .string()
+    .regex(/^[+-]?\d{1,19}$/, {
+      error: "must be a number (the watch.index of an earlier answer)",
+      abort: true,
+    })
+    .refine((text) => BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX, {
+      error: "must be a number within a 64-bit integer's range (the watch.index of an earlier answer)",
+    }),
+});
 
 /**
  * Watchable data as one route shows it to one caller. Whatever `keys` and `render` return must
@@ -73,8 +90,8 @@ export class WatchViews {
   }
 
   /**
-   * The request's `watch_index`, checked early (validation comes before existence): the shared
-   * `WatchIndex` rule, else 400 `API_BAD_QUERY_PARAMETER`.
+   * The request's `watch_index`, checked early (validation comes before existence): a number, else 400
+   * `API_BAD_QUERY_PARAMETER`.
    */
   indexOf(ctx: WatchRequest): number | undefined {
     const raw = ctx.query.get("watch_index");

@@ -65,14 +65,6 @@ describe("docs/emulator.md", () => {
     }
   });
 
-  it("lists the watch_index the emulator refuses that the service takes as an old index", async () => {
-    // A number, but no watch.index: by docs/service-contract.md §5 the service answers it at once, as an index
-    // more than 300 s old; the emulator refuses it, as it refuses one that is no number.
-    const res = await call(emu, "GET", `/cloud/games/${ids(emu).gameId}?watch_index=-1`);
-    expect([res.status, codeOf(res)]).toEqual([400, "API_BAD_QUERY_PARAMETER"]);
-    for (const word of ["negative `watch_index`", "more than 300 s old"]) expect(differences).toContain(word);
-  });
-
   it("lists each create-body limit the emulator holds and the service does not document", async () => {
     const { serversPath, prod } = ids(emu);
     const build = (prod.builds[0] as { id: string }).id;
