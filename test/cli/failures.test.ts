@@ -55,8 +55,49 @@ function expectReadable(output: string, cause: string, fix: string): string {
   return diag;
 }
 
+/**
+ * The error the resource (or the program) printed, as one line: the engine's `1 error occurred:` list of a
+ * partial create unwrapped, the CLI's own `update failed` left out.
+ */
+function printedError(diag: string): string {
+  const errors = diag
+    .split(/\n(?=\s+error: )/)
+    .map((block) => block.replace(/^\s+error: /, "").split(/\n\s*\n/)[0] ?? "")
+    .filter((text) => !/^(?:update|preview) failed/.test(text) && !text.startsWith("Diagnostics:"));
+  return (errors[0] ?? "").replace(/^\d+ errors? occurred:\s*\*\s*/, "").trim();
+}
+
+/**
+ * Whether docs/troubleshooting.md lists the error: a table row's first cell quotes its start (`<…>` and
+ * `…` stand for any text, `N` for a number), or names its code (`400 TOKEN_INVALID`, `CLUSTER_DATACENTER_NOT_FOUND`).
+ */
+function listedOnTroubleshootingPage(error: string): boolean {
+  const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
+  const firstCells = page
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| --"))
+    .map((line) => line.split(/(?<!\\)\|/)[1] ?? "");
+  const quotes = firstCells.flatMap((cell) =>
+    [...cell.matchAll(/``? ?(.+?) ?``?(?=[^`]|$)/g)].map((m) => m[1] ?? ""),
+  );
+  const pattern = (quote: string) =>
+    new RegExp(
+      `^${quote
+        .split(/<[^>]+>|…/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\bN(?=s?\b)/g, "\\d+"))
+        .join(".*?")}`,
+    );
+  const code = /: (\d{3} [A-Z_]+), ray id/.exec(error)?.[1];
+  return (
+    quotes.some((quote) => quote.length > 3 && pattern(quote).test(error)) ||
+    (code !== undefined && quotes.some((quote) => quote === code || quote === code.split(" ")[1]))
+  );
+}
+
 interface Failure {
   name: string;
+  /** Why docs/troubleshooting.md need not list the error (else it must: its start or its code). */
+  unlisted?: string;
   /** Config over the face's working config. */
   config?: Record<string, CliConfigEntry>;
   /** Config keys removed for this case. */
@@ -110,6 +151,7 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       name: "bad input",
       web: { runtime: { build: "latest" } },
       beforeAnyCall: true,
+      unlisted: "the page's spec section says a check names the property; a value's format is not a row",
       // The engine shows a nested property's value as `{<nil>}`; the plugin's reason gives the value, a string
       // quoted (a number's `(given: -1)`: test/provider/checkGiven.test.ts). The dynamic provider host gets secrets
       // as plain values, so it quotes no string (it may be a secret).
@@ -180,6 +222,9 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
         }
         const cause = typeof failure.cause === "function" ? failure.cause(face) : failure.cause;
         printed[face][failure.name] = expectReadable(output, cause, failure.fix);
+        const error = printedError(printed[face][failure.name] ?? "");
+        if (!failure.unlisted)
+          expect(listedOnTroubleshootingPage(error), `docs/troubleshooting.md lists: ${error}`).toBe(true);
         if (failure.beforeAnyCall)
           expect(
             emulator.requests.map((r) => r.route),
@@ -228,7 +273,7 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       cli.expectNoLeak(REJECTED_TOKEN);
     });
 
-    it("an unknown name in a data source: the data source's message alone", {
+    it("an unknown name in a data source: the data source's message alone, which the page lists", {
       timeout: 300_000,
     }, async () => {
       const cli = new CliProject(quickstartOnFace(root, face), root);
@@ -243,6 +288,18 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
         `No game "no-such-game" in the caller's games (available: puzzle-quest, space-race).`,
         "no-such-game",
       );
+      expect(listedOnTroubleshootingPage(printedError(printed[face]["an unknown name"] ?? ""))).toBe(true);
+      // A misspelt environment: the same kind of message, listed alike.
+      await cli.setConfig({
+        "gamehost-quickstart:game": { value: "space-race" },
+        "gamehost-quickstart:environment": { value: "prdo" },
+      });
+      const environment = expectReadable(
+        await cli.fails(["up", "--yes", "--skip-preview"]),
+        `No environment "prdo" in game space-race (available: prod, staging).`,
+        "prdo",
+      );
+      expect(listedOnTroubleshootingPage(printedError(environment))).toBe(true);
       cli.expectNoLeak(emulator.tokens.user);
     });
   });
