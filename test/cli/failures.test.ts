@@ -71,7 +71,8 @@ function printedError(diag: string): string {
  * Whether docs/troubleshooting.md lists the error: a table row's first cell quotes its start (`<…>` and
  * `…` stand for any text, `N` for a number), or names its code (`400 TOKEN_INVALID`, `CLUSTER_DATACENTER_NOT_FOUND`).
  */
-function listedOnTroubleshootingPage(error: string): boolean {
+function listedOnTroubleshootingPage(printed: string): boolean {
+  let error = printed;
   const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
   const firstCells = page
     .split("\n")
@@ -87,6 +88,14 @@ function listedOnTroubleshootingPage(error: string): boolean {
         .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\bN(?=s?\b)/g, "\\d+"))
         .join(".*?")}`,
     );
+  // The plugin's check of its configuration: the engine names the setting before the message.
+  const engine = /^pulumi:providers:gamehost resource '[^']*': property \w+ value \{.*?\} has a problem: /;
+  if (engine.test(error)) {
+    expect(page).toContain(
+      "`pulumi:providers:gamehost resource '<name>': property <key> value {<value>} has a problem: `",
+    );
+    error = error.replace(engine, "");
+  }
   const code = /: (\d{3} [A-Z_]+), ray id/.exec(error)?.[1];
   return (
     quotes.some((quote) => quote.length > 3 && pattern(quote).test(error)) ||
@@ -146,6 +155,14 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
       beforeAnyCall: true,
       cause: "Nothing answers at http://127.0.0.1:9",
       fix: "`pulumi config set gamehost:baseUrl <url>`",
+    },
+    {
+      // The emulator's URL typed as its banner's host and port, without the scheme.
+      name: "a base URL without a scheme",
+      config: { "gamehost:baseUrl": { value: "127.0.0.1:9" } },
+      beforeAnyCall: true,
+      cause: "Configuration gamehost:baseUrl must start with http:// or https://",
+      fix: "`pulumi config set gamehost:baseUrl <value>`",
     },
     {
       name: "bad input",
@@ -333,12 +350,14 @@ describe.skipIf(!realCli)(realCliTitle("failures as the CLI prints them"), () =>
     // The resource's own error: the CLI prints the stack's `update failed` before or after it. Types, ids and
     // instants differ between faces and runs; the words must not. Bad input differs on purpose: the dynamic
     // host gets secrets as plain values, so it quotes no given string.
+    // A base URL without a scheme: the plugin's CheckConfig failure comes after the engine's
+    // `pulumi:providers:gamehost resource …: property baseUrl value {…} has a problem:` (docs/troubleshooting.md).
     const resourceError = (diag: string) =>
       diag.split(/\n(?= {2}\S)/).find((block) => block.includes(" (web):")) ?? diag;
     const words = (texts: Record<string, string>, face: Face) =>
       Object.fromEntries(
         Object.entries(texts)
-          .filter(([name]) => name !== "bad input")
+          .filter(([name]) => name !== "bad input" && name !== "a base URL without a scheme")
           .map(([name, text]) => [
             name,
             resourceError(text)
