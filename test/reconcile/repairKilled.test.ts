@@ -7,9 +7,12 @@
  * nobody beside the user's next run, the dynamic host idle for good (about 150 MB each). A LobbyHistoryExport's pending create
  * (the quickstart killed while it exports) is cleared by repair: kept, every later `up` warned of it.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { connection, SCENARIO_TIMEOUT_MS, serversProject, useCliEnvironment } from "../cli/helpers";
 import { FACES, fixtureIds, liveTagged, serverArgs, serversTagged, TYPES } from "../engine/helpers";
+import { REPO_ROOT } from "../support/dist";
 import { liveServers } from "../support/emulator";
 import { quickstartOnFace } from "../support/examples";
 import { commandOf, processTree } from "../support/processTree";
@@ -18,6 +21,8 @@ import { until } from "../support/until";
 import { expectStackHoldsLive, runGamehost } from "./helpers";
 
 const COUNT = 3;
+const TROUBLESHOOTING = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
+const LOCKED = "the stack is currently locked by 1 lock(s)";
 
 const alive = (pid: number) => {
   try {
@@ -67,7 +72,11 @@ describe.skipIf(!realCli)(realCliTitle("pulumi up killed with SIGKILL during cre
         setup.emulator.setPlacement("auto");
       }
 
-      // The killed run's lock is left: repair says so, and names `pulumi cancel`.
+      // The killed run's lock is left: the CLI's next `up` refuses, as docs/troubleshooting.md quotes it; repair
+      // says so too, and names `pulumi cancel`.
+      const lockedUp = await cli.fails(["up", "--yes", "--skip-preview"]);
+      expect(lockedUp).toContain(LOCKED);
+      expect(TROUBLESHOOTING).toContain(`| \`${LOCKED}`);
       const locked = await runGamehost(cli, ["repair"]);
       expect(locked.code).toBe(1);
       expect(locked.stderr).toContain("pulumi cancel");
