@@ -5,6 +5,7 @@
 import type { Dispatcher } from "undici";
 import type { GamehostClient } from "./client";
 import type { ConnectionSettings } from "./config";
+import type { GamehostDeadlineError } from "./errors";
 import type { FieldIssue } from "./issues";
 import type { RetryPolicy } from "./retry";
 import type { ClientEvent, Timeouts } from "./transport";

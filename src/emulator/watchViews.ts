@@ -5,6 +5,7 @@ import type { WatchHub } from "./watch";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const withinInt64 = (value: bigint): boolean => value >= INT64_MIN && value <= INT64_MAX;
 
 /**
  * The `watch_index` query parameter as the service reads it: any number (an integer within int64, signed or not)
@@ -19,7 +20,7 @@ const WatchIndexQuery = z.object({
       error: "must be a number (the watch.index of an earlier answer)",
       abort: true,
     })
-    .refine((text) => BigInt(text) >= INT64_MIN && BigInt(text) <= INT64_MAX, {
+    .refine((text) => withinInt64(BigInt(text)), {
       error: "must be a number within a 64-bit integer's range (the watch.index of an earlier answer)",
     }),
 });
