@@ -63,6 +63,8 @@ function dynamicResources(repo, kinds) {
       ) +
       "// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets\n" +
       `export class ${kind.name} extends pulumi.dynamic.Resource {\n` +
+      `  /** The dynamic face's type token: \`validateResourceOfType(gamehost.${kind.name}, …)\` of a policy pack matches it. @internal */\n` +
+      `  static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:${kind.name}";\n\n` +
       `  constructor(name: string, args: ${args ? args.type : `types.${kind.name}Args`}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    const props = registeredInputs(${args ? `${args.convert}(args)` : "args"}, {}, types.${lower}InputProperties, types.${lower}ComputedOutputs);\n` +
       (kind.secretOutputs.length > 0

@@ -20,11 +20,7 @@ import { installPackage } from "./docCommands";
 import { connection, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const BLOCK = docBlock("docs/languages.md", "Moving a resource between the faces", "typescript").text;
-const INTO_COMPONENT = docBlock(
-  "docs/_index.md",
-  "Components, stack references and transforms",
-  "typescript",
-).text;
+const INTO_COMPONENT = docBlock("docs/_index.md", "Components and stack references", "typescript").text;
 const DYNAMIC_SERVER = "pulumi-nodejs:dynamic/gamehost:Server";
 
 /** How each resource is declared: its class and, if any, the alias of its old type. */

@@ -82,9 +82,21 @@ const RUN_BY: readonly RunBy[] = [
   },
   {
     page: "docs/_index.md",
-    section: "Components, stack references and transforms",
+    section: "Components and stack references",
     lang: "typescript",
     test: "test/cli/faceMoves.test.ts",
+  },
+  {
+    page: "docs/_index.md",
+    section: "Policies and transforms",
+    lang: "yaml",
+    test: "test/cli/policyPack.test.ts",
+  },
+  {
+    page: "docs/_index.md",
+    section: "Policies and transforms",
+    lang: "typescript",
+    test: "test/cli/policyPack.test.ts",
   },
   { page: "docs/fleets.md", section: "YAML", lang: "yaml", test: "test/cli/fleetLanguages.test.ts" },
   { page: "docs/fleets.md", section: "Python", lang: "python", test: "test/cli/fleetLanguages.test.ts" },

@@ -12,30 +12,45 @@ import (
 )
 
 // RunPlugin runs a nodejs plugin folder (PulumiPlugin.yaml `runtime: nodejs`), as `pulumi package add <plugin
-// folder>` asks for its schema: the v3.68.0 nodejs host answers "not supported". It does what current nodejs hosts
-// do for a resource plugin: `node <@pulumi/pulumi/cmd/run-plugin, resolved from the folder> <folder> <args…>` in
-// the request's directory and environment, streaming the output and then the exit code. Anything else goes to
-// the old host.
+// folder>` asks for its schema, and a nodejs policy pack folder (PulumiPolicy.yaml, kind "analyzer"), as
+// `pulumi preview --policy-pack <folder>` starts it: the v3.68.0 nodejs host answers "not supported" to both. It
+// does what current nodejs hosts do: for a resource plugin `node <@pulumi/pulumi/cmd/run-plugin> <folder> <args…>`
+// in the request's directory; for a policy pack `node <@pulumi/pulumi/cmd/run-policy-pack> <args…> <folder>` in
+// the pack's folder (the module resolved from the folder), with the request's environment, streaming the output
+// and then the exit code. (Current hosts also put the stack's config in a policy pack's environment,
+// PULUMI_CONFIG; this one does not.) Anything else goes to the old host.
 func (g *generator) RunPlugin(
 	req *pulumirpc.RunPluginRequest, server grpc.ServerStreamingServer[pulumirpc.RunPluginResponse],
 ) error {
 	dir := req.GetInfo().GetProgramDirectory()
-	if g.lang != "nodejs" || req.GetKind() != "resource" || dir == "" {
+	policy := req.GetKind() == "analyzer"
+	if g.lang != "nodejs" || (req.GetKind() != "resource" && !policy) || dir == "" {
 		return g.forwardRunPlugin(req, server)
+	}
+	module := "@pulumi/pulumi/cmd/run-plugin"
+	if policy {
+		module = "@pulumi/pulumi/cmd/run-policy-pack"
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return err
 	}
 	resolve := exec.CommandContext(server.Context(), node, "-p",
-		"require.resolve('@pulumi/pulumi/cmd/run-plugin', { paths: [process.argv[1]] })", dir)
+		"require.resolve(process.argv[1], { paths: [process.argv[2]] })", module, dir)
 	out, err := resolve.Output()
 	if err != nil {
-		return errors.New("the plugin folder " + dir + " cannot require @pulumi/pulumi/cmd/run-plugin: " + err.Error())
+		return errors.New("the plugin folder " + dir + " cannot require " + module + ": " + err.Error())
 	}
-	args := append([]string{strings.TrimSpace(string(out)), dir}, req.GetArgs()...)
-	cmd := exec.CommandContext(server.Context(), node, args...)
+	script := strings.TrimSpace(string(out))
+	args := append([]string{script, dir}, req.GetArgs()...)
+	cmd := exec.CommandContext(server.Context(), node)
 	cmd.Dir = req.GetPwd()
+	if policy {
+		// run-policy-pack takes <engine address> <pack folder>: the folder comes last, and the pack runs in it.
+		args = append(append([]string{script}, req.GetArgs()...), dir)
+		cmd.Dir = dir
+	}
+	cmd.Args = append([]string{node}, args...)
 	cmd.Env = req.GetEnv()
 
 	var mu sync.Mutex // one Send at a time

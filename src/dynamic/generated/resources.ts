@@ -33,6 +33,9 @@ export interface Server extends types.ServerOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Server extends pulumi.dynamic.Resource {
+  /** The dynamic face's type token: `validateResourceOfType(gamehost.Server, …)` of a policy pack matches it. @internal */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:Server";
+
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.serverInputProperties, types.serverComputedOutputs);
     const options = dynamicResourceOptions("Server", name, opts, [
@@ -70,6 +73,9 @@ export interface LobbyHistoryExport extends types.LobbyHistoryExportOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class LobbyHistoryExport extends pulumi.dynamic.Resource {
+  /** The dynamic face's type token: `validateResourceOfType(gamehost.LobbyHistoryExport, …)` of a policy pack matches it. @internal */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport";
+
   constructor(name: string, args: LobbyHistoryExportArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(
       lobbyHistoryExportInputs(args),
@@ -111,6 +117,9 @@ export interface Fleet extends types.FleetOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Fleet extends pulumi.dynamic.Resource {
+  /** The dynamic face's type token: `validateResourceOfType(gamehost.Fleet, …)` of a policy pack matches it. @internal */
+  static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:Fleet";
+
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.fleetInputProperties, types.fleetComputedOutputs);
     const options = dynamicResourceOptions("Fleet", name, opts, [

@@ -41,7 +41,7 @@ if (which === "transform")
 if (which === "timeouts") new gamehost.Server("match", args, { customTimeouts: { create: "5m" } });
 if (which === "nativeToken") gamehost.native.getGamesOutput({ provider: eu });
 if (which === "nativeUrl") new gamehost.native.Provider("bare", {});
-// Transforms that change a gamehost resource's inputs (docs/_index.md, "Components, stack references and
+// Transforms that change a gamehost resource's inputs (docs/_index.md, "Policies and
 // transforms"), on both faces: a `transforms` option on a component reaching its children adds a tag, and a
 // stack transformation sizes every Server.
 if (which === "inputs") {
