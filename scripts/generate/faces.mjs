@@ -65,6 +65,11 @@ function dynamicResources(repo, kinds) {
       `export class ${kind.name} extends pulumi.dynamic.Resource {\n` +
       `  /** The dynamic face's type token: \`validateResourceOfType(gamehost.${kind.name}, …)\` of a policy pack matches it. @internal */\n` +
       `  static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:${kind.name}";\n\n` +
+      // The inherited CustomResource.isInstance is true of every custom resource: a transform that checks
+      // `gamehost.Server.isInstance(args.resource)` would change every resource of the stack.
+      `  /** Whether \`obj\` is a ${kind.name} of this face (also across copies of the package). */\n` +
+      `  static override isInstance(obj: unknown): obj is ${kind.name} {\n` +
+      `    return pulumi.CustomResource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === ${kind.name}.__pulumiType;\n  }\n\n` +
       `  constructor(name: string, args: ${args ? args.type : `types.${kind.name}Args`}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    const props = registeredInputs(${args ? `${args.convert}(args)` : "args"}, {}, types.${lower}InputProperties, types.${lower}ComputedOutputs);\n` +
       (kind.secretOutputs.length > 0

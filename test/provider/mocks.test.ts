@@ -94,6 +94,36 @@ describe("resources under mocks", () => {
     expect(secretOutputsByName.get("secret-export")).toEqual(["url"]);
     expect(secretOutputsByName.get("mock-server")).toEqual([]);
   });
+
+  it("each class's isInstance knows its own kind and face only (a transform's check of args.resource)", async () => {
+    const dynamic = new gamehost.Server("instance-dynamic", args());
+    const native = new gamehost.native.Server("instance-native", args());
+    const fleet = new gamehost.Fleet("instance-fleet", {
+      gameId: serverTarget(emulator).gameId,
+      environmentId: serverTarget(emulator).environmentId,
+      template: {
+        tags: {},
+        runtime: { build: "b" },
+        network: { ports: {} },
+        resources: { cpu: 100, memory: 128 },
+      },
+      datacenters: {},
+    });
+    await Promise.all([dynamic, native, fleet].map((r) => resolvedValue(r.id)));
+    expect([dynamic, native, fleet, {}, undefined].map((r) => gamehost.Server.isInstance(r))).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect([dynamic, native, fleet].map((r) => gamehost.native.Server.isInstance(r))).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect([dynamic, native, fleet].map((r) => gamehost.Fleet.isInstance(r))).toEqual([false, false, true]);
+  });
 });
 
 describe("data sources", () => {

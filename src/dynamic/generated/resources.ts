@@ -36,6 +36,14 @@ export class Server extends pulumi.dynamic.Resource {
   /** The dynamic face's type token: `validateResourceOfType(gamehost.Server, …)` of a policy pack matches it. @internal */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:Server";
 
+  /** Whether `obj` is a Server of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is Server {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === Server.__pulumiType
+    );
+  }
+
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.serverInputProperties, types.serverComputedOutputs);
     const options = dynamicResourceOptions("Server", name, opts, [
@@ -75,6 +83,14 @@ export interface LobbyHistoryExport extends types.LobbyHistoryExportOutputs {}
 export class LobbyHistoryExport extends pulumi.dynamic.Resource {
   /** The dynamic face's type token: `validateResourceOfType(gamehost.LobbyHistoryExport, …)` of a policy pack matches it. @internal */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport";
+
+  /** Whether `obj` is a LobbyHistoryExport of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is LobbyHistoryExport {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === LobbyHistoryExport.__pulumiType
+    );
+  }
 
   constructor(name: string, args: LobbyHistoryExportArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(
@@ -119,6 +135,14 @@ export interface Fleet extends types.FleetOutputs {}
 export class Fleet extends pulumi.dynamic.Resource {
   /** The dynamic face's type token: `validateResourceOfType(gamehost.Fleet, …)` of a policy pack matches it. @internal */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:Fleet";
+
+  /** Whether `obj` is a Fleet of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is Fleet {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === Fleet.__pulumiType
+    );
+  }
 
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.fleetInputProperties, types.fleetComputedOutputs);
