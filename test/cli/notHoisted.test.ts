@@ -5,6 +5,8 @@
  * loads `pulumi-gamehost/provider/<kind>` by name in the SDK's provider host, started in the project's
  * folder: there it found nothing, and every call failed with the SDK's `Cannot find module` and its stack
  * trace. The program now stops first, with the fix (docs/troubleshooting.md, "Installing with pnpm or Yarn").
+ * Before that, the project without node_modules, as Yarn's Plug'n'Play leaves it (Pulumi runs no such project):
+ * what the CLI prints, as the page quotes it.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -21,7 +23,7 @@ const HOST_ERROR = "Cannot find module 'pulumi-gamehost/provider/server'";
 describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's node_modules (pnpm)"), () => {
   const cli = useCliEnvironment("not-hoisted");
 
-  it("preview stops with the fix before anything is created; added, up works; a destroy without it keeps the server", {
+  it("no node_modules: the CLI's messages; not hoisted: preview stops with the fix before anything is created; added, up works; a destroy without it keeps the server", {
     timeout: SCENARIO_TIMEOUT_MS,
   }, async () => {
     // What the check resolves is what each kind's shim loads: a subpath the package exports.
@@ -32,9 +34,34 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
       expect(Object.keys(manifest.exports)).toContain(shimSubpath(kind).replace("pulumi-gamehost", "."));
     }
     const { emulator } = cli;
-    // The project: its program uses a library of its own, which depends on pulumi-gamehost (pnpm's layout: the
-    // library's node_modules holds it, the project's does not). The SDK is the repo's.
     const dir = path.join(cli.root, "not-hoisted");
+    fs.mkdirSync(dir);
+    const project = new CliProject(dir, cli.root);
+    const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
+    const pnpRow = page.split("\n").find((line) => line.includes("after `yarn install` (Yarn 2+)")) ?? "";
+
+    // First no node_modules at all, as Yarn's Plug'n'Play leaves a project: the CLI's two messages the page quotes.
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      "name: not-hoisted\nruntime: nodejs\nplugins:\n  providers:\n    - name: gamehost\n      path: ./node_modules/pulumi-gamehost/plugin\n",
+    );
+    await project.configure(connection(emulator));
+    const noPlugin = await project.fails(["preview"]);
+    const noFolder =
+      /parsing plugin options for 'gamehost': no folder at path '[^']*\/node_modules\/pulumi-gamehost\/plugin'/;
+    expect(noPlugin).toMatch(noFolder);
+    expect(pnpRow).toContain(
+      "`parsing plugin options for 'gamehost': no folder at path '…/node_modules/pulumi-gamehost/plugin'`",
+    );
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: not-hoisted\nruntime: nodejs\n");
+    const noSdk = await project.fails(["preview"]);
+    const sdkQuote =
+      "It looks like the Pulumi SDK has not been installed. Have you run npm install or yarn install?";
+    expect(noSdk).toContain(sdkQuote);
+    expect(pnpRow).toContain(`\`${sdkQuote}\``);
+
+    // Then its program uses a library of its own, which depends on pulumi-gamehost (pnpm's layout: the
+    // library's node_modules holds it, the project's does not). The SDK is the repo's.
     const modules = path.join(dir, "node_modules");
     const library = path.join(modules, "game-infra");
     fs.mkdirSync(path.join(library, "node_modules"), { recursive: true });
@@ -42,7 +69,6 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
     fs.symlinkSync(REPO_ROOT, path.join(library, "node_modules", "pulumi-gamehost"), "dir");
     fs.writeFileSync(path.join(library, "package.json"), '{ "name": "game-infra", "main": "index.js" }\n');
     fs.writeFileSync(path.join(library, "index.js"), 'module.exports = require("pulumi-gamehost");\n');
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: not-hoisted\nruntime: nodejs\n");
     fs.writeFileSync(
       path.join(dir, "index.js"),
       [
@@ -53,15 +79,12 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
         "",
       ].join("\n"),
     );
-    const project = new CliProject(dir, cli.root);
-    await project.configure({
-      ...connection(emulator),
+    await project.setConfig({
       "not-hoisted:server": {
         value: JSON.stringify(serverArgs(emulator, { tags: { role: "not-hoisted" } })),
       },
     });
     const own = path.join(modules, "pulumi-gamehost");
-    const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
 
     const refused = await project.fails(["preview"]);
     expect(refused).toContain(`Server "a": ${REFUSED}`);
