@@ -12,6 +12,7 @@ import { CONFIG_KEYS } from "../api/config";
 import { GamehostError } from "../api/errors";
 import { refuseDeletedWith } from "../programArgs/registration";
 import { checkConfigKeptInState } from "./configInState";
+import { checkHostCanLoad } from "./hostCanLoad";
 
 const CONNECTION = `the stack's ${CONFIG_KEYS.baseUrl.key} and ${CONFIG_KEYS.token.key} (or ${CONFIG_KEYS.baseUrl.env} and ${CONFIG_KEYS.token.env})`;
 
@@ -59,6 +60,7 @@ export function dynamicResourceOptions(
   /** The kind's `updatedInPlace` (src/kinds), as generated into its class. */
   updatedInPlace: readonly string[],
 ): pulumi.CustomResourceOptions | undefined {
+  checkHostCanLoad(kind, name);
   checkConfigKeptInState();
   if (opts === undefined) return opts;
   refuseDeletedWith(kind, name, opts);

@@ -1,0 +1,115 @@
+/**
+ * A project whose `node_modules` does not hold `pulumi-gamehost` though its program loads it: the package is a
+ * dependency of another package, as pnpm's isolated layout leaves it (nothing hoisted to the project's
+ * `node_modules`): here a library of the project's, whose own `node_modules` holds it. The dynamic resources' shim
+ * loads `pulumi-gamehost/provider/<kind>` by name in the SDK's provider host, started in the project's
+ * folder: there it found nothing, and every call failed with the SDK's `Cannot find module` and its stack
+ * trace. The program now stops first, with the fix (docs/troubleshooting.md, "Installing with pnpm or Yarn").
+ * Before that, the project without node_modules, as Yarn's Plug'n'Play leaves it (Pulumi runs no such project):
+ * what the CLI prints, as the page quotes it.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { shimSubpath } from "../../src/dynamic/hostCanLoad";
+import { SERVER_TYPE, serverArgs } from "../engine/helpers";
+import { REPO_ROOT } from "../support/dist";
+import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
+import { connection, liveIds, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+
+const REFUSED = "Pulumi's dynamic provider host would not find pulumi-gamehost";
+const HOST_ERROR = "Cannot find module 'pulumi-gamehost/provider/server'";
+
+describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's node_modules (pnpm)"), () => {
+  const cli = useCliEnvironment("not-hoisted");
+
+  it("no node_modules: the CLI's messages; not hoisted: preview stops with the fix before anything is created; added, up works; a destroy without it keeps the server", {
+    timeout: SCENARIO_TIMEOUT_MS,
+  }, async () => {
+    // What the check resolves is what each kind's shim loads: a subpath the package exports.
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    for (const kind of ["Server", "LobbyHistoryExport", "Fleet"]) {
+      expect(Object.keys(manifest.exports)).toContain(shimSubpath(kind).replace("pulumi-gamehost", "."));
+    }
+    const { emulator } = cli;
+    const dir = path.join(cli.root, "not-hoisted");
+    fs.mkdirSync(dir);
+    const project = new CliProject(dir, cli.root);
+    const page = fs.readFileSync(path.join(REPO_ROOT, "docs", "troubleshooting.md"), "utf8");
+    const pnpRow = page.split("\n").find((line) => line.includes("after `yarn install` (Yarn 2+)")) ?? "";
+
+    // First no node_modules at all, as Yarn's Plug'n'Play leaves a project: the CLI's two messages the page quotes.
+    fs.writeFileSync(
+      path.join(dir, "Pulumi.yaml"),
+      "name: not-hoisted\nruntime: nodejs\nplugins:\n  providers:\n    - name: gamehost\n      path: ./node_modules/pulumi-gamehost/plugin\n",
+    );
+    await project.configure(connection(emulator));
+    const noPlugin = await project.fails(["preview"]);
+    const noFolder =
+      /parsing plugin options for 'gamehost': no folder at path '[^']*\/node_modules\/pulumi-gamehost\/plugin'/;
+    expect(noPlugin).toMatch(noFolder);
+    expect(pnpRow).toContain(
+      "`parsing plugin options for 'gamehost': no folder at path '…/node_modules/pulumi-gamehost/plugin'`",
+    );
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: not-hoisted\nruntime: nodejs\n");
+    const noSdk = await project.fails(["preview"]);
+    const sdkQuote =
+      "It looks like the Pulumi SDK has not been installed. Have you run npm install or yarn install?";
+    expect(noSdk).toContain(sdkQuote);
+    expect(pnpRow).toContain(`\`${sdkQuote}\``);
+
+    // Then its program uses a library of its own, which depends on pulumi-gamehost (pnpm's layout: the
+    // library's node_modules holds it, the project's does not). The SDK is the repo's.
+    const modules = path.join(dir, "node_modules");
+    const library = path.join(modules, "game-infra");
+    fs.mkdirSync(path.join(library, "node_modules"), { recursive: true });
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@pulumi"), path.join(modules, "@pulumi"), "dir");
+    fs.symlinkSync(REPO_ROOT, path.join(library, "node_modules", "pulumi-gamehost"), "dir");
+    fs.writeFileSync(path.join(library, "package.json"), '{ "name": "game-infra", "main": "index.js" }\n');
+    fs.writeFileSync(path.join(library, "index.js"), 'module.exports = require("pulumi-gamehost");\n');
+    fs.writeFileSync(
+      path.join(dir, "index.js"),
+      [
+        'const pulumi = require("@pulumi/pulumi");',
+        'const gamehost = require("game-infra");',
+        'const server = new gamehost.Server("a", new pulumi.Config().requireObject("server"));',
+        "exports.serverId = server.serverId;",
+        "",
+      ].join("\n"),
+    );
+    await project.setConfig({
+      "not-hoisted:server": {
+        value: JSON.stringify(serverArgs(emulator, { tags: { role: "not-hoisted" } })),
+      },
+    });
+    const own = path.join(modules, "pulumi-gamehost");
+
+    const refused = await project.fails(["preview"]);
+    expect(refused).toContain(`Server "a": ${REFUSED}`);
+    expect(refused).toContain("public-hoist-pattern[]=pulumi-gamehost");
+    expect(refused).not.toContain(HOST_ERROR);
+    expect(page).toContain(REFUSED);
+    expect(liveIds(emulator, "not-hoisted")).toEqual([]);
+
+    // The fix: the package in the project's own dependencies.
+    fs.symlinkSync(REPO_ROOT, own, "dir");
+    await project.ok(["up", "--yes", "--skip-preview"]);
+    const live = liveIds(emulator, "not-hoisted");
+    expect(live).toHaveLength(1);
+    expect(Object.values(await project.stateIds([SERVER_TYPE]))).toEqual(live);
+
+    // Taken away again: destroy runs no program, only the host, which fails as the page quotes; nothing is lost.
+    fs.unlinkSync(own);
+    const failed = await project.fails(["destroy", "--yes", "--skip-preview"]);
+    expect(failed).toContain(HOST_ERROR);
+    expect(page).toContain(HOST_ERROR.replace("server'", "<kind>'"));
+    expect(liveIds(emulator, "not-hoisted")).toEqual(live);
+    expect(Object.values(await project.stateIds([SERVER_TYPE]))).toEqual(live);
+
+    fs.symlinkSync(REPO_ROOT, own, "dir");
+    await project.ok(["destroy", "--yes", "--skip-preview"]);
+    expect(liveIds(emulator, "not-hoisted")).toEqual([]);
+  });
+});
