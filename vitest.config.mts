@@ -41,6 +41,7 @@ const unit = [
   "test/provider/createThroughProxy.test.ts",
   "test/provider/serverDeleteCancelled.test.ts",
   "test/provider/replacementTargets.test.ts",
+  "test/provider/hostCanLoad.test.ts",
   "test/provider/policyTypes.test.ts",
   "test/plugin/rpcBounds.test.ts",
   "test/plugin/schemaCurrent.test.ts",

@@ -73,8 +73,8 @@ function dynamicResources(repo, kinds) {
       `  constructor(name: string, args: ${args ? args.type : `types.${kind.name}Args`}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    const props = registeredInputs(${args ? `${args.convert}(args)` : "args"}, {}, types.${lower}InputProperties, types.${lower}ComputedOutputs);\n` +
       (kind.secretOutputs.length > 0
-        ? `    const options = pulumi.mergeOptions(dynamicResourceOptions("${kind.name}", name, opts, ${inPlace}), { additionalSecretOutputs: [...types.${lower}SecretOutputs] });\n`
-        : `    const options = dynamicResourceOptions("${kind.name}", name, opts, ${inPlace});\n`) +
+        ? `    const options = pulumi.mergeOptions(dynamicResourceOptions("${kind.name}", name, opts, ${inPlace}, "${subpath}"), { additionalSecretOutputs: [...types.${lower}SecretOutputs] });\n`
+        : `    const options = dynamicResourceOptions("${kind.name}", name, opts, ${inPlace}, "${subpath}");\n`) +
       `    super(${lower}Provider, name, props, options, "gamehost", "${kind.name}");\n  }\n}\n\n`;
   }
   return text;

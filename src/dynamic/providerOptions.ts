@@ -59,8 +59,10 @@ export function dynamicResourceOptions(
   opts: pulumi.CustomResourceOptions | undefined,
   /** The kind's `updatedInPlace` (src/kinds), as generated into its class. */
   updatedInPlace: readonly string[],
+  /** What the kind's serialized shim loads in the provider host (`pulumi-gamehost/provider/<hostSubpath>`). */
+  hostModule: string,
 ): pulumi.CustomResourceOptions | undefined {
-  checkHostCanLoad(kind, name);
+  checkHostCanLoad(kind, name, hostModule);
   checkConfigKeptInState();
   if (opts === undefined) return opts;
   refuseDeletedWith(kind, name, opts);

@@ -12,7 +12,13 @@ import { lobbyHistoryExportKind } from "../../src/kinds/lobbyHistoryExport/imple
 function warningsOf(kind: AnyResourceKind, replaceOnChanges: string[]): string[] {
   const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
   try {
-    dynamicResourceOptions(kind.name, "arena", { replaceOnChanges }, kind.updatedInPlace);
+    dynamicResourceOptions(
+      kind.name,
+      "arena",
+      { replaceOnChanges },
+      kind.updatedInPlace,
+      `pulumi-gamehost/provider/${kind.hostSubpath}`,
+    );
     return warn.mock.calls.map(([message]) => String(message));
   } finally {
     warn.mockRestore();

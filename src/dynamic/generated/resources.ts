@@ -46,11 +46,13 @@ export class Server extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.serverInputProperties, types.serverComputedOutputs);
-    const options = dynamicResourceOptions("Server", name, opts, [
-      "waitForReady",
-      "readyTimeoutSeconds",
-      "destroyKillTimeout",
-    ]);
+    const options = dynamicResourceOptions(
+      "Server",
+      name,
+      opts,
+      ["waitForReady", "readyTimeoutSeconds", "destroyKillTimeout"],
+      "pulumi-gamehost/provider/server",
+    );
     super(serverProvider, name, props, options, "gamehost", "Server");
   }
 }
@@ -99,9 +101,16 @@ export class LobbyHistoryExport extends pulumi.dynamic.Resource {
       types.lobbyHistoryExportInputProperties,
       types.lobbyHistoryExportComputedOutputs,
     );
-    const options = pulumi.mergeOptions(dynamicResourceOptions("LobbyHistoryExport", name, opts, []), {
-      additionalSecretOutputs: [...types.lobbyHistoryExportSecretOutputs],
-    });
+    const options = pulumi.mergeOptions(
+      dynamicResourceOptions(
+        "LobbyHistoryExport",
+        name,
+        opts,
+        [],
+        "pulumi-gamehost/provider/lobby-history-export",
+      ),
+      { additionalSecretOutputs: [...types.lobbyHistoryExportSecretOutputs] },
+    );
     super(lobbyHistoryExportProvider, name, props, options, "gamehost", "LobbyHistoryExport");
   }
 }
@@ -146,14 +155,13 @@ export class Fleet extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
     const props = registeredInputs(args, {}, types.fleetInputProperties, types.fleetComputedOutputs);
-    const options = dynamicResourceOptions("Fleet", name, opts, [
-      "template",
-      "datacenters",
-      "rollout",
-      "waitForReady",
-      "readyTimeoutSeconds",
-      "destroyKillTimeout",
-    ]);
+    const options = dynamicResourceOptions(
+      "Fleet",
+      name,
+      opts,
+      ["template", "datacenters", "rollout", "waitForReady", "readyTimeoutSeconds", "destroyKillTimeout"],
+      "pulumi-gamehost/provider/fleet",
+    );
     super(fleetProvider, name, props, options, "gamehost", "Fleet");
   }
 }
