@@ -28,6 +28,7 @@ const unit = [
     ...["robustness", "faults", "export", "exportSpan"],
   ]),
   "test/provider/serverSpec.test.ts",
+  "test/provider/referenceBounds.test.ts",
   "test/provider/fleetPlanner.test.ts",
   "test/provider/fleetReadiness.test.ts",
   "test/provider/lobbyExportRevocation.test.ts",

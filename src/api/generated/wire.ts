@@ -296,7 +296,7 @@ export interface CreateServerRequest {
     /** Environment variables (default none). */
     environment?: Record<string, string> | undefined;
   };
-  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  /** String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them). */
   tags: Record<string, string>;
 }
 

@@ -141,7 +141,7 @@ function createServerSchemas(unknownKeys: UnknownKeys) {
       environment: StringMap.optional().describe("Environment variables (default none)."),
     }).describe("What runs: the build, its arguments and environment variables."),
     tags: StringMap.describe(
-      "String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved.",
+      "String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them).",
     ),
   });
   return { routing, port, body };

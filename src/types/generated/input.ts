@@ -51,7 +51,7 @@ export interface FleetTemplateArgs {
   resources: pulumi.Input<FleetTemplateResourcesArgs>;
   /** What runs: the build, its arguments and environment variables. */
   runtime: pulumi.Input<FleetTemplateRuntimeArgs>;
-  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  /** String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them). */
   tags: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 

@@ -112,7 +112,7 @@ export interface FleetTemplate {
   resources: FleetTemplateResources;
   /** What runs: the build, its arguments and environment variables. */
   runtime: FleetTemplateRuntime;
-  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  /** String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them). */
   tags: Record<string, string>;
 }
 

@@ -50,7 +50,7 @@ export interface ServerArgs {
   resources: pulumi.Input<inputs.ServerResourcesArgs>;
   /** What runs: the build, its arguments and environment variables. */
   runtime: pulumi.Input<inputs.ServerRuntimeArgs>;
-  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  /** String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them). */
   tags: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   waitForReady?: pulumi.Input<boolean | undefined>;
@@ -78,7 +78,7 @@ export interface ServerState {
   resources?: pulumi.Input<inputs.ServerResourcesArgs | undefined>;
   /** What runs: the build, its arguments and environment variables. */
   runtime?: pulumi.Input<inputs.ServerRuntimeArgs | undefined>;
-  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  /** String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them). */
   tags?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   waitForReady?: pulumi.Input<boolean | undefined>;
@@ -120,7 +120,7 @@ export interface ServerOutputs {
   readonly resources: pulumi.Output<outputs.ServerResources>;
   /** What runs: the build, its arguments and environment variables. */
   readonly runtime: pulumi.Output<outputs.ServerRuntime>;
-  /** String-to-string labels; servers can be listed by tag. The key `pulumi-gamehost/idempotency-key` is reserved. */
+  /** String-to-string labels; servers can be listed by tag. The keys `pulumi-gamehost/idempotency-key`, `pulumi-gamehost/fleet` and `pulumi-gamehost/fleet-slot` are reserved (the provider sets them). */
   readonly tags: pulumi.Output<Record<string, string>>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   readonly waitForReady: pulumi.Output<boolean | undefined>;

@@ -1,0 +1,62 @@
+/**
+ * The API reference (docs/reference, the .d.ts JSDoc, the plugin's schema: one description each) states
+ * every bound the provider's checks enforce on an input: a user who writes programs from the reference
+ * alone meets no refusal it does not announce. Each case tries the boundary values (accepted) and one past
+ * them (refused, naming the field), then reads the schema's description of the field.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as fleetHost from "../../src/dynamic/generated/host/fleet";
+import * as serverHost from "../../src/dynamic/generated/host/server";
+import { IDEMPOTENCY_TAG } from "../../src/kinds/server/spec";
+import { FLEET_TAGS } from "../../src/kinds/server/tags";
+import { SAMPLE_ID, SAMPLE_SERVER_INPUTS } from "../support/serverInputs";
+
+type Described = { description?: string; properties?: Record<string, Described> };
+type Schema = {
+  resources: Record<string, { inputProperties: Record<string, Described> }>;
+  types: Record<string, Described>;
+};
+const schema = JSON.parse(readFileSync(join(__dirname, "../../plugin/schema.json"), "utf8")) as Schema;
+
+const input = (resource: string, property: string): string =>
+  schema.resources[`gamehost:index:${resource}`]?.inputProperties[property]?.description ?? "";
+const typeProperty = (type: string, property: string): string =>
+  schema.types[`gamehost:index:${type}`]?.properties?.[property]?.description ?? "";
+
+function serverInputs(overrides: Record<string, unknown>): Record<string, unknown> {
+  return { ...structuredClone(SAMPLE_SERVER_INPUTS), idempotencyKey: undefined, ...overrides };
+}
+
+function fleetInputs(overrides: Record<string, unknown>): Record<string, unknown> {
+  const {
+    gameId,
+    environmentId,
+    datacenter: _dc,
+    idempotencyKey: _key,
+    ...template
+  } = structuredClone(SAMPLE_SERVER_INPUTS);
+  return { gameId, environmentId, template, datacenters: { [SAMPLE_ID]: 1 }, ...overrides };
+}
+
+async function serverFailures(overrides: Record<string, unknown>) {
+  return (await serverHost.check({}, serverInputs(overrides))).failures;
+}
+async function fleetFailures(overrides: Record<string, unknown>) {
+  return (await fleetHost.check({}, fleetInputs(overrides))).failures;
+}
+
+describe("the reference states the bounds the checks enforce", () => {
+  it("names every reserved tag key, on a Server and a Fleet's template", async () => {
+    for (const tag of [IDEMPOTENCY_TAG, ...FLEET_TAGS]) {
+      const refused = await serverFailures({ tags: { role: "match", [tag]: "x" } });
+      expect(refused.map((f) => f.property)).toEqual([`tags.${tag}`]);
+      const template = { ...(fleetInputs({}).template as object), tags: { role: "match", [tag]: "x" } };
+      const fleetRefused = await fleetFailures({ template });
+      expect(fleetRefused.map((f) => f.property)).toEqual([`template.tags.${tag}`]);
+      expect(input("Server", "tags"), tag).toContain(`\`${tag}\``);
+      expect(typeProperty("FleetTemplate", "tags"), tag).toContain(`\`${tag}\``);
+    }
+  });
+});
