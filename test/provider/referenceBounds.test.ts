@@ -59,4 +59,34 @@ describe("the reference states the bounds the checks enforce", () => {
       expect(typeProperty("FleetTemplate", "tags"), tag).toContain(`\`${tag}\``);
     }
   });
+
+  it("states the provider-only knobs' ranges, on a Server and a Fleet", async () => {
+    const knobs = [
+      { property: "readyTimeoutSeconds", accepted: [1, 86_400], refused: [0, 86_401], stated: "1 to 86400" },
+      {
+        property: "destroyKillTimeout",
+        accepted: [0, 7_199_999],
+        refused: [-1, 7_200_000],
+        stated: "0 ≤ x < 7 200 000",
+      },
+    ];
+    for (const { property, accepted, refused, stated } of knobs) {
+      for (const value of accepted) {
+        expect(await serverFailures({ [property]: value }), `${property}: ${value}`).toEqual([]);
+        expect(await fleetFailures({ [property]: value }), `${property}: ${value}`).toEqual([]);
+      }
+      for (const value of refused) {
+        for (const failures of [
+          await serverFailures({ [property]: value }),
+          await fleetFailures({ [property]: value }),
+        ])
+          expect(
+            failures.map((f) => f.property),
+            `${property}: ${value}`,
+          ).toEqual([property]);
+      }
+      expect(input("Server", property)).toContain(stated);
+      expect(input("Fleet", property)).toContain(stated);
+    }
+  });
 });

@@ -72,10 +72,10 @@ export const ServerKnobs = z.strictObject({
     .max(86_400, { error: "must be ≤ 86400 (one day)" })
     .optional()
     .describe(
-      "Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts).",
+      "Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts).",
     ),
   destroyKillTimeout: KillTimeoutMs.optional().describe(
-    "Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted.",
+    "Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`).",
   ),
   adoptServerId: Uuid.optional().describe(
     "Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too).",

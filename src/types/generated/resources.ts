@@ -54,9 +54,9 @@ export interface ServerArgs {
   tags: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   waitForReady?: pulumi.Input<boolean | undefined>;
-  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  /** Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
   readyTimeoutSeconds?: pulumi.Input<number | undefined>;
-  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  /** Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`). */
   destroyKillTimeout?: pulumi.Input<number | undefined>;
   /** Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too). */
   adoptServerId?: pulumi.Input<string | undefined>;
@@ -82,9 +82,9 @@ export interface ServerState {
   tags?: pulumi.Input<Record<string, pulumi.Input<string>> | undefined>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   waitForReady?: pulumi.Input<boolean | undefined>;
-  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  /** Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
   readyTimeoutSeconds?: pulumi.Input<number | undefined>;
-  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  /** Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`). */
   destroyKillTimeout?: pulumi.Input<number | undefined>;
   /** Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too). */
   adoptServerId?: pulumi.Input<string | undefined>;
@@ -124,9 +124,9 @@ export interface ServerOutputs {
   readonly tags: pulumi.Output<Record<string, string>>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   readonly waitForReady: pulumi.Output<boolean | undefined>;
-  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  /** Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
   readonly readyTimeoutSeconds: pulumi.Output<number | undefined>;
-  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  /** Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`). */
   readonly destroyKillTimeout: pulumi.Output<number | undefined>;
   /** Provider-only: take over this existing server (UUID) instead of creating one; its spec must match the declared one. The way to bring a server under a dynamic resource, which cannot be imported (with the plugin, `pulumi import` works too). */
   readonly adoptServerId: pulumi.Output<string | undefined>;
@@ -273,9 +273,9 @@ export interface FleetArgs {
   rollout?: pulumi.Input<inputs.FleetRolloutArgs | undefined>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   waitForReady?: pulumi.Input<boolean | undefined>;
-  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  /** Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
   readyTimeoutSeconds?: pulumi.Input<number | undefined>;
-  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  /** Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`). */
   destroyKillTimeout?: pulumi.Input<number | undefined>;
 }
 
@@ -293,9 +293,9 @@ export interface FleetState {
   rollout?: pulumi.Input<inputs.FleetRolloutArgs | undefined>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   waitForReady?: pulumi.Input<boolean | undefined>;
-  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  /** Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
   readyTimeoutSeconds?: pulumi.Input<number | undefined>;
-  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  /** Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`). */
   destroyKillTimeout?: pulumi.Input<number | undefined>;
   /** Random key chosen for the fleet when it was created, put on each of its servers as the reserved tag `pulumi-gamehost/fleet`; each server's idempotency key derives from it, its datacenter and its slot. Import a fleet by `<gameId>/<environmentId>/<fleetKey>`. */
   fleetKey?: pulumi.Input<string | undefined>;
@@ -319,9 +319,9 @@ export interface FleetOutputs {
   readonly rollout: pulumi.Output<outputs.FleetRollout | undefined>;
   /** Provider-only (a change calls no API): wait until the server is placed and every port has a public address (default true). */
   readonly waitForReady: pulumi.Output<boolean | undefined>;
-  /** Provider-only: how long to wait for readiness, in seconds (default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
+  /** Provider-only: how long to wait for readiness, in whole seconds from 1 to 86400 (one day; default 300). With the plugin, a shorter `customTimeouts.create` ends the wait sooner (the dynamic provider host ignores customTimeouts). */
   readonly readyTimeoutSeconds: pulumi.Output<number | undefined>;
-  /** Provider-only: kill timeout (ms) sent as `override_kill_timeout` when the server is deleted. */
+  /** Provider-only: kill timeout sent as `override_kill_timeout` when the server is deleted: milliseconds between SIGTERM and SIGKILL, 0 ≤ x < 7 200 000 (unset: the server's own `lifecycle.killTimeout`). */
   readonly destroyKillTimeout: pulumi.Output<number | undefined>;
   /** Random key chosen for the fleet when it was created, put on each of its servers as the reserved tag `pulumi-gamehost/fleet`; each server's idempotency key derives from it, its datacenter and its slot. Import a fleet by `<gameId>/<environmentId>/<fleetKey>`. */
   readonly fleetKey: pulumi.Output<string>;
