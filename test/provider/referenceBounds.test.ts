@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as fleetHost from "../../src/dynamic/generated/host/fleet";
+import * as exportHost from "../../src/dynamic/generated/host/lobbyHistoryExport";
 import * as serverHost from "../../src/dynamic/generated/host/server";
 import { IDEMPOTENCY_TAG } from "../../src/kinds/server/spec";
 import { FLEET_TAGS } from "../../src/kinds/server/tags";
@@ -88,5 +89,19 @@ describe("the reference states the bounds the checks enforce", () => {
       expect(input("Server", property)).toContain(stated);
       expect(input("Fleet", property)).toContain(stated);
     }
+  });
+
+  it("states renewMinutesBeforeExpiry's range on a LobbyHistoryExport", async () => {
+    const exportFailures = async (renewMinutesBeforeExpiry: number) =>
+      (
+        await exportHost.check(
+          {},
+          { gameId: SAMPLE_ID, queryStart: 1_000, queryEnd: 2_000, renewMinutesBeforeExpiry },
+        )
+      ).failures.map((f) => f.property);
+    for (const value of [0, 59]) expect(await exportFailures(value), `${value}`).toEqual([]);
+    for (const value of [-1, 60])
+      expect(await exportFailures(value), `${value}`).toEqual(["renewMinutesBeforeExpiry"]);
+    expect(input("LobbyHistoryExport", "renewMinutesBeforeExpiry")).toContain("0 to 59");
   });
 });

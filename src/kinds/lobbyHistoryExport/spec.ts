@@ -89,7 +89,7 @@ const Extras = z.strictObject({
     .max(59, { error: "must be ≤ 59 (the URL lives one hour)" })
     .optional()
     .describe(
-      "Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service.",
+      "Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt`, a whole number from 0 to 59 (0: once the URL has expired; the URL lives one hour), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service.",
     ),
 });
 

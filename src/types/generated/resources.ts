@@ -177,7 +177,7 @@ export interface LobbyHistoryExportArgs {
   triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
   summarize?: pulumi.Input<boolean | undefined>;
-  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
+  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt`, a whole number from 0 to 59 (0: once the URL has expired; the URL lives one hour), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
   renewMinutesBeforeExpiry?: pulumi.Input<number | undefined>;
   /** Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms. */
   queryStart: pulumi.Input<number | string>;
@@ -193,7 +193,7 @@ export interface LobbyHistoryExportState {
   triggers?: pulumi.Input<Record<string, pulumi.Input<unknown>> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
   summarize?: pulumi.Input<boolean | undefined>;
-  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
+  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt`, a whole number from 0 to 59 (0: once the URL has expired; the URL lives one hour), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
   renewMinutesBeforeExpiry?: pulumi.Input<number | undefined>;
   /** Start of the span (exclusive), epoch ms. */
   queryStart?: pulumi.Input<number | undefined>;
@@ -221,7 +221,7 @@ export interface LobbyHistoryExportOutputs {
   readonly triggers: pulumi.Output<Record<string, unknown> | undefined>;
   /** Download the CSV once and record `rowCount`, `byteLength` and `sha256` (default false). */
   readonly summarize: pulumi.Output<boolean | undefined>;
-  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt` (0: once the URL has expired), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
+  /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt`, a whole number from 0 to 59 (0: once the URL has expired; the URL lives one hour), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
   readonly renewMinutesBeforeExpiry: pulumi.Output<number | undefined>;
   /** Start of the span (exclusive), epoch ms. */
   readonly queryStart: pulumi.Output<number>;
