@@ -104,4 +104,30 @@ describe("the reference states the bounds the checks enforce", () => {
       expect(await exportFailures(value), `${value}`).toEqual(["renewMinutesBeforeExpiry"]);
     expect(input("LobbyHistoryExport", "renewMinutesBeforeExpiry")).toContain("0 to 59");
   });
+
+  it("states the port-name rule and the most ports a server takes, on a Server and a Fleet's template", async () => {
+    const port = { protocol: "http", internalPort: 8080 };
+    const withPorts = (ports: Record<string, unknown>) => ({ network: { ports } });
+    const named = (...names: string[]) => withPorts(Object.fromEntries(names.map((n) => [n, port])));
+    const many = (count: number) => named(...Array.from({ length: count }, (_, i) => `p${i}`));
+    const fleetWith = (network: Record<string, unknown>) => ({
+      template: { ...(fleetInputs({}).template as object), ...network },
+    });
+    for (const ok of [named("a", "a".repeat(63), "a-1"), many(64)]) {
+      expect(await serverFailures(ok)).toEqual([]);
+      expect(await fleetFailures(fleetWith(ok))).toEqual([]);
+    }
+    for (const bad of [named("a".repeat(64)), named("-a"), named("a-"), named("A"), many(65)]) {
+      expect((await serverFailures(bad)).length, JSON.stringify(Object.keys(bad.network.ports)[0])).toBe(1);
+      expect((await fleetFailures(fleetWith(bad))).length).toBe(1);
+    }
+    for (const description of [
+      typeProperty("ServerNetwork", "ports"),
+      typeProperty("FleetTemplateNetwork", "ports"),
+    ]) {
+      expect(description).toContain("1 to 63 characters");
+      expect(description).toContain("starting and ending with a letter or digit");
+      expect(description).toContain("at most 64 ports");
+    }
+  });
 });

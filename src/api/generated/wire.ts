@@ -277,7 +277,7 @@ export interface CreateServerRequest {
   network: {
     /** `bridge` (default) or `host` networking. */
     mode?: NetworkMode | undefined;
-    /** Ports by name (lowercase letters, digits and `-`). */
+    /** Ports by name: lowercase letters, digits and `-`, 1 to 63 characters, starting and ending with a letter or digit; at most 64 ports. */
     ports: Record<string, CreatePort>;
   };
   /** CPU and memory, both positive integers. */

@@ -129,7 +129,9 @@ function createServerSchemas(unknownKeys: UnknownKeys) {
           error: (issue) =>
             `must have at most ${MAX_PORTS_PER_SERVER} ports, got ${Object.keys(issue.input as object).length}`,
         })
-        .describe("Ports by name (lowercase letters, digits and `-`)."),
+        .describe(
+          `Ports by name: lowercase letters, digits and \`-\`, 1 to 63 characters, starting and ending with a letter or digit; at most ${MAX_PORTS_PER_SERVER} ports.`,
+        ),
     }).describe("Networking: mode and named ports."),
     resources: object({
       cpu: PositiveInt.describe("CPU in millicores: 1000 is one core, 125 an eighth."),

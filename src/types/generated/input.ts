@@ -65,7 +65,7 @@ export interface FleetTemplateLifecycleArgs {
 export interface FleetTemplateNetworkArgs {
   /** `bridge` (default) or `host` networking. */
   mode?: pulumi.Input<enums.NetworkMode | undefined>;
-  /** Ports by name (lowercase letters, digits and `-`). */
+  /** Ports by name: lowercase letters, digits and `-`, 1 to 63 characters, starting and ending with a letter or digit; at most 64 ports. */
   ports: pulumi.Input<Record<string, pulumi.Input<ServerPortSpecArgs>>>;
 }
 
@@ -105,7 +105,7 @@ export interface ServerLifecycleArgs {
 export interface ServerNetworkArgs {
   /** `bridge` (default) or `host` networking. */
   mode?: pulumi.Input<enums.NetworkMode | undefined>;
-  /** Ports by name (lowercase letters, digits and `-`). */
+  /** Ports by name: lowercase letters, digits and `-`, 1 to 63 characters, starting and ending with a letter or digit; at most 64 ports. */
   ports: pulumi.Input<Record<string, pulumi.Input<ServerPortSpecArgs>>>;
 }
 

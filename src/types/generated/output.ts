@@ -126,7 +126,7 @@ export interface FleetTemplateLifecycle {
 export interface FleetTemplateNetwork {
   /** `bridge` (default) or `host` networking. */
   mode?: enums.NetworkMode;
-  /** Ports by name (lowercase letters, digits and `-`). */
+  /** Ports by name: lowercase letters, digits and `-`, 1 to 63 characters, starting and ending with a letter or digit; at most 64 ports. */
   ports: Record<string, ServerPortSpec>;
 }
 
@@ -294,7 +294,7 @@ export interface ServerLifecycle {
 export interface ServerNetwork {
   /** `bridge` (default) or `host` networking. */
   mode?: enums.NetworkMode;
-  /** Ports by name (lowercase letters, digits and `-`). */
+  /** Ports by name: lowercase letters, digits and `-`, 1 to 63 characters, starting and ending with a letter or digit; at most 64 ports. */
   ports: Record<string, ServerPortSpec>;
 }
 
