@@ -130,4 +130,18 @@ describe("the reference states the bounds the checks enforce", () => {
       expect(description).toContain("at most 64 ports");
     }
   });
+
+  it("refuses a port name that ends in '-' naming the port and the whole rule, which the name half meets", async () => {
+    for (const name of ["a-", "-a"]) {
+      const failures = await serverFailures({
+        network: { ports: { [name]: { protocol: "http", internalPort: 8080 } } },
+      });
+      expect(failures).toEqual([
+        {
+          property: `network.ports.${name}`,
+          reason: expect.stringContaining("starting and ending with a letter or digit"),
+        },
+      ]);
+    }
+  });
 });

@@ -58,7 +58,8 @@ export const RULE_CODES = {
  */
 export const MAX_PORTS_PER_SERVER = 64;
 
-const PORT_NAME_RULE = "port names must be lowercase letters, digits and '-', 1 to 63 characters";
+const PORT_NAME_RULE =
+  "port names must be lowercase letters, digits and '-', 1 to 63 characters, starting and ending with a letter or digit";
 
 /** Port names are map keys; the service uses them in hostnames, so keep them DNS-label safe. */
 export const PortName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, {
