@@ -144,4 +144,29 @@ describe("the reference states the bounds the checks enforce", () => {
       ]);
     }
   });
+
+  it("states cpu's and memory's range, on a Server and a Fleet's template", async () => {
+    for (const field of ["cpu", "memory"]) {
+      const resources = (value: number) => ({ ...SAMPLE_SERVER_INPUTS.resources, [field]: value });
+      const fleetWith = (value: number) => ({
+        template: { ...(fleetInputs({}).template as object), resources: resources(value) },
+      });
+      for (const value of [1, 2_147_483_647]) {
+        expect(await serverFailures({ resources: resources(value) }), `${field}: ${value}`).toEqual([]);
+        expect(await fleetFailures(fleetWith(value)), `${field}: ${value}`).toEqual([]);
+      }
+      for (const value of [0, 2_147_483_648]) {
+        const failures = await serverFailures({ resources: resources(value) });
+        expect(
+          failures.map((f) => f.property),
+          `${field}: ${value}`,
+        ).toEqual([`resources.${field}`]);
+        expect((await fleetFailures(fleetWith(value))).map((f) => f.property)).toEqual([
+          `template.resources.${field}`,
+        ]);
+      }
+      expect(typeProperty("ServerResources", field)).toContain("1 to 2147483647");
+      expect(typeProperty("FleetTemplateResources", field)).toContain("1 to 2147483647");
+    }
+  });
 });

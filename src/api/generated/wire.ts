@@ -282,9 +282,9 @@ export interface CreateServerRequest {
   };
   /** CPU and memory, both positive integers. */
   resources: {
-    /** CPU in millicores: 1000 is one core, 125 an eighth. */
+    /** CPU in millicores, a whole number from 1 to 2147483647: 1000 is one core, 125 an eighth. */
     cpu: number;
-    /** Memory in megabytes. */
+    /** Memory in megabytes, a whole number from 1 to 2147483647. */
     memory: number;
   };
   /** What runs: the build, its arguments and environment variables. */

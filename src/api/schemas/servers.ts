@@ -135,8 +135,10 @@ function createServerSchemas(unknownKeys: UnknownKeys) {
         ),
     }).describe("Networking: mode and named ports."),
     resources: object({
-      cpu: PositiveInt.describe("CPU in millicores: 1000 is one core, 125 an eighth."),
-      memory: PositiveInt.describe("Memory in megabytes."),
+      cpu: PositiveInt.describe(
+        "CPU in millicores, a whole number from 1 to 2147483647: 1000 is one core, 125 an eighth.",
+      ),
+      memory: PositiveInt.describe("Memory in megabytes, a whole number from 1 to 2147483647."),
     }).describe("CPU and memory, both positive integers."),
     runtime: object({
       arguments: z.array(z.string()).optional().describe("Command-line arguments (default none)."),

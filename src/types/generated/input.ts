@@ -71,9 +71,9 @@ export interface FleetTemplateNetworkArgs {
 
 /** CPU and memory, both positive integers. */
 export interface FleetTemplateResourcesArgs {
-  /** CPU in millicores: 1000 is one core, 125 an eighth. */
+  /** CPU in millicores, a whole number from 1 to 2147483647: 1000 is one core, 125 an eighth. */
   cpu: pulumi.Input<number>;
-  /** Memory in megabytes. */
+  /** Memory in megabytes, a whole number from 1 to 2147483647. */
   memory: pulumi.Input<number>;
 }
 
@@ -135,9 +135,9 @@ export interface ServerPortSpecArgs {
 
 /** CPU and memory, both positive integers. */
 export interface ServerResourcesArgs {
-  /** CPU in millicores: 1000 is one core, 125 an eighth. */
+  /** CPU in millicores, a whole number from 1 to 2147483647: 1000 is one core, 125 an eighth. */
   cpu: pulumi.Input<number>;
-  /** Memory in megabytes. */
+  /** Memory in megabytes, a whole number from 1 to 2147483647. */
   memory: pulumi.Input<number>;
 }
 

@@ -132,9 +132,9 @@ export interface FleetTemplateNetwork {
 
 /** CPU and memory, both positive integers. */
 export interface FleetTemplateResources {
-  /** CPU in millicores: 1000 is one core, 125 an eighth. */
+  /** CPU in millicores, a whole number from 1 to 2147483647: 1000 is one core, 125 an eighth. */
   cpu: number;
-  /** Memory in megabytes. */
+  /** Memory in megabytes, a whole number from 1 to 2147483647. */
   memory: number;
 }
 
@@ -324,9 +324,9 @@ export interface ServerPortSpec {
 
 /** CPU and memory, both positive integers. */
 export interface ServerResources {
-  /** CPU in millicores: 1000 is one core, 125 an eighth. */
+  /** CPU in millicores, a whole number from 1 to 2147483647: 1000 is one core, 125 an eighth. */
   cpu: number;
-  /** Memory in megabytes. */
+  /** Memory in megabytes, a whole number from 1 to 2147483647. */
   memory: number;
 }
 
