@@ -53,7 +53,7 @@ export const ProviderConfig = z.object({
     `Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors (default 4). Falls back to ${CONFIG_KEYS.maxRetries.env}.`,
   ),
   requestTimeoutMs: wholeNumber.describe(
-    `Time allowed for the response headers of a request, in ms (default 30000). Falls back to ${CONFIG_KEYS.requestTimeoutMs.env}.`,
+    `Time allowed for the response headers of a request, in ms (default 30000; 0 turns it off, leaving callTimeoutMs to end the call). Falls back to ${CONFIG_KEYS.requestTimeoutMs.env}.`,
   ),
   callTimeoutMs: wholeNumber.describe(
     `Total time of one call, in ms: every attempt, the waits between them and reading the answer (default ${DEFAULT_CALL_TIMEOUT_MS}; a watch call gets the service's 40 s hold on top; 0 turns it off). Falls back to ${CONFIG_KEYS.callTimeoutMs.env}.`,

@@ -339,7 +339,7 @@ export interface ProviderArgs {
   token?: pulumi.Input<string | undefined>;
   /** Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors (default 4). Falls back to GAMEHOST_MAX_RETRIES. */
   maxRetries?: pulumi.Input<number | string | undefined>;
-  /** Time allowed for the response headers of a request, in ms (default 30000). Falls back to GAMEHOST_REQUEST_TIMEOUT_MS. */
+  /** Time allowed for the response headers of a request, in ms (default 30000; 0 turns it off, leaving callTimeoutMs to end the call). Falls back to GAMEHOST_REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: pulumi.Input<number | string | undefined>;
   /** Total time of one call, in ms: every attempt, the waits between them and reading the answer (default 120000; a watch call gets the service's 40 s hold on top; 0 turns it off). Falls back to GAMEHOST_CALL_TIMEOUT_MS. */
   callTimeoutMs?: pulumi.Input<number | string | undefined>;
