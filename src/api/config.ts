@@ -24,16 +24,19 @@ export interface ConnectionSettings {
   baseUrl?: string | undefined;
   /** Bearer token (a user token or a game-scoped cloud token). */
   token?: string | undefined;
-  /** Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors. */
+  /** Retries of idempotent requests (GET, DELETE) after 429, 5xx and connection errors (default 4). */
   maxRetries?: number | undefined;
-  /** Time allowed for response headers of an ordinary (non-watch) request, in ms. */
+  /**
+   * Time allowed for response headers of an ordinary (non-watch) request, in ms (default 30 000; 0 turns it off,
+   * leaving `callTimeoutMs` to end the call).
+   */
   requestTimeoutMs?: number | undefined;
   /**
    * Total time of one call, in ms: every attempt, the waits between them and reading the answer's
-   * body (default 120 000; a watch call gets the service's 40 s hold on top).
+   * body (default 120 000; a watch call gets the service's 40 s hold on top; 0 turns it off).
    */
   callTimeoutMs?: number | undefined;
-  /** Largest answer read into memory, in bytes (default 16 MiB). The CSV export download streams, uncapped. */
+  /** Largest answer read into memory, in bytes (default 16 MiB; 0 turns it off). The CSV export download streams, uncapped. */
   maxResponseBytes?: number | undefined;
   /**
    * Where the values came from, as {@link readSettings} records it, so errors say where to fix one. Leave

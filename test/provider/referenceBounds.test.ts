@@ -105,6 +105,19 @@ describe("the reference states the bounds the checks enforce", () => {
     expect(input("LobbyHistoryExport", "renewMinutesBeforeExpiry")).toContain("0 to 59");
   });
 
+  it("states that an export's bounds start at 1970 (the service's unsigned epoch ms)", async () => {
+    const spanFailures = async (queryStart: unknown, queryEnd: unknown) =>
+      (await exportHost.check({}, { gameId: SAMPLE_ID, queryStart, queryEnd })).failures.map(
+        (f) => f.property,
+      );
+    expect(await spanFailures(0, "1970-01-02T00:00:00Z")).toEqual([]);
+    expect(await spanFailures("1970-01-01T00:00:00Z", 1)).toEqual([]);
+    expect(await spanFailures(-1, 1)).toEqual(["queryStart"]);
+    expect(await spanFailures("1969-12-31T23:59:59Z", 1)).toEqual(["queryStart"]);
+    for (const bound of ["queryStart", "queryEnd"])
+      expect(input("LobbyHistoryExport", bound), bound).toContain("from 1970 on");
+  });
+
   it("states the port-name rule and the most ports a server takes, on a Server and a Fleet's template", async () => {
     const port = { protocol: "http", internalPort: 8080 };
     const withPorts = (ports: Record<string, unknown>) => ({ network: { ports } });

@@ -66,9 +66,11 @@ const TimeInput = z.union([Uint64, BoundTimestamp], {
 
 /** The span of an export (checked on their own, then normalized to epoch milliseconds). */
 export const ExportSpan = z.object({
-  queryStart: TimeInput.describe("Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms."),
+  queryStart: TimeInput.describe(
+    "Start of the span (exclusive): RFC 3339 or epoch ms, from 1970 on (the service takes unsigned epoch ms); stored as epoch ms.",
+  ),
   queryEnd: TimeInput.describe(
-    "End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans.",
+    "End of the span (inclusive), after queryStart: RFC 3339 or epoch ms, from 1970 on; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans.",
   ),
 });
 

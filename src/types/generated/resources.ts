@@ -179,9 +179,9 @@ export interface LobbyHistoryExportArgs {
   summarize?: pulumi.Input<boolean | undefined>;
   /** Export again at the first `pulumi up` that runs less than this many minutes before `expiresAt`, a whole number from 0 to 59 (0: once the URL has expired; the URL lives one hour), so the `url` output stays usable: a replacement, which `pulumi preview` shows. Unset (the default), the URL is kept after it expires. Like every input, setting or changing it exports again at once. Each renewal is a new export job on the service. */
   renewMinutesBeforeExpiry?: pulumi.Input<number | undefined>;
-  /** Start of the span (exclusive): RFC 3339 or epoch ms; stored as epoch ms. */
+  /** Start of the span (exclusive): RFC 3339 or epoch ms, from 1970 on (the service takes unsigned epoch ms); stored as epoch ms. */
   queryStart: pulumi.Input<number | string>;
-  /** End of the span (inclusive), after queryStart: RFC 3339 or epoch ms; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans. */
+  /** End of the span (inclusive), after queryStart: RFC 3339 or epoch ms, from 1970 on; stored as epoch ms. A span ending after now (on the service's clock) exports the history so far, and is not exported again as it fills: export past spans. */
   queryEnd: pulumi.Input<number | string>;
 }
 
