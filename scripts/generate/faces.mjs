@@ -25,6 +25,21 @@ export function argsOf(repo, kind) {
   return undefined;
 }
 
+/**
+ * A resource class's type token and its `isInstance`, the same on both faces. The token is what a policy pack's
+ * `validateResourceOfType(<class>, …)` matches; the inherited `CustomResource.isInstance` is true of every custom
+ * resource, so a transform checking `gamehost.Server.isInstance(args.resource)` would change them all.
+ */
+function classIdentity(name, token) {
+  return (
+    `  /** The type token (a policy pack's \`validateResourceOfType(<class>, …)\` matches it). @internal */\n` +
+    `  static readonly __pulumiType = "${token}";\n\n` +
+    `  /** Whether \`obj\` is a ${name} of this face (also across copies of the package). */\n` +
+    `  static override isInstance(obj: unknown): obj is ${name} {\n` +
+    `    return pulumi.CustomResource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === ${name}.__pulumiType;\n  }\n\n`
+  );
+}
+
 function dynamicResources(repo, kinds) {
   const adapted = kinds.map((k) => [k, argsOf(repo, k)]);
   let text = `${HEADER}import * as pulumi from "@pulumi/pulumi";\n`;
@@ -63,13 +78,7 @@ function dynamicResources(repo, kinds) {
       ) +
       "// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets\n" +
       `export class ${kind.name} extends pulumi.dynamic.Resource {\n` +
-      `  /** The dynamic face's type token: \`validateResourceOfType(gamehost.${kind.name}, …)\` of a policy pack matches it. @internal */\n` +
-      `  static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:${kind.name}";\n\n` +
-      // The inherited CustomResource.isInstance is true of every custom resource: a transform that checks
-      // `gamehost.Server.isInstance(args.resource)` would change every resource of the stack.
-      `  /** Whether \`obj\` is a ${kind.name} of this face (also across copies of the package). */\n` +
-      `  static override isInstance(obj: unknown): obj is ${kind.name} {\n` +
-      `    return pulumi.CustomResource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === ${kind.name}.__pulumiType;\n  }\n\n` +
+      classIdentity(kind.name, `pulumi-nodejs:dynamic/gamehost:${kind.name}`) +
       `  constructor(name: string, args: ${args ? args.type : `types.${kind.name}Args`}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    const props = registeredInputs(${args ? `${args.convert}(args)` : "args"}, {}, types.${lower}InputProperties, types.${lower}ComputedOutputs);\n` +
       (kind.secretOutputs.length > 0
@@ -145,16 +154,13 @@ function nativeResources(repo, kinds, schema) {
       doc(`${kind.description}\n\nManaged by the gamehost provider plugin (\`${token}\`).`) +
       "// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets\n" +
       `export class ${kind.name} extends pulumi.CustomResource {\n` +
-      `  /** @internal */\n  static readonly __pulumiType = "${token}";\n\n` +
+      classIdentity(kind.name, token) +
       doc(
         `An existing ${kind.name}, read by the plugin, not managed: \`id\` is its id; \`state\` may hold some of its properties\n(what the kind needs beyond the id to find it).`,
         "  ",
       ) +
       `  static get(name: string, id: pulumi.Input<pulumi.ID>, state?: types.${kind.name}State, opts?: pulumi.CustomResourceOptions): ${kind.name} {\n` +
       `    return new ${kind.name}(name, state as ${argsType}, { ...opts, id });\n  }\n\n` +
-      `  /** Whether \`obj\` is a ${kind.name} of this face (also across copies of the package). */\n` +
-      `  static override isInstance(obj: unknown): obj is ${kind.name} {\n` +
-      `    return pulumi.CustomResource.isInstance(obj) && (obj as { __pulumiType?: string }).__pulumiType === ${kind.name}.__pulumiType;\n  }\n\n` +
       `  constructor(name: string, args: ${argsType}, opts?: pulumi.CustomResourceOptions) {\n` +
       `    refuseDeletedWith("${kind.name}", name, opts);\n` +
       `    const options = pulumi.mergeOptions(opts, { version: PACKAGE_VERSION, pluginDownloadURL: PLUGIN_DOWNLOAD_URL${kind.secretOutputs.length > 0 ? `, additionalSecretOutputs: [...types.${lower}SecretOutputs]` : ""} });\n` +

@@ -33,7 +33,7 @@ export interface Server extends types.ServerOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Server extends pulumi.dynamic.Resource {
-  /** The dynamic face's type token: `validateResourceOfType(gamehost.Server, …)` of a policy pack matches it. @internal */
+  /** The type token (a policy pack's `validateResourceOfType(<class>, …)` matches it). @internal */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:Server";
 
   /** Whether `obj` is a Server of this face (also across copies of the package). */
@@ -83,7 +83,7 @@ export interface LobbyHistoryExport extends types.LobbyHistoryExportOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class LobbyHistoryExport extends pulumi.dynamic.Resource {
-  /** The dynamic face's type token: `validateResourceOfType(gamehost.LobbyHistoryExport, …)` of a policy pack matches it. @internal */
+  /** The type token (a policy pack's `validateResourceOfType(<class>, …)` matches it). @internal */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:LobbyHistoryExport";
 
   /** Whether `obj` is a LobbyHistoryExport of this face (also across copies of the package). */
@@ -142,7 +142,7 @@ export interface Fleet extends types.FleetOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Fleet extends pulumi.dynamic.Resource {
-  /** The dynamic face's type token: `validateResourceOfType(gamehost.Fleet, …)` of a policy pack matches it. @internal */
+  /** The type token (a policy pack's `validateResourceOfType(<class>, …)` matches it). @internal */
   static readonly __pulumiType = "pulumi-nodejs:dynamic/gamehost:Fleet";
 
   /** Whether `obj` is a Fleet of this face (also across copies of the package). */

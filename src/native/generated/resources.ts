@@ -58,8 +58,16 @@ export interface Server extends types.ServerOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Server extends pulumi.CustomResource {
-  /** @internal */
+  /** The type token (a policy pack's `validateResourceOfType(<class>, …)` matches it). @internal */
   static readonly __pulumiType = "gamehost:index:Server";
+
+  /** Whether `obj` is a Server of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is Server {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === Server.__pulumiType
+    );
+  }
 
   /**
    * An existing Server, read by the plugin, not managed: `id` is its id; `state` may hold some of its properties
@@ -72,14 +80,6 @@ export class Server extends pulumi.CustomResource {
     opts?: pulumi.CustomResourceOptions,
   ): Server {
     return new Server(name, state as types.ServerArgs, { ...opts, id });
-  }
-
-  /** Whether `obj` is a Server of this face (also across copies of the package). */
-  static override isInstance(obj: unknown): obj is Server {
-    return (
-      pulumi.CustomResource.isInstance(obj) &&
-      (obj as { __pulumiType?: string }).__pulumiType === Server.__pulumiType
-    );
   }
 
   constructor(name: string, args: types.ServerArgs, opts?: pulumi.CustomResourceOptions) {
@@ -108,8 +108,16 @@ export interface LobbyHistoryExport extends types.LobbyHistoryExportOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class LobbyHistoryExport extends pulumi.CustomResource {
-  /** @internal */
+  /** The type token (a policy pack's `validateResourceOfType(<class>, …)` matches it). @internal */
   static readonly __pulumiType = "gamehost:index:LobbyHistoryExport";
+
+  /** Whether `obj` is a LobbyHistoryExport of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is LobbyHistoryExport {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === LobbyHistoryExport.__pulumiType
+    );
+  }
 
   /**
    * An existing LobbyHistoryExport, read by the plugin, not managed: `id` is its id; `state` may hold some of its properties
@@ -122,14 +130,6 @@ export class LobbyHistoryExport extends pulumi.CustomResource {
     opts?: pulumi.CustomResourceOptions,
   ): LobbyHistoryExport {
     return new LobbyHistoryExport(name, state as LobbyHistoryExportArgs, { ...opts, id });
-  }
-
-  /** Whether `obj` is a LobbyHistoryExport of this face (also across copies of the package). */
-  static override isInstance(obj: unknown): obj is LobbyHistoryExport {
-    return (
-      pulumi.CustomResource.isInstance(obj) &&
-      (obj as { __pulumiType?: string }).__pulumiType === LobbyHistoryExport.__pulumiType
-    );
   }
 
   constructor(name: string, args: LobbyHistoryExportArgs, opts?: pulumi.CustomResourceOptions) {
@@ -165,8 +165,16 @@ export interface Fleet extends types.FleetOutputs {}
  */
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the merge only adds the outputs the SDK sets
 export class Fleet extends pulumi.CustomResource {
-  /** @internal */
+  /** The type token (a policy pack's `validateResourceOfType(<class>, …)` matches it). @internal */
   static readonly __pulumiType = "gamehost:index:Fleet";
+
+  /** Whether `obj` is a Fleet of this face (also across copies of the package). */
+  static override isInstance(obj: unknown): obj is Fleet {
+    return (
+      pulumi.CustomResource.isInstance(obj) &&
+      (obj as { __pulumiType?: string }).__pulumiType === Fleet.__pulumiType
+    );
+  }
 
   /**
    * An existing Fleet, read by the plugin, not managed: `id` is its id; `state` may hold some of its properties
@@ -179,14 +187,6 @@ export class Fleet extends pulumi.CustomResource {
     opts?: pulumi.CustomResourceOptions,
   ): Fleet {
     return new Fleet(name, state as types.FleetArgs, { ...opts, id });
-  }
-
-  /** Whether `obj` is a Fleet of this face (also across copies of the package). */
-  static override isInstance(obj: unknown): obj is Fleet {
-    return (
-      pulumi.CustomResource.isInstance(obj) &&
-      (obj as { __pulumiType?: string }).__pulumiType === Fleet.__pulumiType
-    );
   }
 
   constructor(name: string, args: types.FleetArgs, opts?: pulumi.CustomResourceOptions) {
