@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { FACES, fixtureIds, liveTagged } from "../engine/helpers";
+import { docBlock, shellCommands } from "../support/docBlocks";
 import { realCli, realCliTitle } from "../support/realPulumi";
 import { fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+
+/** The docs section whose commands rotate a stack's token. */
+const ROTATING = { page: "docs/installation-configuration.md", section: "Rotating the token" } as const;
 
 describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"), () => {
   const setup = useCliEnvironment("config-in-state");
 
   it.each(FACES)(
-    "the %s face: refresh uses the last up's token, --run-program the new one",
+    "the %s face: refresh uses the last up's token, --run-program the new one; the docs' rotation takes it",
     {
       timeout: SCENARIO_TIMEOUT_MS,
     },
@@ -39,7 +43,14 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
       await cli.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
       expect(await cli.fails(["destroy", "--yes", "--skip-preview"])).toMatch(/The token is not valid/);
       expect(live()).toHaveLength(1);
-      await cli.ok(["destroy", "--yes", "--skip-preview", "--run-program"]);
+      // installation-configuration.md's "Rotating the token", as written: after its `up`, a destroy that does
+      // not run the program sends the token set last.
+      const rotate = shellCommands(docBlock(ROTATING.page, ROTATING.section, "sh"), [
+        ["<new token>", setup.emulator.tokens.user],
+      ]);
+      expect(rotate.map((c) => c.split(/\s+/).slice(0, 2).join(" "))).toEqual(["pulumi config", "pulumi up"]);
+      for (const command of rotate) await cli.ok(command.split(/\s+/).slice(1));
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
       expect(live()).toEqual([]);
       cli.expectNoLeak(setup.emulator.tokens.user);
     },

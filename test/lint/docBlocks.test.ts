@@ -70,6 +70,12 @@ const RUN_BY: readonly RunBy[] = [
   { page: "docs/fleets.md", section: "Fleets", lang: "typescript", test: "test/cli/fleetDocProgram.test.ts" },
   {
     page: "docs/installation-configuration.md",
+    section: "Rotating the token",
+    lang: "sh",
+    test: "test/cli/configInState.test.ts",
+  },
+  {
+    page: "docs/installation-configuration.md",
     section: "Upgrading",
     lang: "bash",
     test: "test/cli/upgrade.test.ts",
