@@ -29,6 +29,7 @@ const unit = [
   ]),
   "test/provider/serverSpec.test.ts",
   "test/provider/referenceBounds.test.ts",
+  "test/provider/recordedSettings.test.ts",
   "test/provider/fleetPlanner.test.ts",
   "test/provider/fleetReadiness.test.ts",
   "test/provider/lobbyExportRevocation.test.ts",

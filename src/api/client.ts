@@ -12,6 +12,7 @@ import {
   type WatchableOptions,
   type WatchOptions,
 } from "./clientOptions";
+import { noteClientOrigins } from "./clientOrigins";
 import {
   checkBaseUrl,
   checkToken,
@@ -240,6 +241,7 @@ export class GamehostClient {
     if (unknown.length > 0) throw new GamehostValidationError("client options", unknown);
     const env = readSettings();
     this.#origins = originsOf(options, env);
+    noteClientOrigins(this, this.#origins);
     this.baseUrl = checkBaseUrl(options.baseUrl ?? env.baseUrl, this.#origins);
     this.#token = checkToken(
       options.token !== undefined ? options.token || undefined : env.token,

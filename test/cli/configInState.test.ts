@@ -41,7 +41,14 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
       // that does not run the program still sends the wrong one (docs/troubleshooting.md); --run-program
       // takes the config.
       await cli.setConfig({ "gamehost:token": { value: setup.emulator.tokens.user, secret: true } });
-      expect(await cli.fails(["destroy", "--yes", "--skip-preview"])).toMatch(/The token is not valid/);
+      // The refusal says why a token just set is not the one sent, and the fix (issue: "set gamehost:token"
+      // alone, to a user who had just set it).
+      const stale = await cli.fails(["destroy", "--yes", "--skip-preview"]);
+      expect(stale).toMatch(/The token is not valid/);
+      expect(stale).toMatch(
+        /Without --run-program, `pulumi refresh` and `pulumi destroy` send the gamehost:token of the last `pulumi up` \(kept in the state\), not one set since: after changing the token, run `pulumi up` first\./,
+      );
+      expect(stale).not.toContain(wrong);
       expect(live()).toHaveLength(1);
       // installation-configuration.md's "Rotating the token", as written: after its `up`, a destroy that does
       // not run the program sends the token set last.

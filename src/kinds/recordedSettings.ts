@@ -1,0 +1,56 @@
+/**
+ * `pulumi refresh` and `pulumi destroy` do not run the program: the provider they start is configured with
+ * what the last run of the program recorded in the state (the stack's `gamehost:*` config, or an explicit
+ * provider's arguments), not with a token set since. A refusal of the token in a read or a delete says so,
+ * since "set gamehost:token" alone sends a user who has just set it round in circles (docs/
+ * installation-configuration.md, "Rotating the token").
+ */
+import { clientOrigins } from "../api/clientOrigins";
+import { GamehostApiError } from "../api/errors";
+import { AUTH_CODES, ERROR_CODES } from "../api/errors/codes";
+import type { OperationContext } from "./kind";
+
+const RECORDED = "Without --run-program";
+
+/** The codes by which the service refuses a token (or its identity) rather than the request. */
+const TOKEN_REFUSALS: ReadonlySet<string> = new Set([
+  ...AUTH_CODES,
+  ERROR_CODES.groupNotMember,
+  ERROR_CODES.forbidden,
+]);
+
+/**
+ * `error` with the state's part in it told, when it is a refusal of a token that came from Pulumi config
+ * (the stack's or an explicit provider's arguments, both kept in the state): a token from `GAMEHOST_TOKEN`
+ * is read anew by every command. Any other error unchanged.
+ */
+export function withRecordedSettings(ctx: OperationContext, error: unknown): unknown {
+  if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
+  let origins: ReturnType<typeof clientOrigins>;
+  try {
+    origins = clientOrigins(ctx.client());
+  } catch {
+    return error;
+  }
+  if (!origins?.pulumi || origins.pulumiDo || origins.sources.token !== "config") return error;
+  if (error.message.includes(RECORDED)) return error; // told already (a fleet's server, then the fleet)
+  const kept =
+    origins.provider !== undefined
+      ? `the token provider "${origins.provider}" had at the last \`pulumi up\``
+      : "the gamehost:token of the last `pulumi up`";
+  const cause = error.message.slice(0, error.message.length - error.exchange.length).trimEnd();
+  error.restate(
+    `${cause} ${RECORDED}, \`pulumi refresh\` and \`pulumi destroy\` send ${kept} ` +
+      "(kept in the state), not one set since: after changing the token, run `pulumi up` first.",
+  );
+  return error;
+}
+
+/** `work` (a read or a delete of a recorded resource), its token refusals told as above. */
+export async function withRecordedSettingsOf<T>(ctx: OperationContext, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw withRecordedSettings(ctx, error);
+  }
+}

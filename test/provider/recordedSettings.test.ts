@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { noteClientOrigins } from "../../src/api/clientOrigins";
+import { GamehostApiError, type SettingOrigins } from "../../src/api/errors";
+import type { OperationContext } from "../../src/kinds/kind";
+import { withRecordedSettings } from "../../src/kinds/recordedSettings";
+
+/** A context whose client's settings came from `origins`. */
+function contextOf(origins: SettingOrigins): OperationContext {
+  const client = {};
+  noteClientOrigins(client, origins);
+  return { client: () => client } as unknown as OperationContext;
+}
+
+const refusal = (code: string, origins: SettingOrigins) =>
+  new GamehostApiError({ method: "GET", path: "/x", status: 400, code, message: "no", rayId: "r1", origins });
+
+const STATE_HINT =
+  "Without --run-program, `pulumi refresh` and `pulumi destroy` send the gamehost:token of the last `pulumi up` (kept in the state), not one set since: after changing the token, run `pulumi up` first. [GET /x: 400 TOKEN_INVALID, ray id r1]";
+
+describe("a read's or delete's refusal of the token says the state's token was sent", () => {
+  it("a token from the stack config: the cause, then the state's part and the fix, then the exchange", () => {
+    const origins: SettingOrigins = { sources: { token: "config" }, pulumi: true };
+    const error = withRecordedSettings(contextOf(origins), refusal("TOKEN_INVALID", origins)) as Error;
+    expect(error.message).toMatch(/^The token is not valid .* to a valid token\. Without --run-program/);
+    expect(error.message.endsWith(STATE_HINT)).toBe(true);
+    // Told once, however many layers pass it on (a fleet's server, then the fleet).
+    expect((withRecordedSettings(contextOf(origins), error) as Error).message).toBe(error.message);
+  });
+
+  it("an explicit provider's token: named as the provider's", () => {
+    const origins: SettingOrigins = { sources: { token: "config" }, pulumi: true, provider: "eu" };
+    const error = withRecordedSettings(contextOf(origins), refusal("CLAIMS_ENTITLEMENT_EXPIRED", origins));
+    expect((error as Error).message).toContain(
+      'send the token provider "eu" had at the last `pulumi up` (kept in the state)',
+    );
+  });
+
+  it("GAMEHOST_TOKEN (read anew by every command), a client's option and other errors: unchanged", () => {
+    for (const origins of [
+      { sources: { token: "env" }, pulumi: true },
+      { sources: { token: "option" }, pulumi: false },
+    ] satisfies SettingOrigins[]) {
+      const error = refusal("TOKEN_INVALID", origins);
+      const before = error.message;
+      expect((withRecordedSettings(contextOf(origins), error) as Error).message).toBe(before);
+    }
+    const origins: SettingOrigins = { sources: { token: "config" }, pulumi: true };
+    const notFound = refusal("SERVERS_SERVER_NOT_FOUND", origins);
+    const before = notFound.message;
+    expect((withRecordedSettings(contextOf(origins), notFound) as Error).message).toBe(before);
+  });
+});
