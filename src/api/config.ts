@@ -84,7 +84,9 @@ export function readSettings(lookup?: ConfigLookup, env = process.env): Connecti
   };
   const get = (name: ConfigName): string | undefined => {
     const { key, env: envVar } = CONFIG_KEYS[name];
-    const configured = lookup?.(key);
+    // An empty value is no value (`pulumi config set --secret gamehost:token ""`, an explicit provider's
+    // `token: ""`): its variable applies, as for a setting left out, and as the errors then say.
+    const configured = lookup?.(key) || undefined;
     const value = configured ?? env[envVar];
     if (value === undefined || value === "") return undefined;
     sources[name] = configured !== undefined ? "config" : "env";
