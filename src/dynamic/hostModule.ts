@@ -8,7 +8,6 @@
 import { type CheckFailure, withoutGivenString } from "../kinds/checks";
 import { SERIALIZED_PROVIDER_FIELD } from "../kinds/fields";
 import type { ResourceKind } from "../kinds/kind";
-import { withRecordedSettingsOf } from "../kinds/recordedSettings";
 import {
   askAboutReplacement,
   createAfterDeleteOf,
@@ -110,10 +109,7 @@ export function dynamicHostModule<I, O extends I>(kind: ResourceKind<I, O>): Dyn
     read: (id, props) =>
       printedByHost(async () => {
         // The host hands back the recorded outputs only; every output echoes its input, so they serve as both.
-        const ctx = dynamicContext();
-        const found = await withRecordedSettingsOf(ctx, () =>
-          kind.read(ctx, id, { inputs: props, outputs: props }),
-        );
+        const found = await kind.read(dynamicContext(), id, { inputs: props, outputs: props });
         return found ? { id: found.id, props: found.outputs } : { id: "" };
       }),
     async update(id, olds, news) {

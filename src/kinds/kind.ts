@@ -9,6 +9,7 @@ import type { GamehostClient } from "../api/client";
 import { GamehostError } from "../api/errors";
 import { knownKeysAt } from "../api/validate";
 import { type CheckFailure, namingKnownInputs } from "./checks";
+import { withRecordedSettingsOf } from "./recordedSettings";
 
 /** What an operation that may call the service gets from its face. */
 export interface OperationContext {
@@ -212,6 +213,8 @@ export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted 
  * the inputs (everything else is known once the service answers); an `update` that never runs because
  * every change replaces (kept total, so a face can call it safely); a `delete` with nothing to remove.
  */
+const noDelete = async (): Promise<void> => {};
+
 export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): ResourceKind<I, O> {
   let inputNames: string[] | undefined;
   return {
@@ -219,9 +222,13 @@ export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): Re
     secretWhenUnrecorded: [],
     preview: (inputs) => inputs,
     update: async (_ctx, _id, olds, news) => ({ ...olds, ...news }),
-    delete: async () => {},
     updatedInPlace: [],
     ...definition,
+    // Reads and deletes of recorded resources, on both faces and inside other kinds (a fleet's servers), tell
+    // a refused token's part in the state where they are defined (recordedSettings).
+    read: (ctx, id, recorded) => withRecordedSettingsOf(ctx, () => definition.read(ctx, id, recorded)),
+    delete: (ctx, id, outputs) =>
+      withRecordedSettingsOf(ctx, () => (definition.delete ?? noDelete)(ctx, id, outputs)),
     check: (olds, news, ctx) => {
       const result = definition.check(olds, news, ctx);
       if (result.failures.length === 0) return result;

@@ -9,7 +9,6 @@
  */
 import { createHash } from "node:crypto";
 import type { OperationContext, ResourceKind } from "./kind";
-import { withRecordedSettingsOf } from "./recordedSettings";
 
 /**
  * What was checked with olds in this process (URNs, or digests of given inputs where the face knows no URN),
@@ -167,5 +166,5 @@ export async function deleteBeforeReplacement<I, O extends I>(
     await kind.checkReplacement?.(ctx, replacement);
     if (kind.keptByReplacement?.(id, replacement)) return;
   }
-  await withRecordedSettingsOf(ctx, () => kind.delete(ctx, id, outputs));
+  await kind.delete(ctx, id, outputs);
 }

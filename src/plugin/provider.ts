@@ -19,7 +19,6 @@ import { MAX_TIMER_MS } from "../api/wait";
 import { type CheckFailure, containsUnknown } from "../kinds/checks";
 import { dataSourceClientOptions, dataSourceFailure, warnOnce } from "../kinds/dataSourceCalls";
 import type { AnyResourceKind, DiffResult, OperationContext, PropertyChange } from "../kinds/kind";
-import { withRecordedSettingsOf } from "../kinds/recordedSettings";
 import {
   askAboutReplacement,
   createAfterDelete,
@@ -439,7 +438,7 @@ export class GamehostProvider {
             }
           : undefined;
       const found = await this.withContext(call, { rpc: `Read of ${req.getType()} ${req.getId()}` }, (ctx) =>
-        withRecordedSettingsOf(ctx, () => kind.read(ctx, req.getId(), recorded)),
+        kind.read(ctx, req.getId(), recorded),
       );
       const res = new provproto.ReadResponse();
       if (!found) return res; // An empty id: the resource is gone.

@@ -9,7 +9,7 @@ import { type Server, ServerScope } from "../../api/schemas";
 import { containsUnknown } from "../checks";
 import { scopedImportId } from "../importId";
 import { defineKind, type OperationContext, PartialCreateError } from "../kind";
-import { withRecordedSettings, withRecordedSettingsOf } from "../recordedSettings";
+import { withRecordedSettings } from "../recordedSettings";
 import { notThisService, readyDeadline, serverKind } from "../server/implementation";
 import { destroyedAtText, ENVIRONMENT_PATH, missingForReady, type ServerOutputs } from "../server/spec";
 import { askTogether } from "../serviceTargets";
@@ -352,9 +352,8 @@ export const fleetKind = defineKind<FleetInputs, FleetOutputs>({
     const limit = limiter(FLEET_CONCURRENCY);
     const outcomes: (readonly [string, PromiseSettledResult<unknown>])[] = [];
     const deleteAll = async (ids: readonly string[]) => {
-      // Each refusal of the token told as a Server's is (recordedSettings), before they are grouped by reason.
       const results = await settleAll(ids, limit, (serverId) =>
-        withRecordedSettingsOf(ctx, () => serverKind.delete(ctx, serverId, deleteOutputs)),
+        serverKind.delete(ctx, serverId, deleteOutputs),
       );
       outcomes.push(...results.map((result, i) => [String(ids[i]), result] as const));
     };
