@@ -9,7 +9,7 @@ import type { GamehostClient } from "../api/client";
 import { GamehostError } from "../api/errors";
 import { knownKeysAt } from "../api/validate";
 import { type CheckFailure, namingKnownInputs } from "./checks";
-import { withRecordedSettingsOf } from "./recordedSettings";
+import { noteResourceChecked, withRecordedSettingsOf } from "./recordedSettings";
 
 /** What an operation that may call the service gets from its face. */
 export interface OperationContext {
@@ -225,11 +225,16 @@ export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): Re
     updatedInPlace: [],
     ...definition,
     // Reads and deletes of recorded resources, on both faces and inside other kinds (a fleet's servers), tell
-    // a refused token's part in the state where they are defined (recordedSettings).
-    read: (ctx, id, recorded) => withRecordedSettingsOf(ctx, () => definition.read(ctx, id, recorded)),
+    // a refused token's part in the state where they are defined (recordedSettings). A read without a
+    // recorded state (`pulumi import`, `get`) uses the stack's config as it is now.
+    read: (ctx, id, recorded) =>
+      recorded === undefined
+        ? definition.read(ctx, id, recorded)
+        : withRecordedSettingsOf(ctx, () => definition.read(ctx, id, recorded)),
     delete: (ctx, id, outputs) =>
       withRecordedSettingsOf(ctx, () => (definition.delete ?? noDelete)(ctx, id, outputs)),
     check: (olds, news, ctx) => {
+      noteResourceChecked();
       const result = definition.check(olds, news, ctx);
       if (result.failures.length === 0) return result;
       inputNames ??= inputPropertyNames(definition.inputs);

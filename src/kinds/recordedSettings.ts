@@ -20,12 +20,28 @@ const TOKEN_REFUSALS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether this process has checked a resource. The engine checks resources only in runs that register
+ * them (`pulumi up` and `preview`, `pulumi import`, `--run-program`), and configures their provider with
+ * the stack's config as it is now, so a token refused there is the one just set: the advice to run
+ * `pulumi up` first would be wrong (a replacement's delete in an `up`, say). One provider process serves
+ * one engine run.
+ */
+let resourceChecked = false;
+
+/** Notes a check of a resource (see {@link resourceChecked}). */
+export function noteResourceChecked(): void {
+  resourceChecked = true;
+}
+
+/**
  * `error` with the state's part in it told, when it is a refusal of a token that came from Pulumi config
- * (the stack's or an explicit provider's arguments, both kept in the state): a token from `GAMEHOST_TOKEN`
- * is read anew by every command. Any other error unchanged.
+ * (the stack's or an explicit provider's arguments, both kept in the state) in a run that checked no
+ * resource (`pulumi refresh`, `pulumi destroy`, `gamehost drift`): a token from `GAMEHOST_TOKEN` is read
+ * anew by every command. Any other error unchanged.
  */
 export function withRecordedSettings(ctx: OperationContext, error: unknown): unknown {
   if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
+  if (resourceChecked) return error;
   let origins: ReturnType<typeof clientOrigins>;
   try {
     origins = clientOrigins(ctx.client());

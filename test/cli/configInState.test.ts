@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { FACES, fixtureIds, liveTagged } from "../engine/helpers";
+import { FACES, fixtureIds, liveTagged, SERVERS_KEY, serverArgs } from "../engine/helpers";
 import { docBlock, shellCommands } from "../support/docBlocks";
 import { realCli, realCliTitle } from "../support/realPulumi";
-import { fleetInputs, fleetProject, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
+import {
+  fleetInputs,
+  fleetProject,
+  liveIds,
+  SCENARIO_TIMEOUT_MS,
+  serversProject,
+  useCliEnvironment,
+} from "./helpers";
 
 /** The docs section whose commands rotate a stack's token. */
 const ROTATING = { page: "docs/installation-configuration.md", section: "Rotating the token" } as const;
@@ -60,6 +67,62 @@ describe.skipIf(!realCli)(realCliTitle("the provider's config kept in the state"
       await cli.ok(["destroy", "--yes", "--skip-preview"]);
       expect(live()).toEqual([]);
       cli.expectNoLeak(setup.emulator.tokens.user);
+    },
+  );
+
+  it.each(FACES)(
+    "the %s face: an up that moves a server to another game with that game's token says nothing of the state's token",
+    { timeout: SCENARIO_TIMEOUT_MS },
+    async (face) => {
+      const { emulator } = setup;
+      const other = emulator.fixture.games[1];
+      const otherEnvironment = other?.environments[0];
+      const otherBuild = otherEnvironment?.builds[0];
+      const otherDatacenter = other?.datacenters[0];
+      const otherToken = other && emulator.tokens.cloud[other.id];
+      if (!other || !otherEnvironment || !otherBuild || !otherDatacenter || !otherToken)
+        throw new Error("the fixture's second game lacks an environment, build, datacenter or cloud token");
+      const role = `moved-${face}`;
+      const cli = await serversProject(
+        setup.root,
+        role,
+        emulator,
+        { web: serverArgs(emulator, { tags: { role } }) },
+        {
+          face,
+        },
+      );
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const [first] = liveIds(emulator, role);
+
+      // The replacement's create, in the other game, takes its token; the delete of the first server, in a
+      // game that token cannot reach, is refused. The provider has the token just set, so "run pulumi up
+      // first" (refresh's and destroy's advice) would send the user round in circles.
+      const moved = serverArgs(emulator, {
+        tags: { role },
+        gameId: other.id,
+        environmentId: otherEnvironment.id,
+        datacenter: otherDatacenter.id,
+        runtime: { build: otherBuild.id },
+      });
+      await cli.setConfig({
+        "gamehost:token": { value: otherToken, secret: true },
+        [SERVERS_KEY]: { value: JSON.stringify({ web: moved }) },
+      });
+      const refused = await cli.fails(["up", "--yes", "--skip-preview"]);
+      expect(refused).toContain(first);
+      expect(refused).not.toContain("Without --run-program");
+      expect(refused).not.toContain(otherToken);
+      expect(liveIds(emulator, role)).toHaveLength(2);
+
+      // With a token that reaches both games, the next up finishes the replacement.
+      await cli.setConfig({ "gamehost:token": { value: emulator.tokens.user, secret: true } });
+      await cli.ok(["up", "--yes", "--skip-preview"]);
+      const [second] = liveIds(emulator, role);
+      expect(liveIds(emulator, role)).toEqual([second]);
+      expect(second).not.toBe(first);
+      await cli.ok(["destroy", "--yes", "--skip-preview"]);
+      expect(liveIds(emulator, role)).toEqual([]);
     },
   );
 });

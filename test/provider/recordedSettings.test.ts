@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { noteClientOrigins } from "../../src/api/clientOrigins";
 import { GamehostApiError, type SettingOrigins } from "../../src/api/errors";
-import type { OperationContext } from "../../src/kinds/kind";
-import { withRecordedSettings } from "../../src/kinds/recordedSettings";
+import { defineKind, type OperationContext } from "../../src/kinds/kind";
+import { noteResourceChecked, withRecordedSettings } from "../../src/kinds/recordedSettings";
 
 /** A context whose client's settings came from `origins`. */
 function contextOf(origins: SettingOrigins): OperationContext {
@@ -48,5 +48,30 @@ describe("a read's or delete's refusal of the token says the state's token was s
     const notFound = refusal("SERVERS_SERVER_NOT_FOUND", origins);
     const before = notFound.message;
     expect((withRecordedSettings(contextOf(origins), notFound) as Error).message).toBe(before);
+  });
+});
+
+describe("where the state's token is not the one sent, the refusal is left as it is", () => {
+  const origins: SettingOrigins = { sources: { token: "config" }, pulumi: true };
+
+  it("a read without a recorded state (pulumi import, get) uses the stack's config as it is now", async () => {
+    const kind = defineKind({
+      read: async () => {
+        throw refusal("TOKEN_INVALID", origins);
+      },
+    } as unknown as Parameters<typeof defineKind>[0]);
+    const ctx = contextOf(origins);
+    const imported = await kind.read(ctx, "s1").catch((e: Error) => e.message);
+    expect(imported).not.toContain("Without --run-program");
+    const refreshed = await kind.read(ctx, "s1", { inputs: {}, outputs: {} }).catch((e: Error) => e.message);
+    expect(refreshed).toContain("Without --run-program");
+  });
+
+  // Last in the file: the note lasts for the process, as one provider process serves one engine run.
+  it("after a check of a resource (an up, a preview, an import): the provider has the config as it is now", () => {
+    noteResourceChecked();
+    const error = refusal("TOKEN_INVALID", origins);
+    const before = error.message;
+    expect((withRecordedSettings(contextOf(origins), error) as Error).message).toBe(before);
   });
 });
