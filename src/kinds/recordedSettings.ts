@@ -5,12 +5,18 @@
  * since "set gamehost:token" alone sends a user who has just set it round in circles (docs/
  * installation-configuration.md, "Rotating the token").
  */
+
+import type { GamehostClient } from "../api/client";
 import { clientOrigins } from "../api/clientOrigins";
 import { GamehostApiError } from "../api/errors";
 import { AUTH_CODES, ERROR_CODES } from "../api/errors/codes";
-import type { OperationContext } from "./kind";
 
 const RECORDED = "Without --run-program";
+
+/** What of an operation's context this needs (a kind's `OperationContext` is one). */
+interface ClientContext {
+  client(): GamehostClient;
+}
 
 /** The codes by which the service refuses a token (or its identity) rather than the request. */
 const TOKEN_REFUSALS: ReadonlySet<string> = new Set([
@@ -39,7 +45,7 @@ export function noteResourceChecked(): void {
  * resource (`pulumi refresh`, `pulumi destroy`, `gamehost drift`): a token from `GAMEHOST_TOKEN` is read
  * anew by every command. Any other error unchanged.
  */
-export function withRecordedSettings(ctx: OperationContext, error: unknown): unknown {
+export function withRecordedSettings(ctx: ClientContext, error: unknown): unknown {
   if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
   if (resourceChecked) return error;
   let origins: ReturnType<typeof clientOrigins>;
@@ -63,7 +69,7 @@ export function withRecordedSettings(ctx: OperationContext, error: unknown): unk
 }
 
 /** `work` (a read or a delete of a recorded resource), its token refusals told as above. */
-export async function withRecordedSettingsOf<T>(ctx: OperationContext, work: () => Promise<T>): Promise<T> {
+export async function withRecordedSettingsOf<T>(ctx: ClientContext, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
