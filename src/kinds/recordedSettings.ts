@@ -6,8 +6,10 @@
  * installation-configuration.md, "Rotating the token").
  */
 import { clientOrigins } from "../api/clientOrigins";
-import { GamehostApiError } from "../api/errors";
+import { GamehostApiError, GamehostNetworkError } from "../api/errors";
+import { causeOf, requestOf } from "../api/errors/base";
 import { AUTH_CODES, ERROR_CODES } from "../api/errors/codes";
+import { errorCode, UNREACHABLE } from "../api/errors/connectionCodes";
 import type { OperationContext } from "./kind";
 
 const RECORDED = "Without --run-program";
@@ -25,6 +27,7 @@ const TOKEN_REFUSALS: ReadonlySet<string> = new Set([
  * is read anew by every command. Any other error unchanged.
  */
 export function withRecordedSettings(ctx: OperationContext, error: unknown): unknown {
+  if (error instanceof GamehostNetworkError) return withRecordedBaseUrl(ctx, error);
   if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
   let origins: ReturnType<typeof clientOrigins>;
   try {
@@ -43,6 +46,33 @@ export function withRecordedSettings(ctx: OperationContext, error: unknown): unk
     `${cause} ${RECORDED}, \`pulumi refresh\` and \`pulumi destroy\` send ${kept} ` +
       "(kept in the state), not one set since: after changing the token, run `pulumi up` first.",
   );
+  return error;
+}
+
+/**
+ * "Nothing answers at <url>" from a base URL that came from Pulumi config, with the state's part told: the
+ * emulator restarted on another port, the user set the new `gamehost:baseUrl`, and `pulumi refresh` still
+ * calls the old one (the last up's), so "check gamehost:baseUrl" alone sent them round in circles.
+ */
+function withRecordedBaseUrl(ctx: OperationContext, error: GamehostNetworkError): GamehostNetworkError {
+  const code = errorCode(error.cause);
+  if (typeof code !== "string" || !UNREACHABLE.has(code)) return error;
+  let origins: ReturnType<typeof clientOrigins>;
+  try {
+    origins = clientOrigins(ctx.client());
+  } catch {
+    return error;
+  }
+  if (!origins?.pulumi || origins.pulumiDo || origins.sources.baseUrl !== "config") return error;
+  if (error.message.includes(RECORDED)) return error;
+  const kept =
+    origins.provider !== undefined
+      ? `the baseUrl provider "${origins.provider}" had at the last \`pulumi up\``
+      : "the gamehost:baseUrl of the last `pulumi up`";
+  error.message =
+    `${causeOf(error.message)} ${RECORDED}, \`pulumi refresh\` (also the refresh of \`pulumi up --refresh\`) ` +
+    `and \`pulumi destroy\` use ${kept} (kept in the state), not one set since: after changing the base URL, ` +
+    `run \`pulumi up\` first.${requestOf(error.message)}`;
   return error;
 }
 
