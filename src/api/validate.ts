@@ -58,15 +58,15 @@ export function keptFieldIssues(
 }
 
 /** Flattens zod issues (including those of union branches) into field issues. */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.flatMap((issue) => fieldIssuesOf(issue));
+export function toFieldIssues(error: z.ZodError, schema?: z.ZodType, value?: unknown): FieldIssue[] {
+  return error.issues.flatMap((issue) => fieldIssuesOf(issue, schema, value));
 }
 
 function fieldIssuesOf(issue: z.core.$ZodIssue, schema?: z.ZodType, value?: unknown): FieldIssue[] {
   // Name each unknown key as a field of its own, so the path points at what to remove; with the schema,
   // say which fields there are, so a misspelt one can be corrected without the reference.
   if (issue.code === "unrecognized_keys") {
-    const message = unknownFieldReason(schema && knownKeysAt(schema, issue.path));
+    const message = unknownFieldReason(schema && knownKeysAt(schema, issue.path, value));
     return issue.keys.map((key) => ({ path: formatPath([...issue.path, key]), message }));
   }
   const params = (issue as { params?: { apiCode?: unknown } }).params;
@@ -98,8 +98,16 @@ export function unknownFieldReason(known: readonly string[] | undefined): string
 /** The wrappers whose value is checked by an inner schema: `def.innerType`, or a pipe's `def.in`. */
 const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"]);
 
-/** The keys of the object schema at `path` inside `schema`, or undefined when it cannot be told (a union). */
-export function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>): string[] | undefined {
+/**
+ * The keys of the object schema at `path` inside `schema`, or undefined when it cannot be told (a union; a
+ * discriminated union is followed to the member the given `value` names by its discriminator, as an admin
+ * mutation's `op`).
+ */
+export function knownKeysAt(
+  schema: z.ZodType,
+  path: ReadonlyArray<PropertyKey>,
+  value?: unknown,
+): string[] | undefined {
   let at = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
   let index = 0;
   for (let guard = 0; guard < 100; guard++) {
@@ -109,7 +117,9 @@ export function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>)
         ? pipeChecked(at)
         : at.type === "lazy"
           ? (at.getter as () => unknown)()
-          : undefined;
+          : at.type === "union"
+            ? discriminatedMember(at, valueAt(value, path.slice(0, index)))
+            : undefined;
     if (inner === undefined) {
       if (index === path.length)
         return at.type === "object" ? Object.keys(at.shape as Record<string, unknown>) : undefined;
@@ -129,6 +139,20 @@ export function knownKeysAt(schema: z.ZodType, path: ReadonlyArray<PropertyKey>)
     }
   }
   return undefined;
+}
+
+/** The member of a discriminated union that `value`'s discriminator names, or undefined (any other union). */
+function discriminatedMember(union: Record<string, unknown>, value: unknown): unknown {
+  const key = union.discriminator;
+  if (typeof key !== "string" || typeof value !== "object" || value === null) return undefined;
+  const tag = (value as Record<string, unknown>)[key];
+  return (union.options as z.ZodType[]).find((option) => {
+    const def = option._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+    const field = def.type === "object" ? (def.shape as Record<string, z.ZodType>)[key] : undefined;
+    const values =
+      field?._zod.def.type === "literal" ? (field._zod.def as unknown as { values: unknown[] }).values : [];
+    return values.includes(tag);
+  });
 }
 
 /**

@@ -15,7 +15,8 @@ function invalid(defaultCode: string, what: string, issues: FieldIssue[]): Servi
 /** Validates a request body with the shared wire schema: 400 `API_BAD_BODY` (or the rule's code). */
 export function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalid(ERROR_CODES.badBody, "request body", toFieldIssues(result.error));
+  if (!result.success)
+    throw invalid(ERROR_CODES.badBody, "request body", toFieldIssues(result.error, schema, value));
   return result.data;
 }
 

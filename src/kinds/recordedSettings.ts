@@ -1,15 +1,17 @@
 /**
  * `pulumi refresh` and `pulumi destroy` do not run the program: the provider they start is configured with
  * what the last run of the program recorded in the state (the stack's `gamehost:*` config, or an explicit
- * provider's arguments), not with a token set since. A refusal of the token in a read or a delete says so,
- * since "set gamehost:token" alone sends a user who has just set it round in circles (docs/
- * installation-configuration.md, "Rotating the token").
+ * provider's arguments), not with a token or base URL set since. A refusal of the token, or a base URL
+ * nothing answers at, in a read or a delete says so, since "set gamehost:token" alone sends a user who has
+ * just set it round in circles (docs/installation-configuration.md, "Rotating the token").
  */
 
 import type { GamehostClient } from "../api/client";
 import { clientOrigins } from "../api/clientOrigins";
-import { GamehostApiError } from "../api/errors";
+import { GamehostApiError, GamehostNetworkError } from "../api/errors";
+import { causeOf, requestOf } from "../api/errors/base";
 import { AUTH_CODES, ERROR_CODES } from "../api/errors/codes";
+import { errorCode, UNREACHABLE } from "../api/errors/connectionCodes";
 
 const RECORDED = "Without --run-program";
 
@@ -40,22 +42,33 @@ export function noteResourceChecked(): void {
 }
 
 /**
- * `error` with the state's part in it told, when it is a refusal of a token that came from Pulumi config
- * (the stack's or an explicit provider's arguments, both kept in the state) in a run that checked no
- * resource (`pulumi refresh`, `pulumi destroy`, `gamehost drift`): a token from `GAMEHOST_TOKEN` is read
- * anew by every command. Any other error unchanged.
+ * The origins of the client's settings when `setting` came from Pulumi config (the stack's or an explicit
+ * provider's arguments, both kept in the state) in a run that checked no resource (`pulumi refresh`,
+ * `pulumi destroy`, `gamehost drift`); else undefined. A setting from a `GAMEHOST_*` variable is read anew
+ * by every command.
  */
-export function withRecordedSettings(ctx: ClientContext, error: unknown): unknown {
-  if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
-  if (resourceChecked) return error;
+function recordedOrigins(ctx: ClientContext, setting: "token" | "baseUrl") {
+  if (resourceChecked) return undefined;
   let origins: ReturnType<typeof clientOrigins>;
   try {
     origins = clientOrigins(ctx.client());
   } catch {
-    return error;
+    return undefined;
   }
-  if (!origins?.pulumi || origins.pulumiDo || origins.sources.token !== "config") return error;
+  if (!origins?.pulumi || origins.pulumiDo || origins.sources[setting] !== "config") return undefined;
+  return origins;
+}
+
+/**
+ * `error` with the state's part in it told, when it is a refusal of a token, or a base URL nothing answers
+ * at, that came from the state (see {@link recordedOrigins}). Any other error unchanged.
+ */
+export function withRecordedSettings(ctx: ClientContext, error: unknown): unknown {
+  if (error instanceof GamehostNetworkError) return withRecordedBaseUrl(ctx, error);
+  if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
   if (error.message.includes(RECORDED)) return error; // told already (a fleet's server, then the fleet)
+  const origins = recordedOrigins(ctx, "token");
+  if (!origins) return error;
   const kept =
     origins.provider !== undefined
       ? `the token provider "${origins.provider}" had at the last \`pulumi up\``
@@ -68,7 +81,29 @@ export function withRecordedSettings(ctx: ClientContext, error: unknown): unknow
   return error;
 }
 
-/** `work` (a read or a delete of a recorded resource), its token refusals told as above. */
+/**
+ * "Nothing answers at <url>" from a base URL that came from Pulumi config, with the state's part told: the
+ * emulator restarted on another port, the user set the new `gamehost:baseUrl`, and `pulumi refresh` still
+ * calls the old one (the last up's), so "check gamehost:baseUrl" alone sent them round in circles.
+ */
+function withRecordedBaseUrl(ctx: ClientContext, error: GamehostNetworkError): GamehostNetworkError {
+  const code = errorCode(error.cause);
+  if (typeof code !== "string" || !UNREACHABLE.has(code)) return error;
+  if (error.message.includes(RECORDED)) return error;
+  const origins = recordedOrigins(ctx, "baseUrl");
+  if (!origins) return error;
+  const kept =
+    origins.provider !== undefined
+      ? `the baseUrl provider "${origins.provider}" had at the last \`pulumi up\``
+      : "the gamehost:baseUrl of the last `pulumi up`";
+  error.message =
+    `${causeOf(error.message)} ${RECORDED}, \`pulumi refresh\` (also the refresh of \`pulumi up --refresh\`) ` +
+    `and \`pulumi destroy\` use ${kept} (kept in the state), not one set since: after changing the base URL, ` +
+    `run \`pulumi up\` first.${requestOf(error.message)}`;
+  return error;
+}
+
+/** `work` (a read or a delete of a recorded resource), its refusals told as above. */
 export async function withRecordedSettingsOf<T>(ctx: ClientContext, work: () => Promise<T>): Promise<T> {
   try {
     return await work();

@@ -150,6 +150,27 @@ describe("admin routes", () => {
     expect(await players()).toBe(7);
   });
 
+  it("name the fields a mutation takes when it is given one it does not (billing's are the wire's, snake_case)", async () => {
+    const groupId = emu.fixture.groups[0]!.id;
+    const res = await admin("POST", "/mutate", {
+      op: "setBilling",
+      groupId,
+      patch: { paymentSucceededTs: null },
+    });
+    expect([res.status, codeOf(res)]).toEqual([400, "API_BAD_BODY"]);
+    expect((res.body as { message: string }).message).toContain(
+      "patch.paymentSucceededTs: is not a known field (known: payment_failed_ts, payment_method_attached_ts, payment_method_valid_ts, payment_succeeded_ts)",
+    );
+    const op = await admin("POST", "/mutate", {
+      op: "setGameDisplayName",
+      gameId: ids(emu).gameId,
+      name: "x",
+    });
+    expect((op.body as { message: string }).message).toContain(
+      "name: is not a known field (known: op, gameId, displayName)",
+    );
+  });
+
   it("refuse a request addressed to another host name (DNS rebinding) or sent by another origin", async () => {
     const good = { authorization: `Bearer ${emu.adminToken}` };
     for (const host of ["evil.example", `evil.example:${emu.port}`, `127.0.0.1.evil.example:${emu.port}`]) {

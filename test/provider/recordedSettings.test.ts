@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { noteClientOrigins } from "../../src/api/clientOrigins";
-import { GamehostApiError, type SettingOrigins } from "../../src/api/errors";
+import { GamehostApiError, GamehostNetworkError, type SettingOrigins } from "../../src/api/errors";
 import { defineKind, type OperationContext } from "../../src/kinds/kind";
 import { noteResourceChecked, withRecordedSettings } from "../../src/kinds/recordedSettings";
 
@@ -51,6 +51,56 @@ describe("a read's or delete's refusal of the token says the state's token was s
   });
 });
 
+/** "Nothing answers" at a base URL whose setting came from `origins`. */
+const refused = (origins: SettingOrigins) =>
+  new GamehostNetworkError(
+    "GET",
+    "/x",
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }),
+    false,
+    "http://127.0.0.1:1",
+    origins,
+  );
+
+describe("a read's or delete's 'nothing answers' says the state's base URL was used", () => {
+  it("a base URL from the stack config (the emulator came back on another port): the state's part and the fix", () => {
+    const origins: SettingOrigins = { sources: { baseUrl: "config" }, pulumi: true };
+    const error = withRecordedSettings(contextOf(origins), refused(origins)) as Error;
+    expect(error.message).toMatch(/^Nothing answers at http:\/\/127\.0\.0\.1:1: check gamehost:baseUrl /);
+    expect(
+      error.message.endsWith(
+        "Without --run-program, `pulumi refresh` (also the refresh of `pulumi up --refresh`) and `pulumi destroy` use the gamehost:baseUrl of the last `pulumi up` (kept in the state), not one set since: after changing the base URL, run `pulumi up` first. [GET /x: no answer, connect ECONNREFUSED 127.0.0.1:1]",
+      ),
+    ).toBe(true);
+    expect((withRecordedSettings(contextOf(origins), error) as Error).message).toBe(error.message);
+  });
+
+  it("an explicit provider's base URL: named as the provider's", () => {
+    const origins: SettingOrigins = { sources: { baseUrl: "config" }, pulumi: true, provider: "eu" };
+    expect((withRecordedSettings(contextOf(origins), refused(origins)) as Error).message).toContain(
+      'use the baseUrl provider "eu" had at the last `pulumi up` (kept in the state)',
+    );
+  });
+
+  it("GAMEHOST_BASE_URL (read anew by every command) and other network failures: unchanged", () => {
+    const env: SettingOrigins = { sources: { baseUrl: "env" }, pulumi: true };
+    const fromEnv = refused(env);
+    const before = fromEnv.message;
+    expect((withRecordedSettings(contextOf(env), fromEnv) as Error).message).toBe(before);
+    const config: SettingOrigins = { sources: { baseUrl: "config" }, pulumi: true };
+    const reset = new GamehostNetworkError(
+      "GET",
+      "/x",
+      Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }),
+      true,
+      "http://127.0.0.1:1",
+      config,
+    );
+    const resetBefore = reset.message;
+    expect((withRecordedSettings(contextOf(config), reset) as Error).message).toBe(resetBefore);
+  });
+});
+
 describe("where the state's token is not the one sent, the refusal is left as it is", () => {
   const origins: SettingOrigins = { sources: { token: "config" }, pulumi: true };
 
@@ -73,5 +123,11 @@ describe("where the state's token is not the one sent, the refusal is left as it
     const error = refusal("TOKEN_INVALID", origins);
     const before = error.message;
     expect((withRecordedSettings(contextOf(origins), error) as Error).message).toBe(before);
+    const fromConfig: SettingOrigins = { sources: { baseUrl: "config" }, pulumi: true };
+    const unreachable = refused(fromConfig);
+    const unreachableBefore = unreachable.message;
+    expect((withRecordedSettings(contextOf(fromConfig), unreachable) as Error).message).toBe(
+      unreachableBefore,
+    );
   });
 });
