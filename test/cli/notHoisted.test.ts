@@ -42,6 +42,11 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
     const noFolder =
       /parsing plugin options for 'gamehost': no folder at path '[^']*\/node_modules\/pulumi-gamehost\/plugin'/;
     expect(noPlugin).toMatch(noFolder);
+    // A fresh clone or CI runner that has not run npm ci meets the same quotes: the page's row for them says so.
+    const freshRows = page.split("\n").filter((line) => line.includes("`npm ci`") && line.startsWith("| `"));
+    expect(
+      freshRows.some((row) => row.includes("no folder at path '…/node_modules/pulumi-gamehost/plugin'")),
+    ).toBe(true);
     expect(pnpRow).toContain(
       "`parsing plugin options for 'gamehost': no folder at path '…/node_modules/pulumi-gamehost/plugin'`",
     );
@@ -51,6 +56,7 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
       "It looks like the Pulumi SDK has not been installed. Have you run npm install or yarn install?";
     expect(noSdk).toContain(sdkQuote);
     expect(pnpRow).toContain(`\`${sdkQuote}\``);
+    expect(freshRows.some((row) => row.includes(`\`${sdkQuote}\``))).toBe(true);
 
     // Then its program uses a library of its own, which depends on pulumi-gamehost (pnpm's layout: the
     // library's node_modules holds it, the project's does not). The SDK is the repo's.
@@ -100,7 +106,19 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
     expect(liveIds(emulator, "not-hoisted")).toEqual(live);
     expect(Object.values(await project.stateIds([SERVER_TYPE]))).toEqual(live);
 
+    // No node_modules at all (a teammate's clone or a CI runner before npm ci): destroy stops before it calls
+    // the service, with the CLI's words the page quotes in its row that says to run npm ci; nothing is lost.
     fs.symlinkSync(REPO_ROOT, own, "dir");
+    const away = `${modules}.away`;
+    fs.renameSync(modules, away);
+    const noModules = await project.fails(["destroy", "--yes", "--skip-preview"]);
+    const hostQuote = "Cannot find module '@pulumi/pulumi/cmd/dynamic-provider'";
+    expect(noModules).toContain(hostQuote);
+    expect(freshRows.some((row) => row.includes(`\`${hostQuote}\``))).toBe(true);
+    expect(liveIds(emulator, "not-hoisted")).toEqual(live);
+    expect(Object.values(await project.stateIds([SERVER_TYPE]))).toEqual(live);
+    fs.renameSync(away, modules);
+
     await project.ok(["destroy", "--yes", "--skip-preview"]);
     expect(liveIds(emulator, "not-hoisted")).toEqual([]);
   });
