@@ -8,7 +8,7 @@
 
 import type { GamehostClient } from "../api/client";
 import { clientOrigins } from "../api/clientOrigins";
-import { GamehostApiError, GamehostNetworkError } from "../api/errors";
+import { GamehostApiError, GamehostNetworkError, type SettingOrigins } from "../api/errors";
 import { causeOf, requestOf } from "../api/errors/base";
 import { AUTH_CODES, ERROR_CODES } from "../api/errors/codes";
 import { errorCode, UNREACHABLE } from "../api/errors/connectionCodes";
@@ -59,6 +59,13 @@ function recordedOrigins(ctx: ClientContext, setting: "token" | "baseUrl") {
   return origins;
 }
 
+/** Which setting the state kept: the stack's `gamehost:<setting>`, or an explicit provider's argument. */
+function keptSetting(origins: SettingOrigins, setting: "token" | "baseUrl"): string {
+  return origins.provider !== undefined
+    ? `the ${setting} provider "${origins.provider}" had at the last \`pulumi up\``
+    : `the gamehost:${setting} of the last \`pulumi up\``;
+}
+
 /**
  * `error` with the state's part in it told, when it is a refusal of a token, or a base URL nothing answers
  * at, that came from the state (see {@link recordedOrigins}). Any other error unchanged.
@@ -69,10 +76,7 @@ export function withRecordedSettings(ctx: ClientContext, error: unknown): unknow
   if (error.message.includes(RECORDED)) return error; // told already (a fleet's server, then the fleet)
   const origins = recordedOrigins(ctx, "token");
   if (!origins) return error;
-  const kept =
-    origins.provider !== undefined
-      ? `the token provider "${origins.provider}" had at the last \`pulumi up\``
-      : "the gamehost:token of the last `pulumi up`";
+  const kept = keptSetting(origins, "token");
   const cause = error.message.slice(0, error.message.length - error.exchange.length).trimEnd();
   error.restate(
     `${cause} ${RECORDED}, \`pulumi refresh\` and \`pulumi destroy\` send ${kept} ` +
@@ -92,10 +96,7 @@ function withRecordedBaseUrl(ctx: ClientContext, error: GamehostNetworkError): G
   if (error.message.includes(RECORDED)) return error;
   const origins = recordedOrigins(ctx, "baseUrl");
   if (!origins) return error;
-  const kept =
-    origins.provider !== undefined
-      ? `the baseUrl provider "${origins.provider}" had at the last \`pulumi up\``
-      : "the gamehost:baseUrl of the last `pulumi up`";
+  const kept = keptSetting(origins, "baseUrl");
   error.message =
     `${causeOf(error.message)} ${RECORDED}, \`pulumi refresh\` (also the refresh of \`pulumi up --refresh\`) ` +
     `and \`pulumi destroy\` use ${kept} (kept in the state), not one set since: after changing the base URL, ` +
