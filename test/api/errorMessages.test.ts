@@ -153,6 +153,31 @@ describe("authentication errors name where the token came from (here Pulumi conf
       token,
     });
   });
+
+  it("401 CLAIMS_MISSING_ENTITLEMENT for a cloud token on a group's billing: only a member's user token will do", async () => {
+    // The game's own cloud token, on its own developer group: no cloud token is entitled to group routes.
+    const token = emu.tokens.cloud[game]!;
+    const group = emu.fixture.games[0]!.developerGroupId;
+    for (const call of [
+      () => client(token).getGroupBilling(group),
+      () => client(token).createPaymentPortalSession(group, { intent: "general" }),
+    ]) {
+      const err = await apiError(call());
+      expectActionable(err, {
+        status: 401,
+        code: "CLAIMS_MISSING_ENTITLEMENT",
+        mentions: [
+          `group ${group}`,
+          /take no cloud token/,
+          /group member.s user token/,
+          TOKEN_KEY,
+          "pulumi config set --secret",
+        ],
+        token,
+      });
+      expect(err.message).not.toMatch(/cloud token of this game|this game.s cloud token|another game/);
+    }
+  });
 });
 
 describe("permission errors say what the token lacks", () => {

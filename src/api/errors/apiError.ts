@@ -81,6 +81,14 @@ function adviceFor(init: ApiErrorInit): Advice | undefined {
         restates: true,
       };
     case ERROR_CODES.missingEntitlement:
+      // A group's routes (billing) take a user token only: no cloud token, not even one of the group's own
+      // games, is entitled to them (service contract §2), so "this game's cloud token" would send the user
+      // back to the token just refused.
+      if (init.ids?.group_id)
+        return {
+          text: `The token is not entitled to ${subjectOf(init.ids)} (group routes, billing too, take no cloud token): ${setToken(init.origins)} to a group member's user token.`,
+          restates: true,
+        };
       return {
         text: `The token is not entitled to ${subjectOf(init.ids ?? {})} (another game's cloud token, or one this route refuses): ${setToken(init.origins)} to a group member's user token or this game's cloud token.`,
         restates: true,
