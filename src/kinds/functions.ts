@@ -248,13 +248,20 @@ export const getBuilds: FunctionDefinition<
   },
 });
 
+/**
+ * A group's routes take the user token of a member only (service contract §2), and getGames lists no groups
+ * for a game's cloud token (§7): `getGamesOutput().groups[0].groupId` is then undefined.
+ */
+const GROUP_ID_DESCRIPTION =
+  "UUID of the group (`getGames` lists the caller's groups; none for a game's cloud token). The token must be the user token of a member of the group: no cloud token is entitled to a group's routes.";
+
 export const getGroupBilling: FunctionDefinition<
   { groupId: string },
   Camelize<GetGroupBillingResponse>
 > = define({
   name: "getGroupBilling",
   description: 'Reads a group\'s billing record (marked "coming soon" by the service).',
-  args: z.strictObject({ groupId: Uuid.describe("UUID of the group (the caller must be a member).") }),
+  args: z.strictObject({ groupId: Uuid.describe(GROUP_ID_DESCRIPTION) }),
   result: GetGroupBillingResponse,
   secret: false,
   needsToken: true,
@@ -274,7 +281,7 @@ export const createPaymentPortalSession: FunctionDefinition<
   name: "createPaymentPortalSession",
   description: "Opens a payment portal session for a group. The URL is personal and short-lived: a secret.",
   args: z.strictObject({
-    groupId: Uuid.describe("UUID of the group."),
+    groupId: Uuid.describe(GROUP_ID_DESCRIPTION),
     intent: PaymentIntent,
   }),
   result: PaymentPortalResult,

@@ -183,3 +183,16 @@ describe("the reference states the bounds the checks enforce", () => {
     }
   });
 });
+
+describe("the reference says which token a group's routes take", () => {
+  type Functions = Record<string, { inputs?: { properties?: Record<string, Described> } }>;
+  const functions = (schema as unknown as { functions: Functions }).functions;
+  // A producer reading billing from the reference alone: with a game's cloud token, getGames lists no groups
+  // (`groups[0].groupId` is undefined) and the group routes refuse the token. The argument says both.
+  it.each(["getGroupBilling", "createPaymentPortalSession"])("%s groupId", (name) => {
+    const description = functions[`gamehost:index:${name}`]?.inputs?.properties?.groupId?.description ?? "";
+    expect(description).toMatch(/none for a game's cloud token/);
+    expect(description).toMatch(/user token of a member of the group/);
+    expect(description).toMatch(/no cloud token is entitled/);
+  });
+});

@@ -138,13 +138,13 @@ export interface GetBuildsResult {
 
 /** Arguments of getGroupBilling. */
 export interface GetGroupBillingArgs {
-  /** UUID of the group (the caller must be a member). */
+  /** UUID of the group (`getGames` lists the caller's groups; none for a game's cloud token). The token must be the user token of a member of the group: no cloud token is entitled to a group's routes. */
   groupId: string;
 }
 
 /** Arguments of getGroupBillingOutput. */
 export interface GetGroupBillingOutputArgs {
-  /** UUID of the group (the caller must be a member). */
+  /** UUID of the group (`getGames` lists the caller's groups; none for a game's cloud token). The token must be the user token of a member of the group: no cloud token is entitled to a group's routes. */
   groupId: pulumi.Input<string>;
 }
 
@@ -158,7 +158,7 @@ export interface GetGroupBillingResult {
 
 /** Arguments of createPaymentPortalSession. */
 export interface CreatePaymentPortalSessionArgs {
-  /** UUID of the group. */
+  /** UUID of the group (`getGames` lists the caller's groups; none for a game's cloud token). The token must be the user token of a member of the group: no cloud token is entitled to a group's routes. */
   groupId: string;
   /** `general` (manage billing, view invoices) or `payment_method_update` (add or replace a card). */
   intent: enums.PaymentIntent;
@@ -166,7 +166,7 @@ export interface CreatePaymentPortalSessionArgs {
 
 /** Arguments of createPaymentPortalSessionOutput. */
 export interface CreatePaymentPortalSessionOutputArgs {
-  /** UUID of the group. */
+  /** UUID of the group (`getGames` lists the caller's groups; none for a game's cloud token). The token must be the user token of a member of the group: no cloud token is entitled to a group's routes. */
   groupId: pulumi.Input<string>;
   /** `general` (manage billing, view invoices) or `payment_method_update` (add or replace a card). */
   intent: pulumi.Input<enums.PaymentIntent>;
