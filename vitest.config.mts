@@ -37,6 +37,7 @@ const unit = [
   "test/provider/fleetFailures.test.ts",
   "test/provider/unknownFields.test.ts",
   "test/provider/replaceOnChangesWarning.test.ts",
+  "test/provider/reportedOnce.test.ts",
   "test/provider/dataSourceOrder.test.ts",
   "test/provider/dataSourceLookups.test.ts",
   "test/provider/createRateLimited.test.ts",

@@ -8,10 +8,14 @@ import { causeOf, GamehostError } from "../api/errors";
 
 const firstByCause = new Map<string, GamehostError>();
 
-/** `error`, or the first error of the program with the same class and cause (the package's errors only). */
+/**
+ * `error`, or the first error of the program with the same cause (the package's errors only). The cause
+ * alone is the key, not the class: the plugin face rethrows the plugin's message as a plain GamehostError,
+ * so a program on both faces meets one cause as two classes, and would print it once per face.
+ */
 export function firstOfItsCause(error: unknown): unknown {
   if (!(error instanceof GamehostError)) return error;
-  const key = `${error.name}\n${causeOf(error.message)}`;
+  const key = causeOf(error.message);
   const first = firstByCause.get(key);
   if (first !== undefined) return first;
   firstByCause.set(key, error);
