@@ -29,10 +29,10 @@ const TOKEN_REFUSALS: ReadonlySet<string> = new Set([
 
 /**
  * Whether this process has checked a resource. The engine checks resources only in runs that register
- * them (`pulumi up` and `preview`, `pulumi import`, `--run-program`), and configures their provider with
- * the stack's config as it is now, so a token refused there is the one just set: the advice to run
- * `pulumi up` first would be wrong (a replacement's delete in an `up`, say). One provider process serves
- * one engine run.
+ * them (`pulumi up` and `preview`, `pulumi import`), and configures their provider with the stack's config
+ * as it is now, so a token refused there is the one just set: the advice to run `pulumi up` first would be
+ * wrong (a replacement's delete in an `up`, say). A `refresh --run-program` checks none, so it still gets
+ * the advice (conditional on the flag it was given). One provider process serves one engine run.
  */
 let resourceChecked = false;
 
