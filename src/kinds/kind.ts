@@ -208,13 +208,14 @@ type Defaulted =
 export type KindDefinition<I, O extends I> = Omit<ResourceKind<I, O>, Defaulted | "updates"> &
   Partial<Pick<ResourceKind<I, O>, Defaulted>>;
 
+/** The delete of a kind with nothing to remove. */
+const noDelete = async (): Promise<void> => {};
+
 /**
  * A kind from its definition, with the defaults most kinds share: no secret outputs; a preview that shows
  * the inputs (everything else is known once the service answers); an `update` that never runs because
  * every change replaces (kept total, so a face can call it safely); a `delete` with nothing to remove.
  */
-const noDelete = async (): Promise<void> => {};
-
 export function defineKind<I, O extends I>(definition: KindDefinition<I, O>): ResourceKind<I, O> {
   let inputNames: string[] | undefined;
   return {

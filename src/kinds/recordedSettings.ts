@@ -8,7 +8,7 @@
 
 import type { GamehostClient } from "../api/client";
 import { clientOrigins } from "../api/clientOrigins";
-import { GamehostApiError, GamehostNetworkError, type SettingOrigins } from "../api/errors";
+import { GamehostApiError, GamehostNetworkError } from "../api/errors";
 import { causeOf, requestOf } from "../api/errors/base";
 import { AUTH_CODES, ERROR_CODES } from "../api/errors/codes";
 import { errorCode, UNREACHABLE } from "../api/errors/connectionCodes";
@@ -41,13 +41,21 @@ export function noteResourceChecked(): void {
   resourceChecked = true;
 }
 
+/** How the advice names each setting: the commands that send the state's, and the setting in words. */
+const TOLD = {
+  token: { commands: "`pulumi refresh` and `pulumi destroy` send", words: "token" },
+  baseUrl: {
+    commands: "`pulumi refresh` (also the refresh of `pulumi up --refresh`) and `pulumi destroy` use",
+    words: "base URL",
+  },
+} as const;
+
 /**
- * The origins of the client's settings when `setting` came from Pulumi config (the stack's or an explicit
- * provider's arguments, both kept in the state) in a run that checked no resource (`pulumi refresh`,
- * `pulumi destroy`, `gamehost drift`); else undefined. A setting from a `GAMEHOST_*` variable is read anew
- * by every command.
+ * What to tell of `setting` when it came from Pulumi config (the stack's or an explicit provider's arguments,
+ * both kept in the state) in a run that checked no resource (`pulumi refresh`, `pulumi destroy`,
+ * `gamehost drift`); else undefined. A setting from a `GAMEHOST_*` variable is read anew by every command.
  */
-function recordedOrigins(ctx: ClientContext, setting: "token" | "baseUrl") {
+function recordedAdvice(ctx: ClientContext, setting: keyof typeof TOLD): string | undefined {
   if (resourceChecked) return undefined;
   let origins: ReturnType<typeof clientOrigins>;
   try {
@@ -56,32 +64,29 @@ function recordedOrigins(ctx: ClientContext, setting: "token" | "baseUrl") {
     return undefined;
   }
   if (!origins?.pulumi || origins.pulumiDo || origins.sources[setting] !== "config") return undefined;
-  return origins;
-}
-
-/** Which setting the state kept: the stack's `gamehost:<setting>`, or an explicit provider's argument. */
-function keptSetting(origins: SettingOrigins, setting: "token" | "baseUrl"): string {
-  return origins.provider !== undefined
-    ? `the ${setting} provider "${origins.provider}" had at the last \`pulumi up\``
-    : `the gamehost:${setting} of the last \`pulumi up\``;
+  const kept =
+    origins.provider !== undefined
+      ? `the ${setting} provider "${origins.provider}" had at the last \`pulumi up\``
+      : `the gamehost:${setting} of the last \`pulumi up\``;
+  const { commands, words } = TOLD[setting];
+  return (
+    `${RECORDED}, ${commands} ${kept} (kept in the state), not one set since: ` +
+    `after changing the ${words}, run \`pulumi up\` first.`
+  );
 }
 
 /**
  * `error` with the state's part in it told, when it is a refusal of a token, or a base URL nothing answers
- * at, that came from the state (see {@link recordedOrigins}). Any other error unchanged.
+ * at, that came from the state (see {@link recordedAdvice}). Any other error unchanged.
  */
 export function withRecordedSettings(ctx: ClientContext, error: unknown): unknown {
   if (error instanceof GamehostNetworkError) return withRecordedBaseUrl(ctx, error);
   if (!(error instanceof GamehostApiError) || !TOKEN_REFUSALS.has(error.code)) return error;
   if (error.message.includes(RECORDED)) return error; // told already (a fleet's server, then the fleet)
-  const origins = recordedOrigins(ctx, "token");
-  if (!origins) return error;
-  const kept = keptSetting(origins, "token");
+  const advice = recordedAdvice(ctx, "token");
+  if (!advice) return error;
   const cause = error.message.slice(0, error.message.length - error.exchange.length).trimEnd();
-  error.restate(
-    `${cause} ${RECORDED}, \`pulumi refresh\` and \`pulumi destroy\` send ${kept} ` +
-      "(kept in the state), not one set since: after changing the token, run `pulumi up` first.",
-  );
+  error.restate(`${cause} ${advice}`);
   return error;
 }
 
@@ -94,13 +99,9 @@ function withRecordedBaseUrl(ctx: ClientContext, error: GamehostNetworkError): G
   const code = errorCode(error.cause);
   if (typeof code !== "string" || !UNREACHABLE.has(code)) return error;
   if (error.message.includes(RECORDED)) return error;
-  const origins = recordedOrigins(ctx, "baseUrl");
-  if (!origins) return error;
-  const kept = keptSetting(origins, "baseUrl");
-  error.message =
-    `${causeOf(error.message)} ${RECORDED}, \`pulumi refresh\` (also the refresh of \`pulumi up --refresh\`) ` +
-    `and \`pulumi destroy\` use ${kept} (kept in the state), not one set since: after changing the base URL, ` +
-    `run \`pulumi up\` first.${requestOf(error.message)}`;
+  const advice = recordedAdvice(ctx, "baseUrl");
+  if (!advice) return error;
+  error.message = `${causeOf(error.message)} ${advice}${requestOf(error.message)}`;
   return error;
 }
 
