@@ -5,6 +5,8 @@
  * loads `pulumi-gamehost/provider/<kind>` by name in the SDK's provider host, started in the project's
  * folder: there it found nothing, and every call failed with the SDK's `Cannot find module` and its stack
  * trace. The program now stops first, with the fix (docs/troubleshooting.md, "Installing with pnpm or Yarn").
+ * Once the project has its own, of another version than the library's copy, the program warns that the host runs
+ * the project's.
  * Before that, the project without node_modules, as Yarn's Plug'n'Play leaves it (Pulumi runs no such project):
  * what the CLI prints, as the page quotes it.
  */
@@ -17,6 +19,29 @@ import { CliProject, realCli, realCliTitle } from "../support/realPulumi";
 import { connection, liveIds, SCENARIO_TIMEOUT_MS, useCliEnvironment } from "./helpers";
 
 const REFUSED = "Pulumi's dynamic provider host would not find pulumi-gamehost";
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+const LIBRARY_VERSION = `${PACKAGE_VERSION}-library`;
+
+/**
+ * A copy of the built package at `dir` whose version is `version` (its JavaScript, not a link: Node would load a
+ * linked copy as the repo's own files), with the package's dependencies linked into `modules` to resolve.
+ */
+function copyAtVersion(dir: string, version: string, modules: string): void {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+    dependencies: Record<string, string>;
+  };
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ ...manifest, version }));
+  fs.cpSync(path.join(REPO_ROOT, "dist"), path.join(dir, "dist"), {
+    recursive: true,
+    filter: (from) => !/\.(map|d\.ts)$/.test(from),
+  });
+  for (const dependency of Object.keys(manifest.dependencies).filter((d) => !d.startsWith("@pulumi/"))) {
+    fs.symlinkSync(path.join(REPO_ROOT, "node_modules", dependency), path.join(modules, dependency), "dir");
+  }
+}
 const HOST_ERROR = "Cannot find module 'pulumi-gamehost/provider/server'";
 
 describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's node_modules (pnpm)"), () => {
@@ -64,7 +89,8 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
     const library = path.join(modules, "game-infra");
     fs.mkdirSync(path.join(library, "node_modules"), { recursive: true });
     fs.symlinkSync(path.join(REPO_ROOT, "node_modules", "@pulumi"), path.join(modules, "@pulumi"), "dir");
-    fs.symlinkSync(REPO_ROOT, path.join(library, "node_modules", "pulumi-gamehost"), "dir");
+    // The library's copy is another version than the one the project adds below (a library pinning its own).
+    copyAtVersion(path.join(library, "node_modules", "pulumi-gamehost"), LIBRARY_VERSION, modules);
     fs.writeFileSync(path.join(library, "package.json"), '{ "name": "game-infra", "main": "index.js" }\n');
     fs.writeFileSync(path.join(library, "index.js"), 'module.exports = require("pulumi-gamehost");\n');
     fs.writeFileSync(
@@ -91,9 +117,16 @@ describe.skipIf(!realCli)(realCliTitle("pulumi-gamehost not in the project's nod
     expect(page).toContain(REFUSED);
     expect(liveIds(emulator, "not-hoisted")).toEqual([]);
 
-    // The fix: the package in the project's own dependencies.
+    // The fix: the package in the project's own dependencies, here another version than the library's: the
+    // host runs the project's, which the program says once.
     fs.symlinkSync(REPO_ROOT, own, "dir");
-    await project.ok(["up", "--yes", "--skip-preview"]);
+    const upOutput = await project.ok(["up", "--yes", "--skip-preview"]);
+    // (The project's copy is named by its real path: here a link to the repo.)
+    const skew = `Server "a" is made by pulumi-gamehost ${LIBRARY_VERSION} (node_modules/game-infra/node_modules/pulumi-gamehost), but Pulumi's dynamic provider host runs pulumi-gamehost ${PACKAGE_VERSION} (${path.relative(dir, REPO_ROOT)}, the project's)`;
+    expect(upOutput).toContain(skew);
+    // Once per program: one line in the run's diagnostics (the CLI prints each warning live too).
+    expect(upOutput.split("Diagnostics:")[1]?.split(skew)).toHaveLength(2);
+    expect(page).toContain("but Pulumi's dynamic provider host runs pulumi-gamehost <other version>");
     const live = liveIds(emulator, "not-hoisted");
     expect(live).toHaveLength(1);
     expect(Object.values(await project.stateIds([SERVER_TYPE]))).toEqual(live);
