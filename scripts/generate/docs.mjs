@@ -147,6 +147,8 @@ const FUNCTION_EXAMPLES = {
   createPaymentPortalSession: {
     uses: ["games"],
     args: { groupId: "games.groups[0].groupId", intent: '"general"' },
+    // Python types an enum argument as the enum class: a string literal fails mypy and pyright.
+    pythonArgs: { intent: "gamehost.PaymentIntent.GENERAL" },
     output: "url",
   },
 };
@@ -179,7 +181,11 @@ function functionPrograms(name, token, secretResult) {
   const args = (lang, join) =>
     example.args ? Object.entries(example.args).map(([k, v]) => join(k, argText(v, lang))) : [];
   const tsArgs = args("ts", (k, v) => `${k}: ${v}`);
-  const pyArgs = args("python", (k, v) => `${snake(k)}=${v}`);
+  const pyArgs = args("python", (k, v) => `${snake(k)}=${v}`).map((arg) => {
+    const [k] = arg.split("=");
+    const own = Object.entries(example.pythonArgs ?? {}).find(([name]) => snake(name) === k);
+    return own ? `${k}=${own[1]}` : arg;
+  });
   const yamlArgs = args("yaml", (k, v) => `${k}: ${v}`);
   const ts = [
     `import * as gamehost from "pulumi-gamehost";`,
@@ -282,7 +288,7 @@ const EXAMPLES = {
     datacenter=dc.datacenters[0].id,
     tags={"role": "match"},
     runtime={"build": build.builds[0].id},
-    network={"ports": {"game": {"protocol": "udp", "internal_port": 7777, "routing": {"host": {}}}}},
+    network={"ports": {"game": {"protocol": gamehost.PortProtocol.UDP, "internal_port": 7777, "routing": {"host": {}}}}},
     resources={"cpu": 1000, "memory": 1024})`,
     import: `Import an existing server by \`<gameId>/<environmentId>/<serverId>\` (its GET path needs all three);
 the state then holds its plain id, the server UUID:
@@ -329,7 +335,7 @@ managing it. The dynamic face cannot import (pulumi/pulumi#16175); it adopts wit
     template={
         "tags": {"role": "match"},
         "runtime": {"build": build.builds[0].id},
-        "network": {"ports": {"game": {"protocol": "udp", "internal_port": 7777, "routing": {"host": {}}}}},
+        "network": {"ports": {"game": {"protocol": gamehost.PortProtocol.UDP, "internal_port": 7777, "routing": {"host": {}}}}},
         "resources": {"cpu": 1000, "memory": 1024},
     },
     rollout={"max_surge": 1, "max_unavailable": "25%"})`,
