@@ -101,7 +101,7 @@ export function checkHostCanLoad(
     resolved = createRequire(path.join(folder, "[dynamic-provider]")).resolve(hostModule);
   } catch {
     throw new GamehostError(
-      `${kind} "${name}": Pulumi's dynamic provider host would not find pulumi-gamehost: it loads ${hostModule} from the project's folder, whose node_modules do not hold the package (installed only as a dependency of another package, as pnpm lays them out). ` +
+      `${kind} "${name}": Pulumi's dynamic provider host would not find pulumi-gamehost: it loads ${hostModule} from the project's folder, whose node_modules do not hold the package (installed only as a dependency of another package, as pnpm, or npm with install-strategy=nested or shallow, lays them out). ` +
         "Add pulumi-gamehost to the project's own dependencies, or with pnpm hoist it (public-hoist-pattern[]=pulumi-gamehost in the project's .npmrc, then pnpm install). Nothing was created.",
     );
   }

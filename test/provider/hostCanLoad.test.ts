@@ -66,6 +66,13 @@ describe("checkHostCanLoad", () => {
     );
   });
 
+  it("names npm's nested and shallow install strategies as well as pnpm (npm install --install-strategy=nested nests it too)", () => {
+    const dir = folder("missingNpm", false);
+    expect(() => check("MissingNpm", dir)).toThrow(
+      /as pnpm, or npm with install-strategy=nested or shallow, lays them out/,
+    );
+  });
+
   it("leaves a program no CLI runs alone (an inline Automation API program runs elsewhere than its host)", () => {
     const dir = folder("inline", false);
     expect(() =>
