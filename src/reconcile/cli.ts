@@ -378,6 +378,57 @@ const COMMANDS: Record<
   sweep: { run: runSweep, options: ["game", "environment", "tag", "delete", "yes"] },
 };
 
+/** What each option taking a value takes, as the helps write it. */
+const VALUE_OF: Partial<Record<Option, string>> = {
+  game: "ID",
+  environment: "ID",
+  tag: "KEY=VALUE",
+  out: "FILE",
+  "name-tag": "KEY",
+  interval: "D",
+  cwd: "DIR",
+  stack: "NAME",
+  "other-stack": "NAME",
+};
+
+/**
+ * The one line of a command line `parseArgs` refused (an unknown option, an option without its value):
+ * Node's own message ("Unknown option '--bogus'. To specify a positional argument starting with a '-', …")
+ * names neither the command nor what it takes. The command is the first positional, read leniently.
+ */
+function parseErrorLine(argv: readonly string[], error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  let command: string | undefined;
+  try {
+    const lenient = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false });
+    command = lenient.positionals.find((p) => p in COMMANDS);
+  } catch {
+    command = undefined;
+  }
+  const who = command === undefined ? "gamehost" : `gamehost ${command}`;
+  const see = `(see ${who} --help)`;
+  const entry = command === undefined ? undefined : COMMANDS[command];
+  const taken = entry
+    ? [...entry.options, ...EVERY_COMMAND].map((o) => (o === "help" ? "-h/--help" : `--${o}`)).join(", ")
+    : undefined;
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown) {
+    const allowed =
+      taken === undefined
+        ? `commands: ${Object.keys(COMMANDS).join(", ")}`
+        : `options of ${command}: ${taken}`;
+    return `${who}: unknown option ${unknown[1]} (${allowed}) ${see}`;
+  }
+  const missing = /^Option '(?:-\w, )?--([\w-]+) <value>' argument missing/.exec(message);
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && missing?.[1]) {
+    const name = missing[1];
+    const value = VALUE_OF[name as Option] ?? "a value";
+    return `${who}: --${name} takes a value: --${name} ${value} ${see}`;
+  }
+  return `${who}: ${message.split("\n")[0]} ${see}`;
+}
+
 /** Runs `gamehost` with `argv` (without node and the script); returns the exit code. */
 export async function main(
   argv: readonly string[],
@@ -394,7 +445,7 @@ export async function main(
       tokens: true,
     });
   } catch (error) {
-    err(`gamehost: ${error instanceof Error ? error.message : String(error)} (see gamehost --help)`);
+    err(parseErrorLine(argv, error));
     return EXIT.usage;
   }
   const [command, ...extra] = parsed.positionals;

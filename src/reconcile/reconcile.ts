@@ -6,13 +6,13 @@
  * between passes, never during one. The backend's lock keeps two reconcilers (or a person's `pulumi up`)
  * from updating one stack at once: a locked stack fails the pass with a line saying so.
  */
-import { ConcurrentUpdateError, type Stack } from "@pulumi/pulumi/automation";
+import type { Stack } from "@pulumi/pulumi/automation";
 import type { GamehostClient } from "../api/client";
 import { type DriftReport, drift, exportedState, hasDrift, stateServerDeclarers } from "./drift";
 import { CommandError, UsageError } from "./errors";
 import { type RepairReport, repairStack } from "./repair";
 import { serverScope } from "./state";
-import { cliMessage } from "./workspace";
+import { cliMessage, isLocked, lockError, StackLockedError } from "./workspace";
 
 export interface PassResult {
   pass: number;
@@ -66,18 +66,6 @@ export function passLine(r: PassResult): string {
   const repaired = r.repaired > 0 ? `repaired ${r.repaired} pending operations; ` : "";
   return `${head} ${repaired}${found}${unfinished}${fixed}`;
 }
-
-/** A locked stack, as one line. */
-function lockError(stack: Stack, error: unknown): CommandError {
-  return new CommandError(
-    `stack ${stack.name} is locked by another update (${cliMessage(error)}); nothing was changed. ` +
-      "Wait for it to end (or `pulumi cancel` a dead one).",
-  );
-}
-
-const isLocked = (error: unknown): boolean =>
-  error instanceof ConcurrentUpdateError ||
-  /currently locked by|Another update is currently in progress/.test(String(error));
 
 /** One pass: repair, drift, and with `remediate` an `up --refresh` when a tracked resource drifted. */
 export async function reconcilePass(
@@ -141,7 +129,7 @@ export async function reconcilePass(
     result.durationMs = Date.now() - started;
     return result;
   } catch (error) {
-    const failure = isLocked(error) ? lockError(stack, error) : error;
+    const failure = error instanceof StackLockedError || !isLocked(error) ? error : lockError(stack, error);
     const message =
       failure instanceof CommandError || failure instanceof Error ? failure.message : String(failure);
     return {

@@ -29,7 +29,7 @@ import {
   type StateResource,
   serverScope,
 } from "./state";
-import { cliMessage, exportEncrypted } from "./workspace";
+import { cliMessage, exportEncrypted, isLocked, lockError } from "./workspace";
 
 /**
  * What repair did with one pending operation (`serverId`: the id recorded, a Fleet's `<game>/<env>/<fleetKey>`).
@@ -263,6 +263,7 @@ export async function repairStack(
     pending_operations: remaining,
   };
   await importPrivately(stack, { version: exported.version, deployment: edited }).catch((error: unknown) => {
+    if (isLocked(error)) throw lockError(stack, error);
     throw new CommandError(`cannot write the state of stack ${stack.name}: ${cliMessage(error)}`);
   });
   const refreshed = [...imported.map((r) => r.urn), ...updates.map((op) => op.resource.urn)];

@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
+  ConcurrentUpdateError,
   LocalWorkspace,
   PulumiCommand,
   Stack,
@@ -263,3 +264,23 @@ export async function siblingStacks(stack: Stack, known: readonly Stack[] = []):
   const siblings = listed.filter(({ name }) => !taken.some((t) => sameStack(t, name)));
   return Promise.all(siblings.map(({ name }) => Stack.select(name, workspace)));
 }
+
+/** A stack another update holds (the backend's lock): nothing was changed. */
+export class StackLockedError extends CommandError {}
+
+/**
+ * A locked stack, as one line (repair, and a reconcile pass). The CLI's own message ends with "delete the
+ * lock file with `pulumi cancel`", which is right for a dead update only: while an `up` runs, its creates
+ * are the pending creates repair sees, and a cancel would let repair record them beside that `up`.
+ */
+export function lockError(stack: Stack, error: unknown): StackLockedError {
+  return new StackLockedError(
+    `stack ${stack.name} is locked by another update (${cliMessage(error)}); nothing was changed. ` +
+      "Wait for it to end (or `pulumi cancel` a dead one).",
+  );
+}
+
+/** Whether `error` is the backend refusing a second update of a stack. */
+export const isLocked = (error: unknown): boolean =>
+  error instanceof ConcurrentUpdateError ||
+  /currently locked by|Another update is currently in progress/.test(String(error));

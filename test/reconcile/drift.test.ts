@@ -84,6 +84,14 @@ describe.skipIf(!realCli)(realCliTitle("gamehost drift and reconcile"), () => {
       const lines = locked.stdout.trim().split("\n");
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/pass 1 \(start, [\d.]+s\): error: stack dev is locked by another update/);
+      // `gamehost repair` alone says the same: the pending create is the running update's, and the CLI's
+      // own "delete the lock file with `pulumi cancel`" is the advice for a dead update only.
+      const repairing = await runGamehost(cli, ["repair"]);
+      expect(repairing.code, repairing.stdout + repairing.stderr).toBe(1);
+      expect(repairing.stderr.trim().split("\n")).toHaveLength(1);
+      expect(repairing.stderr).toMatch(
+        /^gamehost repair: stack dev is locked by another update \(.*\); nothing was changed\. Wait for it to end \(or `pulumi cancel` a dead one\)\.\n$/,
+      );
       expect(Object.keys(await state()).sort()).toEqual(["a", "b"]);
     } finally {
       setup.emulator.setPlacement("auto");

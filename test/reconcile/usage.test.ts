@@ -100,6 +100,32 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
     );
   });
 
+  // Node's own parse error ("Unknown option '--bogus'. To specify a positional argument starting with a
+  // '-', …") named neither the command nor the options it takes.
+  it.each([
+    [
+      ["drift", "--bogus"],
+      "gamehost drift: unknown option --bogus (options of drift: --other-stack, --cwd, --stack, --json, -h/--help) (see gamehost drift --help)",
+    ],
+    [
+      ["--stack", "prod", "sweep", "-s", "x"],
+      "gamehost sweep: unknown option -s (options of sweep: --game, --environment, --tag, --delete, --yes, --cwd, --stack, --json, -h/--help) (see gamehost sweep --help)",
+    ],
+    [
+      ["--version"],
+      "gamehost: unknown option --version (commands: drift, repair, reconcile, adopt, sweep) (see gamehost --help)",
+    ],
+    [
+      ["repair", "--stack"],
+      "gamehost repair: --stack takes a value: --stack NAME (see gamehost repair --help)",
+    ],
+  ])("%j: one line naming the command, the option and the options it takes", (args, line) => {
+    const r = run(args);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`${line}\n`);
+  });
+
   it("--help names the exit codes and the interval's form", () => {
     const main = run(["--help"]);
     expect(main.code).toBe(0);
