@@ -45,7 +45,8 @@ Commands:
 Exit codes: 0 done (no drift), 1 error, 2 usage (an unknown command or option, a missing or bad option
 value such as --interval soon; nothing is run), 3 drift (or strays left).
 
-Run \`gamehost <command> --help\` for a command's options and exit codes.`,
+Run \`gamehost <command> --help\` for a command's options and exit codes; \`gamehost --version\` prints the
+version.`,
   repair: `Usage: gamehost repair [--dry-run] [options]
 
 Resolves the pending creates a hard interruption (a second Ctrl-C, a killed CI job) left in the stack's
@@ -148,6 +149,7 @@ const OPTIONS = {
   "other-stack": { type: "string", multiple: true },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", default: false },
   "dry-run": { type: "boolean", default: false },
 } as const;
 
@@ -391,6 +393,14 @@ const VALUE_OF: Partial<Record<Option, string>> = {
   "other-stack": "NAME",
 };
 
+/** The options `command` takes, as its help names them. */
+function optionsTaken(command: string): string | undefined {
+  const entry = COMMANDS[command];
+  return entry
+    ? [...entry.options, ...EVERY_COMMAND].map((o) => (o === "help" ? "-h/--help" : `--${o}`)).join(", ")
+    : undefined;
+}
+
 /**
  * The one line of a command line `parseArgs` refused (an unknown option, an option without its value):
  * Node's own message ("Unknown option '--bogus'. To specify a positional argument starting with a '-', …")
@@ -408,10 +418,7 @@ function parseErrorLine(argv: readonly string[], error: unknown): string {
   }
   const who = command === undefined ? "gamehost" : `gamehost ${command}`;
   const see = `(see ${who} --help)`;
-  const entry = command === undefined ? undefined : COMMANDS[command];
-  const taken = entry
-    ? [...entry.options, ...EVERY_COMMAND].map((o) => (o === "help" ? "-h/--help" : `--${o}`)).join(", ")
-    : undefined;
+  const taken = command === undefined ? undefined : optionsTaken(command);
   const unknown = /^Unknown option '([^']+)'/.exec(message);
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown) {
     const allowed =
@@ -450,6 +457,10 @@ export async function main(
   }
   const [command, ...extra] = parsed.positionals;
   const { values } = parsed;
+  if (command === undefined && values.version && !values.help) {
+    out(`gamehost ${PACKAGE_VERSION}`);
+    return EXIT.ok;
+  }
   if (command === undefined) {
     (values.help ? out : err)(HELP.main ?? "");
     return values.help ? EXIT.ok : EXIT.usage;
@@ -469,7 +480,7 @@ export async function main(
   const foreign = parsed.tokens.find((t) => t.kind === "option" && !taken.includes(t.name));
   if (foreign?.kind === "option") {
     err(
-      `gamehost ${command}: ${foreign.rawName} is not an option of ${command} (see gamehost ${command} --help)`,
+      `gamehost ${command}: ${foreign.rawName} is not an option of ${command} (options of ${command}: ${optionsTaken(command)}) (see gamehost ${command} --help)`,
     );
     return EXIT.usage;
   }

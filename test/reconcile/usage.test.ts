@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { UsageError } from "../../src/reconcile/errors";
 import { INTERVAL_FORM, parseInterval } from "../../src/reconcile/reconcile";
+import { REPO_ROOT } from "../support/dist";
 import { GAMEHOST_BIN } from "./helpers";
 
 describe("--interval", () => {
@@ -112,8 +113,12 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
       "gamehost sweep: unknown option -s (options of sweep: --game, --environment, --tag, --delete, --yes, --cwd, --stack, --json, -h/--help) (see gamehost sweep --help)",
     ],
     [
-      ["--version"],
-      "gamehost: unknown option --version (commands: drift, repair, reconcile, adopt, sweep) (see gamehost --help)",
+      ["--verbose"],
+      "gamehost: unknown option --verbose (commands: drift, repair, reconcile, adopt, sweep) (see gamehost --help)",
+    ],
+    [
+      ["drift", "--version"],
+      "gamehost drift: --version is not an option of drift (options of drift: --other-stack, --cwd, --stack, --json, -h/--help) (see gamehost drift --help)",
     ],
     [
       ["repair", "--stack"],
@@ -124,6 +129,16 @@ describe("usage errors of the gamehost bin exit 2 before anything runs", () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(`${line}\n`);
+  });
+
+  it("--version prints the package's version alone, exit 0", () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
+      version: string;
+    };
+    const r = run(["--version"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe(`gamehost ${version}\n`);
   });
 
   it("--help names the exit codes and the interval's form", () => {
