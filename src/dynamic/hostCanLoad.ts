@@ -39,6 +39,7 @@ export interface HostCheckSetting {
   main?: string;
   /** This copy of the package: its version and its folder. */
   own?: { version: string; dir: string };
+  /** Where the warning goes (the engine's log, as `pulumi.log.warn`). */
   warn?: (message: string) => void;
 }
 
@@ -46,8 +47,12 @@ export interface HostCheckSetting {
 function packageAt(file: string, name: string): { version: string; dir: string } | undefined {
   for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const manifest = path.join(dir, "package.json");
-    if (!fs.existsSync(manifest)) continue;
-    const parsed = JSON.parse(fs.readFileSync(manifest, "utf8")) as { name?: unknown; version?: unknown };
+    let parsed: { name?: unknown; version?: unknown };
+    try {
+      parsed = JSON.parse(fs.readFileSync(manifest, "utf8")) as typeof parsed;
+    } catch {
+      continue; // none here, or not JSON: a warning is not worth stopping the program for
+    }
     if (parsed.name === name && typeof parsed.version === "string") return { version: parsed.version, dir };
   }
   return undefined;
