@@ -178,14 +178,11 @@ function functionPrograms(name, token, secretResult) {
   if (!example)
     throw new Error(`docs.mjs has no Usage example for the function ${name}: add it to FUNCTION_EXAMPLES`);
   const lookups = (lang) => example.uses.map((u) => LOOKUPS[u][lang]);
-  const args = (lang, join) =>
-    example.args ? Object.entries(example.args).map(([k, v]) => join(k, argText(v, lang))) : [];
+  // `own`: a language's own text for an argument (Python's enum members), else the shared one.
+  const args = (lang, join, own = {}) =>
+    example.args ? Object.entries(example.args).map(([k, v]) => join(k, own[k] ?? argText(v, lang))) : [];
   const tsArgs = args("ts", (k, v) => `${k}: ${v}`);
-  const pyArgs = args("python", (k, v) => `${snake(k)}=${v}`).map((arg) => {
-    const [k] = arg.split("=");
-    const own = Object.entries(example.pythonArgs ?? {}).find(([name]) => snake(name) === k);
-    return own ? `${k}=${own[1]}` : arg;
-  });
+  const pyArgs = args("python", (k, v) => `${snake(k)}=${v}`, example.pythonArgs);
   const yamlArgs = args("yaml", (k, v) => `${k}: ${v}`);
   const ts = [
     `import * as gamehost from "pulumi-gamehost";`,

@@ -12,7 +12,7 @@ import { type DriftReport, drift, exportedState, hasDrift, stateServerDeclarers 
 import { CommandError, UsageError } from "./errors";
 import { type RepairReport, repairStack } from "./repair";
 import { serverScope } from "./state";
-import { cliMessage, isLocked, lockError, StackLockedError } from "./workspace";
+import { cliMessage, isLocked, lockError } from "./workspace";
 
 export interface PassResult {
   pass: number;
@@ -129,7 +129,7 @@ export async function reconcilePass(
     result.durationMs = Date.now() - started;
     return result;
   } catch (error) {
-    const failure = error instanceof StackLockedError || !isLocked(error) ? error : lockError(stack, error);
+    const failure = isLocked(error) ? lockError(stack, error) : error;
     const message =
       failure instanceof CommandError || failure instanceof Error ? failure.message : String(failure);
     return {

@@ -266,21 +266,22 @@ export async function siblingStacks(stack: Stack, known: readonly Stack[] = []):
 }
 
 /** A stack another update holds (the backend's lock): nothing was changed. */
-export class StackLockedError extends CommandError {}
+class StackLockedError extends CommandError {}
 
 /**
  * A locked stack, as one line (repair, and a reconcile pass). The CLI's own message ends with "delete the
  * lock file with `pulumi cancel`", which is right for a dead update only: while an `up` runs, its creates
  * are the pending creates repair sees, and a cancel would let repair record them beside that `up`.
  */
-export function lockError(stack: Stack, error: unknown): StackLockedError {
+export function lockError(stack: Stack, error: unknown): CommandError {
   return new StackLockedError(
     `stack ${stack.name} is locked by another update (${cliMessage(error)}); nothing was changed. ` +
       "Wait for it to end (or `pulumi cancel` a dead one).",
   );
 }
 
-/** Whether `error` is the backend refusing a second update of a stack. */
+/** Whether `error` is the backend refusing a second update of a stack, not yet told as {@link lockError}. */
 export const isLocked = (error: unknown): boolean =>
-  error instanceof ConcurrentUpdateError ||
-  /currently locked by|Another update is currently in progress/.test(String(error));
+  !(error instanceof StackLockedError) &&
+  (error instanceof ConcurrentUpdateError ||
+    /currently locked by|Another update is currently in progress/.test(String(error)));
